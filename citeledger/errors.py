@@ -1,0 +1,77 @@
+"""The error tree. Inside the package errors are exceptions; the CLI edge turns each into
+one line of text and one exit code (the grounded-citations convention: 0 ok, 1 verification
+failed, 2 bad input).
+
+    CiteledgerError                 exit 2, the base: something the user can fix
+    ├── BadInput                    exit 2
+    │   ├── LedgerError             missing, unreadable, corrupt or wrongly shaped ledger
+    │   ├── BadURL                  not http(s), not a DOI or arXiv id
+    │   ├── EvidenceError           an evidence file that cannot be read or is too large
+    │   ├── DraftError              a draft that does not exist or cannot be read
+    │   └── ToolMissing             pandoc, a TeX engine, LibreOffice or a template is absent
+    ├── PandocError                 exit 2: pandoc ran and refused the input
+    └── CheckFailed                 exit 1: a check ran and said no
+        ├── QuoteNotFound           the quote is not in the evidence
+        ├── NothingFound            ingest found no URL
+        └── VerificationFailed      the verifier found failures
+
+Every message is one line: what, where, and how to fix it.
+"""
+
+from __future__ import annotations
+
+
+class CiteledgerError(Exception):
+    exit_code = 2
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        self.message = " ".join(message.split())
+        self.hint = " ".join(hint.split()) if hint else None
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+class BadInput(CiteledgerError):
+    exit_code = 2
+
+
+class LedgerError(BadInput):
+    pass
+
+
+class BadURL(BadInput):
+    pass
+
+
+class EvidenceError(BadInput):
+    pass
+
+
+class DraftError(BadInput):
+    pass
+
+
+class ToolMissing(BadInput):
+    pass
+
+
+class PandocError(CiteledgerError):
+    exit_code = 2
+
+
+class CheckFailed(CiteledgerError):
+    exit_code = 1
+
+
+class QuoteNotFound(CheckFailed):
+    pass
+
+
+class NothingFound(CheckFailed):
+    pass
+
+
+class VerificationFailed(CheckFailed):
+    pass
