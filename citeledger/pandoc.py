@@ -34,7 +34,7 @@ def _wheel_pandoc() -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _find(env_value: str | None) -> str:
     if env_value:
         found = shutil.which(env_value)
@@ -55,7 +55,7 @@ def pandoc_path() -> str:
     return _find(os.environ.get("CITELEDGER_PANDOC") or None)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _version(path: str) -> tuple[int, ...]:
     out = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
     first = out.stdout.split("\n", 1)[0].split()
