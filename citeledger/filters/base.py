@@ -1,0 +1,160 @@
+"""What every placement shares: the filter's state, and the generic placement that any pandoc
+output format can take (bracketed ids, a Sources list at the end).
+
+A format module (``filters/html.py``, ``filters/docx.py``, ...) subclasses :class:`Placement`
+and overrides what its readers expect differently. Placements build pandoc JSON elements, not
+raw markup, wherever pandoc can express the thing: the writer then escapes titles and URLs for
+its format, which is the only escaping that never drifts from the format's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ledger import Ledger, Source
+from ..verify.markers import Marker, Scan, text_to_inlines
+
+Json = Any
+
+NOTES = ("footnotes", "endnotes", "list")
+NUMBERING = ("ledger", "sequential")
+PROVENANCE = ("keep", "drop")
+WIKI_REFS = ("anchors", "native")
+
+
+@dataclass
+class FilterOptions:
+    """The filter's options; read from document metadata (see ``filters/main.py``)."""
+
+    ledger: str | None = None
+    notes: str = "footnotes"
+    numbering: str = "ledger"
+    sources_title: str = "Sources"
+    strict: bool = False
+    min_coverage: float | None = None
+    evidence: bool = False
+    figures: bool = False
+    provenance: str = "keep"
+    slide_notes: bool = False
+    wiki_refs: str = "anchors"
+    verify: bool = True
+
+
+@dataclass
+class State:
+    """The one state object of a filter run (panflute's ``doc.<name>`` habit, on plain JSON)."""
+
+    doc: Json
+    format: str
+    options: FilterOptions
+    ledger: Ledger
+    scan: Scan
+    order: dict[int, int] = field(default_factory=dict)
+    seen: dict[int, int] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def source(self, source_id: int) -> Source:
+        src = self.ledger.get(source_id)
+        if src is None:  # the verifier fails unknown ids before placement; keep the promise
+            raise KeyError(source_id)
+        return src
+
+    def number(self, source_id: int) -> int:
+        """The mark a reader sees: the ledger id, or the order of first citation."""
+        if self.options.numbering == "sequential":
+            return self.order[source_id]
+        return source_id
+
+    def cited_sources(self) -> list[Source]:
+        """Cited sources in ledger order (the order of every Sources list)."""
+        return [s for s in self.ledger.sources if s.id in self.order]
+
+    def list_order(self) -> list[Source]:
+        """Sources in the order the list shows them: ledger order, or citation order when the
+        marks are sequential (a reader looks up [3] between [2] and [4])."""
+        cited = self.cited_sources()
+        if self.options.numbering == "sequential":
+            cited.sort(key=lambda s: self.order[s.id])
+        return cited
+
+
+def str_(text: str) -> Json:
+    return {"t": "Str", "c": text}
+
+
+def attr(identifier: str = "", classes: Iterable[str] = (), kv: Iterable[tuple[str, str]] = ()):
+    return [identifier, list(classes), [list(p) for p in kv]]
+
+
+def link(inlines: list[Json], url: str, identifier: str = "", classes: Iterable[str] = ()):
+    return {"t": "Link", "c": [attr(identifier, classes), inlines, [url, ""]]}
+
+
+def span(inlines: list[Json], identifier: str = "", classes: Iterable[str] = ()) -> Json:
+    return {"t": "Span", "c": [attr(identifier, classes), inlines]}
+
+
+def para(inlines: list[Json]) -> Json:
+    return {"t": "Para", "c": inlines}
+
+
+def header(level: int, text: str, identifier: str = "", classes: Iterable[str] = ()) -> Json:
+    return {"t": "Header", "c": [level, attr(identifier, classes), text_to_inlines(text)]}
+
+
+def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
+    """``Title. URL (accessed DATE)`` with a live link: the text of a note or a list entry."""
+    out: list[Json] = []
+    title = source.title.strip()
+    if title:
+        out += text_to_inlines(title if title.endswith((".", "?", "!")) else title + ".")
+    if with_url:
+        if out:
+            out.append({"t": "Space"})
+        out.append(link([str_(source.url)], source.url, classes=["url"]))
+    if source.accessed:
+        out += [{"t": "Space"}, *text_to_inlines(f"(accessed {source.accessed})")]
+    return out
+
+
+class Placement:
+    """The generic placement: ``[n]`` stays as text, the Sources list comes last.
+
+    Subclasses override :meth:`cite` (the inline form of one citation), :meth:`sources_blocks`
+    (the list), :meth:`separator` (between adjacent citations) and :meth:`finish` (anything
+    the document needs besides: header-includes, metadata).
+    """
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    # Inline side -------------------------------------------------------------------------
+    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        """One citation of ``source``; ``occurrence`` is 1 at its first citation."""
+        return [str_(f"[{number}]")]
+
+    def separator(self) -> list[Json]:
+        return []
+
+    def provenance(self, marker: Marker) -> list[Json]:
+        if self.state.options.provenance == "drop":
+            return []
+        return [str_(marker.text)]
+
+    # Block side --------------------------------------------------------------------------
+    def entry(self, source: Source, number: int) -> list[Json]:
+        return [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
+
+    def sources_blocks(self) -> list[Json]:
+        sources = self.state.list_order()
+        if not sources:
+            return []
+        blocks = [header(1, self.state.options.sources_title, "sources", ["unnumbered"])]
+        for src in sources:
+            blocks.append(para(self.entry(src, self.state.number(src.id))))
+        return blocks
+
+    def finish(self) -> None:
+        self.state.doc["blocks"].extend(self.sources_blocks())
