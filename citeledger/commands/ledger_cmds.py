@@ -1,0 +1,374 @@
+"""The ledger verbs: reset, add, ingest, quote, list, render.
+
+Names, flags, output lines and exit codes are those of the grounded-citations ``sources.py``, so
+agents and scripts written for it keep working: ``[n] url`` per added source, 0 ok, 1 when a
+check says no (quote not on the page, no URL in the input, nothing to render), 2 for bad input.
+
+``--ledger PATH`` is accepted before the verb (``citeledger --ledger L add ...``) and after it
+(``citeledger add --ledger L ...``); the one after the verb wins. Without it:
+``$CITELEDGER_LEDGER``, ``$HERMES_CITATION_LEDGER``, ``./ledger.json``.
+
+Module-level imports stay light (``add`` runs at every retrieval): evidence reading, PDF
+support and the draft marker finder load inside the verbs that use them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import BadInput, CiteledgerError, DraftError, NothingFound, QuoteNotFound
+from ..ledger import (
+    Quote,
+    load_ledger,
+    normalize_url,
+    reset_ledger,
+    resolve_ledger_path,
+    today,
+    transaction,
+)
+from ..ledger.quotes import MIN_WORDS, quote_in_text, word_count
+from ..ledger.render import (
+    HEADED_STYLES,
+    STYLES,
+    parse_id_spec,
+    pick_sources,
+    render_block,
+    replace_sources_block,
+)
+
+LedgerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ledger",
+        metavar="PATH",
+        help="Ledger file (default: $CITELEDGER_LEDGER, $HERMES_CITATION_LEDGER, ./ledger.json).",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of lines.")]
+
+
+def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:
+    """The ledger a command works on: its own ``--ledger``, else the one given before the verb,
+    else the environment and default. Other command modules (verify) use this too."""
+    if explicit:
+        return resolve_ledger_path(explicit)
+    root = ctx.find_root()
+    global_value = (root.params or {}).get("ledger") if root is not None else None
+    return resolve_ledger_path(global_value or None)
+
+
+def _main_callback(
+    ctx: typer.Context,
+    ledger: LedgerOpt = None,
+) -> None:
+    """A citation ledger, a pandoc filter and one verifier for grounded research."""
+
+
+def _echo(line: str) -> None:
+    print(line)
+
+
+def _warn(line: str) -> None:
+    print(f"citeledger: warning: {line}", file=sys.stderr)
+
+
+def _check_date(value: str) -> str:
+    try:
+        return _dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise BadInput(
+            f"--accessed {value!r} is not a date", hint="write it as YYYY-MM-DD"
+        ) from None
+
+
+def reset(
+    ctx: typer.Context,
+    ledger: LedgerOpt = None,
+) -> None:
+    """Start a clean ledger."""
+    path = ledger_path(ctx, ledger)
+    saved = reset_ledger(path)
+    if saved is not None:
+        _warn(f"the unreadable old ledger was kept as {saved}")
+    _echo(f"ledger reset: {path}")
+
+
+def add(
+    ctx: typer.Context,
+    urls: Annotated[
+        list[str], typer.Argument(metavar="URL...", help="http(s) URL, doi:10.x/y or arXiv:id.")
+    ],
+    title: Annotated[
+        str | None, typer.Option("--title", metavar="TEXT", help="Title (one-URL calls).")
+    ] = None,
+    accessed: Annotated[
+        str | None,
+        typer.Option("--accessed", metavar="DATE", help="Access date YYYY-MM-DD (default: today)."),
+    ] = None,
+    as_json: JsonOpt = False,
+    ledger: LedgerOpt = None,
+) -> None:
+    """Register source URL(s) and print their ids as `[n] url`."""
+    path = ledger_path(ctx, ledger)
+    # Every URL is checked before the ledger is touched: a bad one changes nothing.
+    canonical = [normalize_url(u) for u in urls]
+    date = _check_date(accessed) if accessed else today()
+    if title and len(urls) > 1:
+        _warn("--title is ignored when several URLs are added at once")
+        title = None
+    with transaction(path) as book:
+        entries = [book.add(u, title=title or "", accessed=date)[0] for u in canonical]
+    if as_json:
+        _echo(json.dumps([e.to_dict() for e in entries], indent=2, ensure_ascii=False))
+    else:
+        for e in entries:
+            _echo(f"[{e.id}] {e.url}")
+
+
+def urls_from_json(payload: Any) -> list[tuple[str, str]]:
+    """Every object's ``url``/``link``/``source_url`` with its ``title``/``name``, in document
+    order, de-duplicated by URL identity. Values that are not URLs the ledger accepts are
+    skipped with a warning (tool output carries ``javascript:`` links and the like)."""
+    found: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    stack: list[Any] = [payload]
+    while stack:  # iterative: deeply nested tool output must not hit the recursion limit
+        node = stack.pop()
+        if isinstance(node, dict):
+            raw = next(
+                (
+                    node[k]
+                    for k in ("url", "link", "source_url")
+                    if isinstance(node.get(k), str) and node[k].strip()
+                ),
+                None,
+            )
+            if raw is not None:
+                try:
+                    key = normalize_url(raw)
+                except CiteledgerError as exc:
+                    _warn(f"skipped {exc.message}")
+                else:
+                    if key not in seen:
+                        seen.add(key)
+                        name = node.get("title") or node.get("name") or ""
+                        found.append((key, name if isinstance(name, str) else ""))
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return found
+
+
+def _read_text_input(source: str, what: str) -> str:
+    if source == "-":
+        data = sys.stdin.buffer.read()
+        where = "standard input"
+    else:
+        try:
+            data = Path(source).read_bytes()
+        except FileNotFoundError:
+            raise BadInput(
+                f"no {what} file {source}", hint="check the path, or use - for stdin"
+            ) from None
+        except OSError as exc:
+            raise BadInput(f"cannot read {what} {source}: {exc.strerror or exc}") from None
+        where = source
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{what} {where} is not UTF-8 (bad byte at offset {exc.start})") from None
+
+
+def ingest(
+    ctx: typer.Context,
+    file: Annotated[
+        str, typer.Argument(metavar="FILE|-", help="JSON tool output, or - for stdin.")
+    ],
+    ledger: LedgerOpt = None,
+) -> None:
+    """Register every URL found in JSON tool output (search results, extracts)."""
+    path = ledger_path(ctx, ledger)
+    raw = _read_text_input(file, "JSON input")
+    where = "standard input" if file == "-" else file
+    try:
+        payload = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise BadInput(
+            f"{where} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
+            hint="pass the tool's raw JSON output",
+        ) from None
+    except RecursionError:
+        raise BadInput(f"{where} nests too deeply to read") from None
+    pairs = urls_from_json(payload)
+    if not pairs:
+        raise NothingFound(
+            f"no URLs found in {where}", hint="expected objects with url, link or source_url"
+        )
+    date = today()
+    with transaction(path) as book:
+        entries = [book.add(url, title=name, accessed=date)[0] for url, name in pairs]
+    for e in entries:
+        _echo(f"[{e.id}] {e.url}")
+
+
+def _parse_id(value: str) -> int:
+    text = value.strip().strip("[]")
+    if not text.isdigit() or int(text) < 1:
+        raise BadInput(f"{value!r} is not a ledger id", hint="give the number n of a source [n]")
+    return int(text)
+
+
+def quote(
+    ctx: typer.Context,
+    source_id: Annotated[str, typer.Argument(metavar="ID", help="Ledger id the quote supports.")],
+    text: Annotated[
+        str, typer.Option("--text", metavar="TEXT", help="The exact quote, copied from the page.")
+    ],
+    evidence: Annotated[
+        str,
+        typer.Option("--from", metavar="FILE|-", help="The fetched page (text/HTML/PDF), or -."),
+    ],
+    ledger: LedgerOpt = None,
+) -> None:
+    """Attach verbatim supporting evidence to a source."""
+    from ..evidence import read_evidence
+
+    path = ledger_path(ctx, ledger)
+    sid = _parse_id(source_id)
+    text = text.strip()
+    if word_count(text) < MIN_WORDS:
+        raise BadInput("quote too short", hint=f"use at least {MIN_WORDS} words of verbatim text")
+    if load_ledger(path, missing_ok=True).get(sid) is None:
+        raise BadInput(f"no source [{sid}] in ledger {path}", hint="run `citeledger list` for ids")
+    page = read_evidence(evidence)
+    where = "standard input" if evidence == "-" else evidence
+    if not quote_in_text(text, page.text):
+        raise QuoteNotFound(
+            f"quote for [{sid}] not found verbatim in {where}",
+            hint="copy the exact wording from the fetched page, do not paraphrase",
+        )
+    with transaction(path) as book:
+        source = book.get(sid)
+        if source is None:  # removed by a reset since the check above
+            raise BadInput(f"no source [{sid}] in ledger {path}", hint="run `citeledger list`")
+        book.add_quote(
+            source, Quote(text=text, added=today(), sha256=page.sha256, origin=page.origin)
+        )
+        count = len(source.quotes)
+    _echo(f"[{sid}] evidence attached ({count} quote(s))")
+
+
+def list_sources(
+    ctx: typer.Context,
+    as_json: JsonOpt = False,
+    ledger: LedgerOpt = None,
+) -> None:
+    """Show the ledger."""
+    path = ledger_path(ctx, ledger)
+    sources = pick_sources(load_ledger(path, missing_ok=True), None)
+    if as_json:
+        _echo(json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False))
+        return
+    if not sources:
+        _echo(f"ledger is empty: {path}")
+        return
+    for s in sources:
+        title = f"  {' '.join(s.title.split())}" if s.title else ""
+        n = len(s.quotes)
+        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
+        _echo(f"[{s.id}] {s.url}{title}{mark}")
+
+
+def _draft_ids(draft: str) -> list[int]:
+    path = Path(draft)
+    if not path.is_file():
+        raise DraftError(f"no draft file {draft}", hint="check the path")
+    from citeledger.verify.markers import cited_ids_in_file
+
+    return list(cited_ids_in_file(path))
+
+
+def render(
+    ctx: typer.Context,
+    style: Annotated[
+        str,
+        typer.Option(
+            "--style", metavar="STYLE", help="markdown, plain, footnotes, bibtex or evidence."
+        ),
+    ] = "markdown",
+    only: Annotated[
+        str | None, typer.Option("--only", metavar="IDS", help="Ids to include, e.g. 1,3,5-7.")
+    ] = None,
+    cited_in: Annotated[
+        str | None,
+        typer.Option("--cited-in", metavar="DRAFT", help="Include only the ids this draft cites."),
+    ] = None,
+    replace_in: Annotated[
+        str | None,
+        typer.Option(
+            "--replace-in",
+            metavar="DRAFT",
+            help="Rewrite this draft's trailing Sources block in place (implies --cited-in).",
+        ),
+    ] = None,
+    ledger: LedgerOpt = None,
+) -> None:
+    """Render a Sources block."""
+    if style not in STYLES:
+        raise BadInput(f"unknown --style {style!r}", hint="use one of " + ", ".join(STYLES))
+    if replace_in and style not in HEADED_STYLES:
+        raise BadInput(
+            f"--replace-in cannot place a {style} block",
+            hint="use --style " + ", ".join(HEADED_STYLES) + "; or print the block and paste it",
+        )
+    path = ledger_path(ctx, ledger)
+    wanted = parse_id_spec(only) if only else None
+    book = load_ledger(path, missing_ok=True)
+    draft = replace_in or cited_in
+    if draft:
+        cited = _draft_ids(draft)
+        absent = [i for i in cited if book.get(i) is None]
+        if absent:
+            _warn(f"{draft} cites {', '.join(f'[{i}]' for i in absent)}, not in ledger {path}")
+        wanted = set(cited) if wanted is None else wanted & set(cited)
+    block = render_block(book, wanted, style)
+    if not block:
+        raise NothingFound("no sources to render", hint=f"ledger {path}")
+    if replace_in:
+        from ..ledger import atomic_write_text
+
+        target = Path(replace_in)
+        try:
+            original = target.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise DraftError(f"draft {replace_in} is not UTF-8 text") from None
+        except OSError as exc:
+            raise DraftError(f"cannot read draft {replace_in}: {exc.strerror or exc}") from None
+        updated = replace_sources_block(original, block)
+        if updated != original:
+            try:
+                atomic_write_text(target, updated)
+            except OSError as exc:
+                raise DraftError(
+                    f"cannot write draft {replace_in}: {exc.strerror or exc}"
+                ) from None
+        _echo(f"Sources block rewritten in {target}")
+        return
+    _echo(block)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ledger verbs and the global ``--ledger`` option to ``app``."""
+    app.callback()(_main_callback)
+    app.command("reset")(reset)
+    app.command("add")(add)
+    app.command("ingest")(ingest)
+    app.command("quote")(quote)
+    app.command("list")(list_sources)
+    app.command("render")(render)

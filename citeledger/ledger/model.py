@@ -1,0 +1,242 @@
+"""The ledger in memory: sources with ids, titles and evidence quotes.
+
+The on-disk shape is the grounded-citations ledger, so files written by ``sources.py`` load
+unchanged::
+
+    {"version": 1, "sources": [{"id": 1, "url": "...", "title": "...", "accessed": "YYYY-MM-DD",
+                                "quotes": [{"text": "...", "added": "YYYY-MM-DD"}]}]}
+
+Fields citeledger adds are optional on read: ``sha256`` and ``origin`` on a quote (the evidence
+it was checked against), and a top-level ``last_id`` high-water mark so an id stays retired even
+if someone deletes its entry by hand. Keys this version does not know are kept in ``extra`` and
+written back, so a newer tool's data survives a round trip through an older one.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .quotes import normalize_for_match
+from .urls import normalize_url, url_key
+
+SCHEMA_VERSION = 1
+
+
+def today() -> str:
+    """The local date as the ledger writes it (``YYYY-MM-DD``)."""
+    return _dt.date.today().isoformat()
+
+
+_QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin"})
+_SOURCE_KEYS = frozenset({"id", "url", "title", "accessed", "quotes"})
+_LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
+
+
+class ShapeError(ValueError):
+    """The JSON parsed but is not a ledger; the message says where (``sources[3].id``)."""
+
+
+@dataclass
+class Quote:
+    text: str
+    added: str
+    sha256: str | None = None
+    origin: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> Quote:
+        if not isinstance(data, dict):
+            raise ShapeError(f"{where} is not an object")
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise ShapeError(f"{where}.text is missing or not a string")
+        return cls(
+            text=text,
+            added=_optional_str(data, "added", where) or "",
+            sha256=_optional_str(data, "sha256", where),
+            origin=_optional_str(data, "origin", where),
+            extra={k: v for k, v in data.items() if k not in _QUOTE_KEYS},
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text, "added": self.added}
+        if self.sha256 is not None:
+            out["sha256"] = self.sha256
+        if self.origin is not None:
+            out["origin"] = self.origin
+        out.update((k, v) for k, v in self.extra.items() if k not in out)
+        return out
+
+
+@dataclass
+class Source:
+    id: int
+    url: str
+    title: str
+    accessed: str
+    quotes: list[Quote] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> Source:
+        if not isinstance(data, dict):
+            raise ShapeError(f"{where} is not an object")
+        sid = data.get("id")
+        if isinstance(sid, bool) or not isinstance(sid, int) or sid < 1:
+            raise ShapeError(f"{where}.id is missing or not a positive whole number")
+        url = data.get("url")
+        if not isinstance(url, str) or not url.strip():
+            raise ShapeError(f"{where}.url is missing or not a string")
+        raw_quotes = data.get("quotes", [])
+        if not isinstance(raw_quotes, list):
+            raise ShapeError(f"{where}.quotes is not a list")
+        quotes = [Quote.from_dict(q, f"{where}.quotes[{i}]") for i, q in enumerate(raw_quotes)]
+        return cls(
+            id=sid,
+            url=url,
+            title=_optional_str(data, "title", where) or "",
+            accessed=_optional_str(data, "accessed", where) or "",
+            quotes=quotes,
+            extra={k: v for k, v in data.items() if k not in _SOURCE_KEYS},
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "url": self.url,
+            "title": self.title,
+            "accessed": self.accessed,
+            "quotes": [q.to_dict() for q in self.quotes],
+        }
+        out.update((k, v) for k, v in self.extra.items() if k not in out)
+        return out
+
+
+class Ledger:
+    """All sources of one ledger file. Read it with ``load_ledger``; change it inside
+    ``transaction`` (the mutators mark it dirty so the transaction knows to write)."""
+
+    def __init__(
+        self,
+        path: Path,
+        sources: list[Source] | None = None,
+        *,
+        version: int = SCHEMA_VERSION,
+        last_id: int = 0,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.path = path
+        self.sources: list[Source] = list(sources or [])
+        self.version = version
+        self.last_id = last_id
+        self.extra: dict[str, Any] = dict(extra or {})
+        self.dirty = False
+        self._index: tuple[dict[int, Source], dict[str, Source]] | None = None
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def _indexes(self) -> tuple[dict[int, Source], dict[str, Source]]:
+        """Id and URL indexes, built once per load so a 10,000-source ingest stays linear.
+        The first source wins when an older tool stored two spellings of one page."""
+        if self._index is None:
+            by_url: dict[str, Source] = {}
+            for s in self.sources:
+                by_url.setdefault(url_key(s.url), s)
+            self._index = ({s.id: s for s in self.sources}, by_url)
+        return self._index
+
+    def get(self, id: int) -> Source | None:
+        return self._indexes()[0].get(id)
+
+    def find_url(self, url: str) -> Source | None:
+        """The source stored under ``url`` after normalisation."""
+        return self._indexes()[1].get(url_key(url))
+
+    def ids(self) -> list[int]:
+        return sorted(s.id for s in self.sources)
+
+    def next_id(self) -> int:
+        """max+1, never below the high-water mark: an id once handed out is never reused."""
+        return max(self.last_id, max((s.id for s in self.sources), default=0)) + 1
+
+    # -- changing --------------------------------------------------------------------------------
+
+    def add(self, url: str, *, title: str = "", accessed: str | None = None) -> tuple[Source, bool]:
+        """Register ``url`` (normalised here) and return ``(source, created)``. An existing
+        source keeps its id; a title fills its title only when that is empty."""
+        canonical = normalize_url(url)
+        title = " ".join((title or "").split())
+        existing = self.find_url(canonical)
+        if existing is not None:
+            if title and not existing.title:
+                existing.title = title
+                self.dirty = True
+            return existing, False
+        source = Source(id=self.next_id(), url=canonical, title=title, accessed=accessed or today())
+        by_id, by_url = self._indexes()
+        self.sources.append(source)
+        by_id[source.id] = source
+        by_url[canonical] = source
+        self.last_id = source.id
+        self.dirty = True
+        return source, True
+
+    def add_quote(self, source: Source, quote: Quote) -> bool:
+        """Attach ``quote`` unless the source already holds the same text (compared under the
+        matching rules); returns whether it was added."""
+        key = normalize_for_match(quote.text)
+        if any(normalize_for_match(q.text) == key for q in source.quotes):
+            return False
+        source.quotes.append(quote)
+        self.dirty = True
+        return True
+
+    # -- serialising -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "version": self.version,
+            "sources": [s.to_dict() for s in self.sources],
+        }
+        high = max(self.last_id, max((s.id for s in self.sources), default=0))
+        if high:
+            out["last_id"] = high
+        out.update((k, v) for k, v in self.extra.items() if k not in out)
+        return out
+
+    @classmethod
+    def from_dict(cls, path: Path, data: Any) -> Ledger:
+        if not isinstance(data, dict):
+            raise ShapeError("the top level is not an object")
+        version = data.get("version", SCHEMA_VERSION)
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ShapeError("version is not a whole number")
+        if version > SCHEMA_VERSION:
+            raise ShapeError(f"version {version} is newer than this citeledger reads")
+        raw_sources = data.get("sources")
+        if not isinstance(raw_sources, list):
+            raise ShapeError("sources is missing or not a list")
+        sources = [Source.from_dict(s, f"sources[{i}]") for i, s in enumerate(raw_sources)]
+        seen: set[int] = set()
+        for s in sources:
+            if s.id in seen:
+                raise ShapeError(f"id {s.id} appears twice in sources")
+            seen.add(s.id)
+        last_id = data.get("last_id", 0)
+        if isinstance(last_id, bool) or not isinstance(last_id, int):
+            raise ShapeError("last_id is not a whole number")
+        extra = {k: v for k, v in data.items() if k not in _LEDGER_KEYS}
+        return cls(path, sources, version=version, last_id=last_id, extra=extra)
+
+
+def _optional_str(data: dict[str, Any], key: str, where: str) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ShapeError(f"{where}.{key} is not a string")
+    return value

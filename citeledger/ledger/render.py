@@ -1,0 +1,152 @@
+"""Sources blocks as text, in the grounded-citations formats.
+
+Pure functions of the ledger, shared by ``citeledger render``, the verifier and the renderers,
+so a block looks the same wherever it is made::
+
+    markdown   ## Sources / blank line / [n] url — title
+    plain      Sources: / [n] url — title            (chat replies, slides)
+    evidence   markdown, plus each quote as an indented ``> "quote"`` line under its source
+    footnotes  [^n]: url — title
+    bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}
+
+Entries come in id order. BibTeX fields are escaped for LaTeX; the text formats print titles
+as stored, with whitespace runs made single spaces so one entry stays one line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..errors import BadInput
+from .model import Ledger, Source
+
+STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence")
+# Styles whose block opens with a Sources heading, which is what lets --replace-in find the
+# block again and rewrite it instead of appending a second one.
+HEADED_STYLES = ("markdown", "plain", "evidence")
+
+_LATEX_TEXT = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
+_LATEX_TEXT_RE = re.compile(r"[&%$#_{}~^\\]")
+# Inside \url{} hyperref prints most characters verbatim; % and # still need a backslash, and
+# braces or a backslash would unbalance the argument, so those are percent-encoded.
+_URL_ESCAPES = {"%": r"\%", "#": r"\#", "{": r"\%7B", "}": r"\%7D", "\\": r"\%5C"}
+_URL_RE = re.compile(r"[%#{}\\]")
+
+SOURCES_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?sources:?(?:\*\*)?\s*$", re.IGNORECASE)
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+
+
+def latex_escape(text: str) -> str:
+    """``text`` as LaTeX that prints it literally."""
+    return _LATEX_TEXT_RE.sub(lambda m: _LATEX_TEXT[m.group(0)], text)
+
+
+def latex_url(url: str) -> str:
+    """``url`` as the argument of ``\\url{}``."""
+    return _URL_RE.sub(lambda m: _URL_ESCAPES[m.group(0)], url)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _entry(source: Source) -> str:
+    title = _one_line(source.title)
+    return f"{source.url} — {title}" if title else source.url
+
+
+def pick_sources(ledger: Ledger, ids: Iterable[int] | None) -> list[Source]:
+    """The ledger's sources whose ids are in ``ids`` (all when ``None``), in id order; ids the
+    ledger does not hold are skipped (the caller reports them if it cares)."""
+    wanted = None if ids is None else set(ids)
+    return sorted(
+        (s for s in ledger.sources if wanted is None or s.id in wanted), key=lambda s: s.id
+    )
+
+
+def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = "markdown") -> str:
+    """The Sources block for ``ids`` (all sources when ``None``) in ``style``, without a final
+    newline; an empty string when nothing is picked."""
+    if style not in STYLES:
+        raise BadInput(f"unknown render style {style!r}", hint="use one of " + ", ".join(STYLES))
+    picked = pick_sources(ledger, ids)
+    if not picked:
+        return ""
+    if style == "bibtex":
+        return "\n".join(
+            f"@misc{{source{s.id},\n"
+            f"  title = {{{latex_escape(_one_line(s.title) or s.url)}}},\n"
+            f"  howpublished = {{\\url{{{latex_url(s.url)}}}}},\n"
+            f"  note = {{Accessed {latex_escape(s.accessed)}}}\n"
+            "}"
+            for s in picked
+        )
+    if style == "footnotes":
+        return "\n".join(f"[^{s.id}]: {_entry(s)}" for s in picked)
+    lines = ["Sources:"] if style == "plain" else ["## Sources", ""]
+    for s in picked:
+        lines.append(f"[{s.id}] {_entry(s)}")
+        if style == "evidence":
+            lines.extend(f'    > "{_one_line(q.text)}"' for q in s.quotes)
+    return "\n".join(lines)
+
+
+def parse_id_spec(spec: str) -> set[int]:
+    """``"1,3,5-7"`` as ``{1, 3, 5, 6, 7}``; anything else raises ``BadInput``."""
+    out: set[int] = set()
+    for chunk in spec.replace(" ", "").split(","):
+        if not chunk:
+            continue
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", chunk)
+        if match is None:
+            raise BadInput(f"--only: {chunk!r} is not an id or a range", hint="write e.g. 1,3,5-7")
+        low = int(match.group(1))
+        high = int(match.group(2) or low)
+        if high < low:
+            raise BadInput(f"--only: range {chunk!r} runs backwards", hint=f"write {high}-{low}")
+        if high - low > 1_000_000:
+            raise BadInput(f"--only: range {chunk!r} is too large")
+        out.update(range(low, high + 1))
+    if not out:
+        raise BadInput(f"--only: {spec!r} names no ids", hint="write e.g. 1,3,5-7")
+    return out
+
+
+def replace_sources_block(draft: str, block: str) -> str:
+    """``draft`` with its trailing Sources block (from the last Sources heading or ``Sources:``
+    line outside code fences to the end) replaced by ``block``, or ``block`` appended after a
+    blank line when there is none. Everything before the block stays byte-identical, and a
+    second run gives the same text (the appended block is found again)."""
+    newline = "\r\n" if "\r\n" in draft else "\n"
+    lines = draft.splitlines(keepends=True)
+    start: int | None = None
+    offset = 0
+    in_fence = False
+    for line in lines:
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and SOURCES_HEADING.match(line):
+            start = offset
+        offset += len(line)
+    new_block = newline.join(block.split("\n")) + newline
+    if start is not None:
+        return draft[:start] + new_block
+    if not draft:
+        return new_block
+    if not draft.endswith(("\n", "\r")):
+        draft += newline
+    if not draft.endswith(("\n\n", "\r\n\r\n", "\r\r")):
+        draft += newline
+    return draft + new_block

@@ -1,0 +1,233 @@
+"""The ledger on disk: where it is, how it is read, and how it is changed without losing data.
+
+Many agents may add sources to one ledger at the same moment, and any of them may be killed
+mid-write. So a change is one transaction:
+
+1. take an OS lock on ``<ledger>.lock`` (``flock`` through filelock). The kernel drops it when
+   its holder dies, so there is nothing stale to steal and no timeout: a waiter waits for a live
+   holder rather than breaking its lock and losing its write;
+2. read and validate the ledger. A file that does not parse or has the wrong shape raises
+   ``LedgerError`` and is never written over: it may be a person's only copy;
+3. write the new text to a temporary file in the same folder, fsync it, ``os.replace`` it over
+   the ledger and fsync the folder, so a reader sees the old or the new ledger, never half.
+
+Reading (``load_ledger``) takes no lock: thanks to step 3 a reader always sees a whole file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import LedgerError
+from .model import Ledger, ShapeError
+
+DEFAULT_NAME = "ledger.json"
+ENV_VARS = ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER")
+_RECOVER = "fix the file by hand, restore a backup, or run `citeledger reset` to start a new one"
+# A waiter re-tries the lock this often; a short interval keeps many parallel adds quick.
+_POLL_SECONDS = 0.002
+
+
+def resolve_ledger_path(explicit: str | Path | None = None) -> Path:
+    """``--ledger``, then ``$CITELEDGER_LEDGER``, then ``$HERMES_CITATION_LEDGER`` (the
+    grounded-citations variable, so existing set-ups keep working), then ``./ledger.json``."""
+    if explicit is not None and str(explicit).strip():
+        return Path(explicit).expanduser()
+    for var in ENV_VARS:
+        value = os.environ.get(var, "").strip()
+        if value:
+            return Path(value).expanduser()
+    return Path(DEFAULT_NAME)
+
+
+def load_ledger(path: Path, *, missing_ok: bool = False) -> Ledger:
+    """Read and validate the ledger at ``path``. A missing file is an empty ledger when
+    ``missing_ok``; everything else that is wrong raises ``LedgerError`` naming the path, the
+    fault and the way out."""
+    path = Path(path)
+    if path.is_dir():
+        raise LedgerError(
+            f"ledger path {path} is a folder",
+            hint=f"point --ledger at a file, e.g. {path / DEFAULT_NAME}",
+        )
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        if missing_ok:
+            return Ledger(path)
+        raise LedgerError(
+            f"no ledger at {path}",
+            hint="run `citeledger add URL` or `citeledger reset` to create it",
+        ) from None
+    except OSError as exc:
+        raise LedgerError(f"cannot read ledger {path}: {exc.strerror or exc}") from None
+    return parse_ledger(path, raw)
+
+
+def parse_ledger(path: Path, raw: bytes) -> Ledger:
+    """Validate the bytes of a ledger file (see ``load_ledger``)."""
+    if not raw.strip():
+        raise LedgerError(
+            f"ledger {path} is empty ({len(raw)} bytes), probably an interrupted write",
+            hint=_RECOVER,
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LedgerError(
+            f"ledger {path} is not UTF-8 text (bad byte at offset {exc.start})", hint=_RECOVER
+        ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LedgerError(
+            f"ledger {path} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
+            hint=_RECOVER,
+        ) from None
+    except RecursionError:
+        raise LedgerError(f"ledger {path} nests too deeply to be a ledger", hint=_RECOVER) from None
+    try:
+        return Ledger.from_dict(path, data)
+    except ShapeError as exc:
+        raise LedgerError(f"ledger {path} has the wrong shape: {exc}", hint=_RECOVER) from None
+
+
+@contextlib.contextmanager
+def transaction(path: Path) -> Iterator[Ledger]:
+    """Hold the ledger's lock, yield it for changes, and write it back atomically if a change
+    marked it dirty. An exception inside the block writes nothing."""
+    target = _real_target(Path(path))
+    with _locked(target):
+        ledger = load_ledger(target, missing_ok=True)
+        ledger.path = Path(path)
+        yield ledger
+        if ledger.dirty:
+            try:
+                atomic_write_text(target, dump_ledger(ledger))
+            except OSError as exc:
+                raise LedgerError(
+                    f"cannot write ledger {path}: {exc.strerror or exc}",
+                    hint="check the folder's permissions and free space; the old ledger is intact",
+                ) from None
+            ledger.dirty = False
+
+
+def reset_ledger(path: Path) -> Path | None:
+    """Replace the ledger by an empty one, under the lock. An unreadable old file is first
+    copied aside (``<name>.corrupt-<time>``) so the reset loses nothing; its path is returned."""
+    target = _real_target(Path(path))
+    saved: Path | None = None
+    with _locked(target):
+        try:
+            parse_ledger(target, target.read_bytes())
+        except FileNotFoundError:
+            pass
+        except LedgerError:
+            import time
+
+            saved = target.with_name(f"{target.name}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
+            atomic_write_bytes(saved, target.read_bytes())
+        atomic_write_text(target, dump_ledger(Ledger(target)))
+    return saved
+
+
+def dump_ledger(ledger: Ledger) -> str:
+    """The file text: two-space indented JSON with non-ASCII kept readable, as sources.py wrote."""
+    return json.dumps(ledger.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write UTF-8 ``text`` to ``path`` so that a crash leaves the old or the new file."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Temp file in the same folder, fsync, ``os.replace``, fsync of the folder. The file keeps
+    the mode of the one it replaces (or the umask default for a new file)."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(folder)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename itself durable. Not every platform can open a folder (Windows cannot);
+    there the rename is as durable as the OS makes it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _folder_error(path: Path) -> LedgerError:
+    return LedgerError(
+        f"ledger path {path} is a folder",
+        hint=f"point --ledger at a file, e.g. {path / DEFAULT_NAME}",
+    )
+
+
+def _real_target(path: Path) -> Path:
+    """Where writes go: through a symlinked ledger to its file (the link stays a link), and
+    into a folder that exists. A folder given as the ledger is refused before any lock file."""
+    if path.is_dir():
+        raise LedgerError(
+            f"ledger path {path} is a folder",
+            hint=f"point --ledger at a file, e.g. {path / DEFAULT_NAME}",
+        )
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LedgerError(
+            f"cannot create the folder of ledger {path}: {exc.strerror or exc}",
+            hint="choose another --ledger path",
+        ) from None
+    return target
+
+
+@contextlib.contextmanager
+def _locked(target: Path) -> Iterator[None]:
+    # Imported here: reading commands (list, render) never pay for the lock library.
+    from filelock import FileLock
+
+    lock = FileLock(f"{target}.lock", timeout=-1)
+    try:
+        lock.acquire(poll_interval=_POLL_SECONDS)
+    except OSError as exc:
+        raise LedgerError(
+            f"cannot lock ledger {target}: {exc.strerror or exc}",
+            hint="check that its folder is writable",
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
