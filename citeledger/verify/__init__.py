@@ -1,0 +1,80 @@
+"""The one verifier: a document tree and a ledger in, findings out.
+
+``citeledger verify`` and the pandoc filter both call :func:`verify`, so a draft checked on the
+command line, inside a pandoc build, or read back from the Word file it became gets the same
+answer. It never reads raw markdown for markers: the tree's marker finder
+(:mod:`citeledger.verify.markers`) decides what is a citation; the raw text, when given, only
+turns a marker into a ``LINE:COL`` location.
+
+Checks (the grounded-citations ``sources.py verify`` semantics, then more):
+
+- FAIL ``unknown-id``, ``missing-sources-block``, ``missing-from-sources-block``,
+  ``sources-entry-not-in-ledger``, ``sources-url-mismatch``, ``low-coverage``
+  (``min_coverage``), ``missing-evidence`` (``evidence``);
+- warn ``listed-not-cited``, ``uncited-ledger-source``, ``too-many-ids``,
+  ``space-before-marker``, ``group-marker``, ``marker-before-punctuation``,
+  ``unsupported-figure`` (``figures``), ``footnote-url-not-in-ledger`` (Word files);
+- ``strict`` turns warnings into failures (``Report.failed``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ledger import Ledger
+from .checks import Checker
+from .docx_input import NoteCitations, note_citations
+from .locate import Locator
+from .markers import Scan
+from .markers import scan as scan_doc
+from .report import Finding, Report, VerifyOptions, stats_line
+from .sentences import sentences
+from .sources_block import entries
+
+__all__ = ["Finding", "Report", "VerifyOptions", "stats_line", "verify"]
+
+
+def verify(
+    doc: Any,
+    ledger: Ledger,
+    options: VerifyOptions | None = None,
+    *,
+    scan: Scan | None = None,
+    source_name: str = "-",
+    source_text: str | None = None,
+) -> Report:
+    """Check ``doc`` (pandoc JSON as a dict, or a panflute Doc) against ``ledger``.
+
+    ``scan`` is the marker scan the caller already made of this same ``doc`` (the filter has
+    one; scanning twice would cost a second walk). ``source_text`` is the raw draft when it is
+    markdown: findings then carry ``source_name:LINE:COL`` instead of the nearest heading.
+    """
+    options = options or VerifyOptions()
+    if not isinstance(doc, dict):
+        doc = doc.to_json()
+    found = scan if scan is not None else scan_doc(doc)
+    skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
+    notes = (
+        note_citations(doc, ledger, skip=skip) if options.footnote_citations else NoteCitations()
+    )
+    prose = sentences(doc, found, note_ids=notes.ids)
+    listed = entries(doc["blocks"], found.sources) if found.sources else []
+    positions = None
+    entry_positions: dict[int, str] = {}
+    if source_text is not None:
+        locator = Locator.from_text(source_name, source_text)
+        positions = locator.place(found)
+        entry_positions = {i: f"{line}:{col}" for i, (line, col) in locator.entries.items()}
+    checker = Checker(
+        ledger=ledger,
+        options=options,
+        found=found,
+        sentences=prose,
+        entries=listed,
+        notes=notes,
+        name=source_name,
+        positions=positions,
+        entry_positions=entry_positions,
+    )
+    cited, stats = checker.run()
+    return Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)

@@ -179,7 +179,7 @@ def _stringify_into(node: Json, out: list[str]) -> None:
     if not isinstance(node, dict):
         return
     t = node.get("t")
-    c = node.get("c")
+    c: Any = node.get("c")
     if t == "Str":
         out.append(c)
     elif t in ("Space", "SoftBreak"):

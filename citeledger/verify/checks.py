@@ -1,0 +1,348 @@
+"""The checks. Failures first, in the grounded-citations order, then its warnings, then the
+style rules of the convention and the optional figures check.
+
+A finding names one id where it has one place (the first citation of an id, the line of a
+Sources entry) so an editor or CI annotation can jump to it; findings without a place in the
+draft (ledger sources nobody cites) keep the seed's grouped form.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ledger import Ledger, normalize_for_match
+from ..ledger.urls import url_key
+from .docx_input import NoteCitations
+from .locate import heading_location, hit_location
+from .markers import Hit, Marker, Scan
+from .report import Finding, VerifyOptions
+from .sentences import Sentence
+from .sources_block import Entry
+
+Json = Any
+
+MAX_IDS_PER_SENTENCE = 3
+_TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s?%)?(?![\w])")
+_THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f ](?=\d{3}(?!\d))")
+_SPACE_BEFORE = frozenset({"Space", "SoftBreak", "LineBreak"})
+
+
+def _ids(ids: list[int] | tuple[int, ...] | set[int]) -> str:
+    return ", ".join(f"[{i}]" for i in ids)
+
+
+def _snippet(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    if len(text) > width:
+        text = text[: width - 1] + "\u2026"
+    return f"\u201c{text}\u201d"
+
+
+@dataclass
+class Checker:
+    ledger: Ledger
+    options: VerifyOptions
+    found: Scan
+    sentences: list[Sentence]
+    entries: list[Entry]
+    notes: NoteCitations
+    name: str
+    positions: list[list[str | None]] | None
+    entry_positions: dict[int, str] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+    # -- places ------------------------------------------------------------------------------
+
+    def marker_location(self, hit_index: int, ordinal: int) -> str:
+        hit = self.found.hits[hit_index]
+        pos = None
+        if self.positions is not None:
+            row = self.positions[hit_index]
+            pos = row[ordinal] if ordinal < len(row) else None
+        return hit_location(self.name, hit, pos)
+
+    def sentence_location(self, s: Sentence) -> str:
+        for ref in s.refs:
+            if ref.hit is not None:
+                return self.marker_location(ref.hit, ref.ordinal)
+        return heading_location(self.name, s.heading)
+
+    def entry_location(self, entry: Entry) -> str:
+        pos = self.entry_positions.get(entry.id)
+        if pos:
+            return f"{self.name}:{pos}"
+        title = self.found.sources.title if self.found.sources else "Sources"
+        return heading_location(self.name, title)
+
+    def add(self, level: str, code: str, message: str, location: str, ids: tuple = ()) -> None:
+        self.findings.append(Finding(level, code, message, location, tuple(ids)))
+
+    # -- the run -------------------------------------------------------------------------------
+
+    def run(self) -> tuple[list[int], dict[str, Any]]:
+        first: dict[int, str] = {}
+        for k, hit in enumerate(self.found.hits):
+            ordinal = 0
+            for piece in hit.pieces:
+                if isinstance(piece, Marker):
+                    for i in piece.ids:
+                        if i not in first:
+                            first[i] = self.marker_location(k, ordinal)
+                    ordinal += 1
+        marker_cited = list(first)
+        for i in self.notes.order:
+            first.setdefault(i, self.note_location(i))
+        cited = list(first)
+        cited_set = set(cited)
+        known = set(self.ledger.ids())
+
+        for i in cited:
+            if i not in known:
+                self.add(
+                    "FAIL",
+                    "unknown-id",
+                    f"citations not in the ledger (hallucinated or renumbered): [{i}]",
+                    first[i],
+                    (i,),
+                )
+
+        listed: dict[int, Entry] = {}
+        for entry in self.entries:
+            listed[entry.id] = entry
+        has_list = bool(listed) or bool(self.notes.ids)
+        if cited and not has_list and self.options.require_sources_block:
+            self.add(
+                "FAIL",
+                "missing-sources-block",
+                "draft cites sources but has no `Sources:` block \u2014 run "
+                "`citeledger render --replace-in DRAFT`",
+                self.name,
+                tuple(sorted(cited_set)),
+            )
+        if listed:
+            in_list = set(listed) | set(self.notes.order)
+            for i in marker_cited:
+                if i not in in_list:
+                    self.add(
+                        "FAIL",
+                        "missing-from-sources-block",
+                        f"cited but absent from the Sources block: [{i}]",
+                        first[i],
+                        (i,),
+                    )
+        for sid in sorted(listed):
+            entry = listed[sid]
+            source = self.ledger.get(sid)
+            if source is None:
+                self.add(
+                    "FAIL",
+                    "sources-entry-not-in-ledger",
+                    f"Sources block lists [{sid}], which is not in the ledger",
+                    self.entry_location(entry),
+                    (sid,),
+                )
+            elif url_key(entry.url) != url_key(source.url):
+                self.add(
+                    "FAIL",
+                    "sources-url-mismatch",
+                    f"Sources block URL for [{sid}] does not match the ledger "
+                    f"(block: {entry.url} / ledger: {source.url}) \u2014 re-run `render`",
+                    self.entry_location(entry),
+                    (sid,),
+                )
+
+        stats = self.coverage()
+        if self.options.evidence:
+            for i in cited:
+                source = self.ledger.get(i)
+                if source is not None and not source.quotes:
+                    self.add(
+                        "FAIL",
+                        "missing-evidence",
+                        "cited sources carry no verbatim evidence quote (run `quote` with the "
+                        f"fetched page text): [{i}]",
+                        first[i],
+                        (i,),
+                    )
+
+        for sid in sorted(set(listed) - cited_set):
+            self.add(
+                "warn",
+                "listed-not-cited",
+                f"listed in Sources but never cited inline: [{sid}]",
+                self.entry_location(listed[sid]),
+                (sid,),
+            )
+        uncited = sorted(known - cited_set)
+        if uncited:
+            self.add(
+                "warn",
+                "uncited-ledger-source",
+                f"registered in the ledger but not cited in this draft: {_ids(uncited)}",
+                self.name,
+                tuple(uncited),
+            )
+        for s in self.sentences:
+            ids = s.ids
+            if len(ids) > MAX_IDS_PER_SENTENCE:
+                self.add(
+                    "warn",
+                    "too-many-ids",
+                    f"sentence carries more than {MAX_IDS_PER_SENTENCE} citations "
+                    f"({_ids(ids)}): {_snippet(s.text)}",
+                    self.sentence_location(s),
+                    tuple(ids),
+                )
+        self.style()
+        if self.options.figures:
+            self.figures()
+        for heading, url in self.notes.unknown:
+            self.add(
+                "warn",
+                "footnote-url-not-in-ledger",
+                f"a footnote links to {url}, which is not in the ledger",
+                heading_location(self.name, heading),
+            )
+        quoted = sum(1 for s in self.ledger.sources if s.quotes)
+        stats.update(
+            distinct_cited=len(cited_set),
+            ledger_sources=len(self.ledger.sources),
+            sources_with_quotes=quoted,
+            markers=sum(len(h.markers) for h in self.found.hits),
+            footnote_citations=len(self.notes.ids),
+        )
+        return cited, stats
+
+    def note_location(self, source_id: int) -> str:
+        for s in self.sentences:
+            if source_id in s.ids:
+                return heading_location(self.name, s.heading)
+        return self.name
+
+    def coverage(self) -> dict[str, Any]:
+        prose = [s for s in self.sentences if s.words >= 4]
+        count = {"id": 0, "unverified": 0, "tool": 0, "policy": 0}
+        covered = 0
+        for s in prose:
+            kinds = s.kinds()
+            if not kinds:
+                continue
+            covered += 1
+            if s.ids:
+                count["id"] += 1
+            for kind in ("unverified", "tool", "policy"):
+                if kind in kinds:
+                    count[kind] += 1
+        ratio = covered / len(prose) if prose else 0.0
+        wanted = self.options.min_coverage
+        if wanted is not None and prose and ratio < wanted:
+            self.add(
+                "FAIL",
+                "low-coverage",
+                f"citation coverage {ratio:.0%} is below the required {wanted:.0%} "
+                f"({covered}/{len(prose)} sentences cited or marked [unverified])",
+                self.name,
+            )
+        return {
+            "sentences": len(prose),
+            "covered": covered,
+            "coverage": round(ratio, 4),
+            "cited_sentences": count["id"],
+            "unverified_sentences": count["unverified"],
+            "tool_sentences": count["tool"],
+            "policy_sentences": count["policy"],
+        }
+
+    # -- the convention's style rules --------------------------------------------------------
+
+    def style(self) -> None:
+        for k, hit in enumerate(self.found.hits):
+            pieces = hit.pieces
+            ordinal = 0
+            for p, piece in enumerate(pieces):
+                if not isinstance(piece, Marker):
+                    continue
+                if p == 0 and hit.start > 0 and _spaced(hit):
+                    self.add(
+                        "warn",
+                        "space-before-marker",
+                        f"space before the marker {piece.text}: write it against the text it "
+                        "supports (`water.[1]`)",
+                        self.marker_location(k, ordinal),
+                        piece.ids,
+                    )
+                if piece.kind == "group":
+                    self.add(
+                        "warn",
+                        "group-marker",
+                        f"several ids in one bracket {piece.text}: give each its own brackets "
+                        f"({''.join(f'[{i}]' for i in piece.ids)})",
+                        self.marker_location(k, ordinal),
+                        piece.ids,
+                    )
+                nxt = pieces[p + 1] if p + 1 < len(pieces) else None
+                if isinstance(nxt, str) and _ends_sentence(nxt):
+                    self.add(
+                        "warn",
+                        "marker-before-punctuation",
+                        f"marker {piece.text} stands before the sentence's closing "
+                        f"punctuation: put it after (`water.{piece.text}`)",
+                        self.marker_location(k, ordinal),
+                        piece.ids,
+                    )
+                ordinal += 1
+
+    def figures(self) -> None:
+        """Numbers a cited sentence states must appear in a quote of a source it cites."""
+        evidence: dict[int, str] = {}
+        for s in self.sentences:
+            ids = [i for i in s.ids if self.ledger.get(i) is not None]
+            if not ids:
+                continue
+            numbers = _numbers(s)
+            if not numbers:
+                continue
+            haystack = " | ".join(_evidence(self.ledger, i, evidence) for i in ids)
+            missing = [n for n in numbers if not _number_in(n, haystack)]
+            if missing:
+                self.add(
+                    "warn",
+                    "unsupported-figure",
+                    f"{', '.join(missing)} appear(s) in no quote of {_ids(ids)}: "
+                    f"{_snippet(s.text)}",
+                    self.sentence_location(s),
+                    tuple(ids),
+                )
+
+
+def _spaced(hit: Hit) -> bool:
+    return bool(hit.container[hit.start - 1].get("t") in _SPACE_BEFORE)
+
+
+def _ends_sentence(text: str) -> bool:
+    if not text or text[0] not in _TERMINAL:
+        return False
+    return not text.startswith("..")
+
+
+def _numbers(s: Sentence) -> list[str]:
+    return list(dict.fromkeys(m.group(0).replace(" ", "") for m in _NUMBER.finditer(s.plain)))
+
+
+def _evidence(ledger: Ledger, source_id: int, cache: dict[int, str]) -> str:
+    if source_id not in cache:
+        source = ledger.get(source_id)
+        quotes = source.quotes if source is not None else []
+        text = normalize_for_match(" | ".join(q.text for q in quotes))
+        cache[source_id] = _THOUSANDS.sub("", text)
+    return cache[source_id]
+
+
+def _number_in(number: str, haystack: str) -> bool:
+    core = _THOUSANDS.sub("", normalize_for_match(number.rstrip("%")))
+    if not core:
+        return True
+    return re.search(rf"(?<!\d)(?<!\d[.,]){re.escape(core)}(?!\d)(?![.,]\d)", haystack) is not None

@@ -1,0 +1,97 @@
+"""Citations a Word file carries as footnotes.
+
+``convert`` turns ``[n]`` into real Word footnotes holding "Title. URL (accessed DATE)", and a
+reviewer may edit the file after that; no bracket survives in the text. Read back through pandoc,
+each footnote is a Note element, so a note whose text or link targets hold a URL the ledger knows
+cites that source where it stands. The footnotes are then the list of sources, which is why the
+verifier requires no Sources block from such a file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ledger import Ledger
+from ..ledger.urls import url_key
+from .markers import stringify
+
+Json = Any
+
+_URL = re.compile(r"https?://[^\s\"'<>)\]}]+")
+_TRAILING = ".,;:!?"
+
+
+@dataclass(slots=True)
+class NoteCitations:
+    """``ids`` maps ``id()`` of each citing Note element to the ledger ids it names;
+    ``unknown`` lists (heading, url) of note URLs the ledger does not hold."""
+
+    ids: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    unknown: list[tuple[str, str]] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+
+
+def note_citations(doc: Json, ledger: Ledger, *, skip: range = range(0)) -> NoteCitations:
+    """Walk every footnote of ``doc`` (top-level blocks in ``skip`` excepted)."""
+    found = NoteCitations()
+    heading = ""
+    for index, block in enumerate(doc["blocks"]):
+        if block.get("t") == "Header":
+            heading = stringify(block["c"][2])
+        if index in skip:
+            continue
+        for note in _notes(block):
+            ids: list[int] = []
+            for url in _urls(note["c"]):
+                source = ledger.find_url(url)
+                if source is None:
+                    found.unknown.append((heading, url))
+                elif source.id not in ids:
+                    ids.append(source.id)
+            if ids:
+                found.ids[id(note)] = tuple(ids)
+                for i in ids:
+                    if i not in found.order:
+                        found.order.append(i)
+    return found
+
+
+def _notes(node: Json) -> list[Json]:
+    """Note elements below ``node``, outermost first, not descending into a note."""
+    out: list[Json] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            if cur.get("t") == "Note":
+                out.append(cur)
+                continue
+            c = cur.get("c")
+            if isinstance(c, list):
+                stack.append(c)
+        elif isinstance(cur, list):
+            stack.extend(reversed(cur))
+    return out
+
+
+def _urls(blocks: list[Json]) -> list[str]:
+    """Link targets first, then URLs written out in the text, each once."""
+    targets: list[str] = []
+    stack: list[Json] = [blocks]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            if cur.get("t") == "Link":
+                target = cur["c"][2][0]
+                if target.startswith(("http://", "https://")):
+                    targets.append(target)
+            c = cur.get("c")
+            if isinstance(c, list):
+                stack.append(c)
+        elif isinstance(cur, list):
+            stack.extend(reversed(cur))
+    for m in _URL.finditer(stringify(blocks)):
+        targets.append(m.group(0).rstrip(_TRAILING))
+    return list(dict.fromkeys(url_key(t) for t in targets))

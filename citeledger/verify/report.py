@@ -1,0 +1,97 @@
+"""What a verification run hands back: options in, findings and stats out.
+
+The text form keeps the grounded-citations ``sources.py verify`` lines (``info: stats: ...``,
+``warn: ...``, ``FAIL: ...``, then ``citations OK`` or ``verification failed``) so agents and
+scripts written for the seed keep working; each finding now also says where it is. The JSON
+form carries the same findings for CI tools.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+LEVELS = ("info", "warn", "FAIL")
+
+
+@dataclass
+class VerifyOptions:
+    """``require_sources_block`` is False in the pandoc filter: it renders the list from the
+    ledger, so a draft without its own block is fine there. ``footnote_citations`` makes a
+    footnote holding a ledger URL count as a citation (Word files read back)."""
+
+    strict: bool = False
+    min_coverage: float | None = None
+    evidence: bool = False
+    figures: bool = False
+    require_sources_block: bool = True
+    footnote_citations: bool = False
+
+
+@dataclass
+class Finding:
+    level: str  # "FAIL" | "warn" | "info"
+    code: str
+    message: str
+    location: str
+    ids: tuple[int, ...] = ()
+
+    def line(self) -> str:
+        return f"{self.level}: {self.location}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "code": self.code,
+            "message": self.message,
+            "location": self.location,
+            "ids": list(self.ids),
+        }
+
+
+@dataclass
+class Report:
+    findings: list[Finding]
+    stats: dict[str, Any]
+    cited_ids: list[int]
+    strict: bool = False
+    source_name: str = "-"
+
+    @property
+    def failed(self) -> bool:
+        """Any FAIL, or any warning under ``--strict``."""
+        return any(f.level == "FAIL" or (self.strict and f.level == "warn") for f in self.findings)
+
+    def by_code(self, code: str) -> list[Finding]:
+        return [f for f in self.findings if f.code == code]
+
+    def lines(self) -> list[str]:
+        out = [f"info: stats: {stats_line(self.stats)}"]
+        for level in LEVELS:
+            out.extend(f.line() for f in self.findings if f.level == level)
+        out.append("verification failed" if self.failed else "citations OK")
+        return out
+
+    def to_json(self) -> str:
+        data = {
+            "source": self.source_name,
+            "ok": not self.failed,
+            "strict": self.strict,
+            "stats": self.stats,
+            "cited_ids": self.cited_ids,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+        return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def stats_line(s: dict[str, Any]) -> str:
+    """The seed's stats sentence, with the tool and policy counts its later version reports."""
+    return (
+        f"{s['sentences']} prose sentence(s), {s['covered']} with declared provenance "
+        f"({s['coverage']:.0%}) \u2014 {s['cited_sentences']} cited, "
+        f"{s['unverified_sentences']} marked [unverified], {s['tool_sentences']} [tool:...], "
+        f"{s['policy_sentences']} [policy] (a sentence may be several); "
+        f"{s['distinct_cited']} distinct source(s) cited, "
+        f"{s['ledger_sources']} in ledger ({s['sources_with_quotes']} with evidence quotes)"
+    )
