@@ -1,0 +1,215 @@
+"""pptx: ``[n]`` stays in the bullet, the list goes on "Sources" slides at the end.
+
+A slide body never shows a URL: an audience cannot click it and it crowds the slide. Pandoc
+would put every footnote on one "Notes" slide at the end of the deck, so footnotes move into
+the speaker notes of the slide that holds them instead. The Sources slides the filter writes
+are paginated by the same estimate the renderer uses, for pandoc's default layout and body size,
+so a bare ``pandoc deck.md --filter pandoc-citeledger -o deck.pptx`` already ends with readable
+Sources slides; ``citeledger.renderers.pptx.finish_pptx`` then repaginates them for the real
+layout at a denser size.
+
+Slides are found the way pandoc finds them: a heading at the slide level (or a horizontal rule)
+starts a slide, a heading above it makes a section slide. The filter sees no ``--slide-level``
+flag, so it uses pandoc's default: the highest heading level that is followed directly by
+content. The Sources heading is written at that level so it cannot change it.
+
+With ``citeledger.slide-notes: true`` each slide's speaker notes list the sources that slide
+cites (``[n] Title — URL``) and their evidence quotes from the ledger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..ledger import Source
+from ..renderers.pptx import BodyBox, Entry, paginate, sources_page_title
+from ..verify.markers import text_to_inlines
+from .base import Placement as BasePlacement
+from .base import attr, header, link, str_
+
+Json = Any
+
+CITE_CLASS = "citeledger-cite"
+# Pandoc's default reference.pptx, "Title and Content": body placeholder size in EMU and the
+# master's first-level body size. Bare pandoc has no renderer to measure the real one.
+PANDOC_DEFAULT_BODY = BodyBox(width=8229600, height=3394472, font_pt=24.0)
+
+
+def slide_level(blocks: list[Json]) -> int:
+    """Pandoc's default slide level: the highest level of a top-level heading that is followed
+    directly by something other than a heading or a rule (6 when there is none)."""
+    least = 6
+    i = 0
+    n = len(blocks)
+    while i < n - 1:
+        b = blocks[i]
+        if b.get("t") == "Header":
+            nxt = blocks[i + 1].get("t")
+            if b["c"][0] < least and nxt not in ("Header", "HorizontalRule"):
+                least = b["c"][0]
+                i += 2
+                continue
+        i += 1
+    return least
+
+
+def slides(blocks: list[Json], level: int) -> list[tuple[int, int]]:
+    """Top-level ``blocks[start:end]`` ranges, one per slide pandoc will make."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for i, b in enumerate(blocks):
+        t = b.get("t")
+        if (t == "Header" and b["c"][0] <= level) or t == "HorizontalRule":
+            if i > start:
+                bounds.append((start, i))
+            start = i
+    if start < len(blocks):
+        bounds.append((start, len(blocks)))
+    return bounds
+
+
+def _inline_lists(blocks: list[Json]) -> Iterator[list[Json]]:
+    """Every inline list inside ``blocks``, outermost first; footnote bodies are not entered."""
+    for b in blocks:
+        t = b.get("t")
+        c = b.get("c")
+        if t in ("Para", "Plain"):
+            yield from _nested_inlines(c)
+        elif t == "Header":
+            yield from _nested_inlines(c[2])
+        elif t == "LineBlock":
+            for line in c:
+                yield from _nested_inlines(line)
+        elif t == "BlockQuote":
+            yield from _inline_lists(c)
+        elif t == "BulletList":
+            for item in c:
+                yield from _inline_lists(item)
+        elif t == "OrderedList":
+            for item in c[1]:
+                yield from _inline_lists(item)
+        elif t == "DefinitionList":
+            for term, defs in c:
+                yield from _nested_inlines(term)
+                for d in defs:
+                    yield from _inline_lists(d)
+        elif t == "Div":
+            yield from _inline_lists(c[1])
+        elif t == "Figure":
+            yield from _inline_lists(c[1][1])
+            yield from _inline_lists(c[2])
+        elif t == "Table":
+            _attr, caption, _specs, head, bodies, foot = c
+            yield from _inline_lists(caption[1])
+            rows = list(head[1]) + list(foot[1])
+            for body in bodies:
+                rows += body[2] + body[3]
+            for row in rows:
+                for cell in row[1]:
+                    yield from _inline_lists(cell[4])
+
+
+_INLINE_CONTAINERS = frozenset(
+    {"Emph", "Underline", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps"}
+)
+
+
+def _nested_inlines(inlines: list[Json]) -> Iterator[list[Json]]:
+    yield inlines
+    for el in inlines:
+        t = el.get("t")
+        if t in _INLINE_CONTAINERS:
+            yield from _nested_inlines(el["c"])
+        elif t in ("Span", "Quoted", "Link", "Cite"):
+            yield from _nested_inlines(el["c"][1])
+
+
+def _is_notes_div(block: Json) -> bool:
+    return block.get("t") == "Div" and "notes" in block["c"][0][1]
+
+
+class Placement(BasePlacement):
+    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        # The Span carries the id to finish(), which finds each slide's sources by it; the pptx
+        # writer renders only its text.
+        return [
+            {
+                "t": "Span",
+                "c": [attr("", [CITE_CLASS], [("source", str(source.id))]), [str_(f"[{number}]")]],
+            }
+        ]
+
+    def entry_text(self, source: Source, number: int) -> str:
+        title = " ".join(source.title.split())
+        return f"[{number}] {title} \u2014 " if title else f"[{number}] "
+
+    def sources_blocks(self, level: int | None = None) -> list[Json]:
+        if level is None:
+            level = slide_level(self.state.doc["blocks"])
+        sources = self.state.list_order()
+        if not sources:
+            return []
+        entries = [Entry(self.entry_text(s, self.state.number(s.id)), s.url, s.id) for s in sources]
+        pages = paginate(entries, PANDOC_DEFAULT_BODY)
+        title = self.state.options.sources_title
+        blocks: list[Json] = []
+        for k, page in enumerate(pages, 1):
+            blocks.append(header(level, sources_page_title(title, k, len(pages)), classes=[]))
+            blocks += [
+                {"t": "Para", "c": [*text_to_inlines(e.text), link([str_(e.url)], e.url)]}
+                for e in page
+            ]
+        return blocks
+
+    def finish(self) -> None:
+        blocks = self.state.doc["blocks"]
+        level = slide_level(blocks)
+        for start, end in reversed(slides(blocks, level)):
+            self._speaker_notes(blocks, start, end, level)
+        blocks.extend(self.sources_blocks(level))
+
+    def _speaker_notes(self, blocks: list[Json], start: int, end: int, level: int) -> None:
+        """Move the slide's footnotes into its speaker notes and, when asked, list its sources
+        there. A section slide (a heading above the slide level) gets nothing: content after
+        its heading would change pandoc's slide level."""
+        first = blocks[start]
+        if first.get("t") == "Header" and first["c"][0] < level:
+            return
+        body = [b for b in blocks[start:end] if not _is_notes_div(b)]
+        footnotes: list[Json] = []
+        cited: dict[int, None] = {}
+        for inlines in _inline_lists(body):
+            if any(el.get("t") == "Note" for el in inlines):
+                for el in inlines:
+                    if el.get("t") == "Note":
+                        footnotes.extend(el["c"])
+                inlines[:] = [el for el in inlines if el.get("t") != "Note"]
+            for el in inlines:
+                if el.get("t") == "Span" and CITE_CLASS in el["c"][0][1]:
+                    cited.setdefault(int(dict(el["c"][0][2])["source"]), None)
+        notes: list[Json] = list(footnotes)
+        if self.state.options.slide_notes and cited:
+            notes += self._source_notes([i for i in self.state.ledger.ids() if i in cited])
+        if notes:
+            blocks.insert(end, {"t": "Div", "c": [attr("", ["notes"]), notes]})
+
+    def _source_notes(self, ids: list[int]) -> list[Json]:
+        out: list[Json] = []
+        for source_id in ids:
+            src = self.state.source(source_id)
+            number = self.state.number(source_id)
+            out.append(
+                {
+                    "t": "Para",
+                    "c": [
+                        *text_to_inlines(self.entry_text(src, number)),
+                        link([str_(src.url)], src.url),
+                    ],
+                }
+            )
+            quotes = [" ".join(q.text.split()) for q in src.quotes if q.text.strip()]
+            if quotes:
+                items = [[{"t": "Plain", "c": text_to_inlines(f"\u201c{q}\u201d")}] for q in quotes]
+                out.append({"t": "BulletList", "c": items})
+        return out

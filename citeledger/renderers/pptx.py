@@ -1,0 +1,356 @@
+"""pptx: Sources slides that fit, with live links, and no "Notes" slide.
+
+Pandoc writes the deck; python-pptx then rebuilds its Sources slides from the ledger, in the
+order the filter listed them, as ``[n] Title — URL`` with every URL a live hyperlink, paginated
+into "Sources (1/3)", "Sources (2/3)", ... by how many lines fit the body placeholder of the
+deck's own layout at a readable size. Pandoc's "Notes" slide (where it puts every footnote of
+a deck) is removed; the filter already moves footnotes into speaker notes.
+
+Two ways to get there::
+
+    citeledger convert deck.md -o deck.pptx        # filter, pandoc and this renderer in one go
+
+    pandoc deck.md --filter pandoc-citeledger -o deck.pptx
+    citeledger finish deck.pptx                     # this renderer on the written file
+
+The pandoc-only path already ends with Sources slides: the filter writes a "Sources" heading at
+the deck's slide level followed by one paragraph per cited source, paginated by the same
+estimate for pandoc's default layout and body size. ``finish`` (``finish_pptx``) repaginates
+them for the deck's real layout at :data:`SOURCES_FONT_PT` and checks every link.
+
+How many lines fit — the estimate (python-pptx cannot measure rendered text):
+
+- usable box: the body placeholder's width and height minus the text insets (0.1 in left and
+  right, 0.05 in top and bottom, set explicitly on the slide so the numbers hold);
+- a line is ``font size × 1.2`` high (PowerPoint's single spacing), and each entry adds a space
+  before of ``0.3 × font size``;
+- wrapping: greedy, at spaces, a Latin glyph taken as 0.5 em wide and a space as 0.25 em (Calibri
+  and its metric twin Carlito average about 0.47 em over mixed-case text and URLs: 0.5 leaves a
+  margin), a wide (CJK, fullwidth) character 1 em and breakable anywhere; a word longer than a
+  line breaks across lines, as PowerPoint does with long URLs;
+- an entry is never split across slides; a title so long that its entry would take more than
+  half the box is shortened with "…" (the URL is never shortened).
+
+Autofit is switched off on the rebuilt slides so PowerPoint and LibreOffice do not shrink text
+that the estimate says fits.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..filters.base import FilterOptions
+    from ..ledger import Ledger
+
+EMU_PER_PT = 12700
+SOURCES_FONT_PT = 14.0
+LINE_SPACING = 1.2
+SPACE_BEFORE = 0.3
+LATIN_EM = 0.5
+SPACE_EM = 0.25
+WIDE_EM = 1.0
+INSET_LR = 91440
+INSET_TB = 45720
+NOTES_TITLE = "Notes"
+
+
+@dataclass(frozen=True)
+class BodyBox:
+    """A body placeholder (outer size in EMU) and the font size its text is set in."""
+
+    width: int
+    height: int
+    font_pt: float = SOURCES_FONT_PT
+
+    @property
+    def line_pt(self) -> float:
+        return self.font_pt * LINE_SPACING
+
+    @property
+    def inner_height_pt(self) -> float:
+        return (self.height - 2 * INSET_TB) / EMU_PER_PT
+
+    @property
+    def line_ems(self) -> float:
+        """How many ems of text one line holds."""
+        return (self.width - 2 * INSET_LR) / EMU_PER_PT / self.font_pt
+
+    def max_lines(self) -> int:
+        """Lines that fit when the box holds one paragraph."""
+        return int((self.inner_height_pt - SPACE_BEFORE * self.font_pt) // self.line_pt)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a Sources slide: ``text`` (``[n] Title — ``) followed by the linked URL."""
+
+    text: str
+    url: str
+    source_id: int
+
+
+def _char_em(ch: str) -> float:
+    return WIDE_EM if unicodedata.east_asian_width(ch) in ("W", "F") else LATIN_EM
+
+
+def _tokens(text: str) -> list[tuple[float, bool]]:
+    """``(width in ems, preceded by a space)`` per unbreakable piece: a word, or one wide
+    character (CJK text breaks between any two characters)."""
+    out: list[tuple[float, bool]] = []
+    word = 0.0
+    spaced = False
+    for ch in text:
+        if ch.isspace():
+            if word:
+                out.append((word, spaced))
+                word = 0.0
+            spaced = True
+            continue
+        em = _char_em(ch)
+        if em == WIDE_EM:
+            if word:
+                out.append((word, spaced))
+                word, spaced = 0.0, False
+            out.append((em, spaced))
+            spaced = False
+            continue
+        word += em
+    if word:
+        out.append((word, spaced))
+    return out
+
+
+def wrapped_lines(text: str, box: BodyBox) -> int:
+    """Lines ``text`` takes in ``box`` by the estimate in the module docstring."""
+    capacity = box.line_ems
+    lines = 1
+    used = 0.0
+    for width, spaced in _tokens(text):
+        gap = SPACE_EM if spaced and used else 0.0
+        if used and used + gap + width > capacity:
+            lines += 1
+            used, gap = 0.0, 0.0
+        used += gap
+        while used + width > capacity:  # a word wider than a line breaks across lines
+            width -= capacity - used
+            lines += 1
+            used = 0.0
+        used += width
+    return lines
+
+
+def entry_height_pt(entry: Entry, box: BodyBox) -> float:
+    return wrapped_lines(entry.text + entry.url, box) * box.line_pt + SPACE_BEFORE * box.font_pt
+
+
+def fit_entry(entry: Entry, box: BodyBox) -> Entry:
+    """``entry``, its title shortened with "…" if the entry would take over half the box."""
+    limit = max(1, box.max_lines() // 2)
+    if wrapped_lines(entry.text + entry.url, box) <= limit:
+        return entry
+    match = re.match(r"(\[\d+\] )(.*?)( \u2014 )?$", entry.text, re.S)
+    if not match:
+        return entry
+    prefix, title, dash = match.group(1), match.group(2), match.group(3) or ""
+    words = title.split(" ")
+    while len(words) > 1:
+        words.pop()
+        shorter = f"{prefix}{' '.join(words)}\u2026{dash}"
+        if wrapped_lines(shorter + entry.url, box) <= limit:
+            return Entry(shorter, entry.url, entry.source_id)
+    keep = title
+    while keep:  # one huge word (or CJK run): cut characters
+        keep = keep[: max(0, len(keep) - max(1, len(keep) // 8))]
+        shorter = f"{prefix}{keep}\u2026{dash}"
+        if wrapped_lines(shorter + entry.url, box) <= limit:
+            return Entry(shorter, entry.url, entry.source_id)
+    return Entry(f"{prefix}\u2026{dash}", entry.url, entry.source_id)
+
+
+def paginate(entries: list[Entry], box: BodyBox) -> list[list[Entry]]:
+    """Entries packed, in order, onto as many slides as they need."""
+    pages: list[list[Entry]] = []
+    page: list[Entry] = []
+    used = 0.0
+    room = box.inner_height_pt
+    for raw in entries:
+        entry = fit_entry(raw, box)
+        height = entry_height_pt(entry, box)
+        if page and used + height > room:
+            pages.append(page)
+            page, used = [], 0.0
+        page.append(entry)
+        used += height
+    if page:
+        pages.append(page)
+    return pages
+
+
+def sources_page_title(title: str, page: int, pages: int) -> str:
+    return title if pages == 1 else f"{title} ({page}/{pages})"
+
+
+def _sources_title_re(title: str) -> re.Pattern[str]:
+    return re.compile(rf"^\s*{re.escape(title.strip())}\s*(?:\(\d+/\d+\))?\s*$", re.IGNORECASE)
+
+
+_ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,4})\]")
+
+
+def finish_pptx(path: Path, *, ledger: Ledger, options: FilterOptions) -> None:
+    """Rebuild the Sources slides of the deck at ``path`` in place (see the module docstring)."""
+    from pptx import Presentation
+    from pptx.enum.text import MSO_AUTO_SIZE
+    from pptx.util import Pt
+
+    from ..errors import BadInput
+    from . import _pptx_oxml as ox
+
+    try:
+        prs = Presentation(str(path))
+    except Exception as exc:  # python-pptx raises several types for a file that is no deck
+        raise BadInput(
+            f"{path}: not a PowerPoint file ({type(exc).__name__})",
+            hint="give the .pptx that pandoc wrote",
+        ) from None
+
+    title_re = _sources_title_re(options.sources_title)
+    slides = list(prs.slides)
+    for slide in _pandoc_notes_slides(slides):
+        ox.delete_slide(prs, slide)
+    slides = list(prs.slides)
+    source_slides = [s for s in slides if title_re.match(_title(s))]
+    body_slides = [s for s in slides if s not in source_slides]
+    entries = _entries_from_sources_slides(source_slides, ledger)
+    if not entries:
+        entries = _entries_from_markers(body_slides, ledger)
+
+    layout = _content_layout(prs, source_slides)
+    position = slides.index(source_slides[0]) if source_slides else len(slides)
+    for slide in source_slides:
+        ox.delete_slide(prs, slide)
+    if not entries:
+        prs.save(str(path))
+        return
+
+    box = _body_box(layout)
+    pages = paginate(entries, box)
+    for k, page in enumerate(pages, 1):
+        slide = prs.slides.add_slide(layout)
+        ox.move_slide(prs, slide, position + k - 1)
+        if slide.shapes.title is not None:
+            slide.shapes.title.text = sources_page_title(options.sources_title, k, len(pages))
+        body = _body_placeholder(slide)
+        if body is None:
+            continue
+        frame = body.text_frame
+        frame.clear()
+        frame.word_wrap = True
+        frame.auto_size = MSO_AUTO_SIZE.NONE
+        frame.margin_left = frame.margin_right = INSET_LR
+        frame.margin_top = frame.margin_bottom = INSET_TB
+        for n, entry in enumerate(page):
+            para = frame.paragraphs[0] if n == 0 else frame.add_paragraph()
+            ox.plain_paragraph(para, space_before_pt=SPACE_BEFORE * box.font_pt)
+            run = para.add_run()
+            run.text = entry.text
+            run.font.size = Pt(box.font_pt)
+            link = para.add_run()
+            link.text = entry.url
+            link.font.size = Pt(box.font_pt)
+            link.hyperlink.address = entry.url
+    prs.save(str(path))
+
+
+def _title(slide: Any) -> str:
+    shape = slide.shapes.title
+    return shape.text_frame.text if shape is not None and shape.has_text_frame else ""
+
+
+def _pandoc_notes_slides(slides: list[Any]) -> list[Any]:
+    """Pandoc's footnote slide: the last slide, titled "Notes", holding numbered paragraphs."""
+    if not slides or _title(slides[-1]).strip() != NOTES_TITLE:
+        return []
+    texts = [
+        p.text
+        for shape in slides[-1].shapes
+        if shape.has_text_frame and shape != slides[-1].shapes.title
+        for p in shape.text_frame.paragraphs
+        if p.text.strip()
+    ]
+    if texts and all(re.match(r"^\d+\.\s", t) for t in texts):
+        return [slides[-1]]
+    return []
+
+
+def _body_placeholder(slide: Any) -> Any:
+    for shape in slide.placeholders:
+        if shape.placeholder_format.idx == 1:
+            return shape
+    return None
+
+
+def _content_layout(prs: Any, source_slides: list[Any]) -> Any:
+    if source_slides:
+        return source_slides[0].slide_layout
+    for layout in prs.slide_layouts:
+        if layout.name == "Title and Content":
+            return layout
+    return prs.slide_layouts[1 if len(prs.slide_layouts) > 1 else 0]
+
+
+def _body_box(layout: Any) -> BodyBox:
+    for shape in layout.placeholders:
+        if shape.placeholder_format.idx == 1 and shape.width and shape.height:
+            return BodyBox(int(shape.width), int(shape.height))
+    # No body placeholder: the area under a title on a 16:9 slide of pandoc's default size.
+    return BodyBox(8229600, 3394472)
+
+
+def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[Entry]:
+    """The filter's list, read back: each paragraph's number and linked URL, titles from the
+    ledger (the deck's own text may have been edited, the ledger is the record)."""
+    entries: list[Entry] = []
+    seen: set[int] = set()
+    for slide in slides:
+        for shape in slide.shapes:
+            if not shape.has_text_frame or shape == slide.shapes.title:
+                continue
+            for para in shape.text_frame.paragraphs:
+                number = _ENTRY_NUMBER.match(para.text)
+                url = next((r.hyperlink.address for r in para.runs if r.hyperlink.address), None)
+                if number is None:
+                    continue
+                source = ledger.find_url(url) if url else ledger.get(int(number.group(1)))
+                if source is None or source.id in seen:
+                    continue
+                seen.add(source.id)
+                title = " ".join(source.title.split())
+                text = f"[{number.group(1)}] {title} \u2014 " if title else f"[{number.group(1)}] "
+                entries.append(Entry(text, source.url, source.id))
+    return entries
+
+
+def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[Entry]:
+    """A deck made without the filter: the ids its slides cite, in ledger order."""
+    from ..verify.markers import Marker, split_markers
+
+    cited: set[int] = set()
+    for slide in slides:
+        for shape in slide.shapes:
+            if shape.has_text_frame:
+                for piece in split_markers(shape.text_frame.text):
+                    if isinstance(piece, Marker):
+                        cited.update(piece.ids)
+    out: list[Entry] = []
+    for source in ledger.sources:
+        if source.id in cited:
+            title = " ".join(source.title.split())
+            text = f"[{source.id}] {title} \u2014 " if title else f"[{source.id}] "
+            out.append(Entry(text, source.url, source.id))
+    return out
