@@ -22,8 +22,9 @@ from .ledger_cmds import LedgerOpt, ledger_path
 
 # Formats whose raw text the verifier can map markers back onto (LINE:COL locations).
 _MARKDOWN_FORMATS = ("markdown", "commonmark", "commonmark_x", "gfm", "markdown_strict")
-# Formats whose footnotes are the list of sources once convert has written them.
-_FOOTNOTE_FORMATS = ("docx", "odt")
+# Formats whose footnotes can be the list of sources: Word and ODF files convert wrote, and
+# org, where ``[1]`` at the start of a line defines a footnote.
+_FOOTNOTE_FORMATS = ("docx", "odt", "org")
 
 
 def verify_command(
@@ -73,6 +74,7 @@ def verify_command(
 
     from ..pandoc import format_for, read_json
     from ..verify import VerifyOptions, verify
+    from ..verify.readers import SPLITS_BRACKETS, join_bracket_spans
 
     fmt = from_format or format_for(path)
     base = fmt.split("+", 1)[0].split("-", 1)[0]
@@ -83,6 +85,8 @@ def verify_command(
         except (OSError, UnicodeDecodeError) as exc:
             raise DraftError(f"cannot read {file}: {exc}", hint="save it as UTF-8 text") from None
     doc = read_json(path, from_format=fmt)
+    if base in SPLITS_BRACKETS:
+        join_bracket_spans(doc)
     report = verify(
         doc,
         book,

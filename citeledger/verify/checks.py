@@ -27,7 +27,7 @@ MAX_IDS_PER_SENTENCE = 3
 _TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s?%)?(?![\w])")
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f ](?=\d{3}(?!\d))")
-_SPACE_BEFORE = frozenset({"Space", "SoftBreak", "LineBreak"})
+_SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
 
 
 def _ids(ids: list[int] | tuple[int, ...] | set[int]) -> str:

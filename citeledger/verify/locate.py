@@ -5,7 +5,7 @@ different reader (no pandoc-markdown extensions) that wraps every element in a S
 parse would double the cost of a run. So markers found in the tree are mapped back onto the raw
 text instead: a light pass over the source lists the bracket runs that look like markers, in
 order, leaving out the places the tree finder leaves out (fenced code, code spans, math, HTML
-comments, inline links, reference links to a defined label, front matter), and keeping three
+comments, HTML tags, inline links, reference links to a defined label, front matter), and keeping three
 streams apart: the body, footnote definitions (whose text the tree shows at the reference) and
 the Sources block. Tree markers then take the next raw candidate of the same stream that says
 the same thing. A marker that finds no partner falls back to its heading, so a wrong guess can
@@ -30,6 +30,7 @@ _ENTRY_START = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?=\[)")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _MATH = re.compile(r"\$\$.+?\$\$|\$(?=\S)[^$\n]*?(?<=\S)\$(?!\d)")
 _COMMENT = re.compile(r"<!--.*?-->")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()\s]*(?:\([^()]*\))?[^()]*\)")
 _LOOKAHEAD = 64
 _ANY_HEADING = 99
@@ -111,6 +112,8 @@ class Locator:
                 line = _CODE_SPAN.sub(_blank, line)
             if "$" in line:
                 line = _MATH.sub(_blank, line)
+            if "<" in line:
+                line = _HTML_TAG.sub(_blank, line)
             if "](" in line:
                 line = _INLINE_LINK.sub(_blank, line)
             if in_sources:

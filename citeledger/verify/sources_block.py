@@ -70,6 +70,8 @@ def _lines(blocks: list[Json]) -> list[str]:
                 else:
                     current.append(_text(el))
             out.append("".join(current))
+        elif t == "LineBlock":
+            out.extend("".join(_text(el) for el in line) for line in c)
         elif t == "BulletList":
             for item in c:
                 out.extend(_lines(item))
