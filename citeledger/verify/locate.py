@@ -5,8 +5,8 @@ different reader (no pandoc-markdown extensions) that wraps every element in a S
 parse would double the cost of a run. So markers found in the tree are mapped back onto the raw
 text instead: a light pass over the source lists the bracket runs that look like markers, in
 order, leaving out the places the tree finder leaves out (fenced code, code spans, math, HTML
-comments, HTML tags, inline links, reference links to a defined label, front matter), and keeping three
-streams apart: the body, footnote definitions (whose text the tree shows at the reference) and
+comments and tags, inline links, reference links to a defined label, front matter), and keeping
+three streams apart: the body, footnote definitions (whose text the tree shows at the reference) and
 the Sources block. Tree markers then take the next raw candidate of the same stream that says
 the same thing. A marker that finds no partner falls back to its heading, so a wrong guess can
 cost precision, never a finding.
