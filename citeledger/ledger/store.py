@@ -103,6 +103,7 @@ def transaction(path: Path) -> Iterator[Ledger]:
     marked it dirty. An exception inside the block writes nothing."""
     target = _real_target(Path(path))
     with _locked(target):
+        _remove_stale_temps(target)
         ledger = load_ledger(target, missing_ok=True)
         ledger.path = Path(path)
         yield ledger
@@ -134,6 +135,21 @@ def reset_ledger(path: Path) -> Path | None:
             atomic_write_bytes(saved, target.read_bytes())
         atomic_write_text(target, dump_ledger(Ledger(target)))
     return saved
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Delete temp files of writers that were killed mid-write. Only the lock holder writes the
+    ledger, so while we hold the lock every ``.<name>.*.tmp`` beside it is an orphan."""
+    prefix = f".{target.name}."
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        entries = [e.path for e in os.scandir(folder) if e.name.startswith(prefix)]
+    except OSError:
+        return
+    for entry in entries:
+        if entry.endswith(".tmp"):
+            with contextlib.suppress(OSError):
+                os.unlink(entry)
 
 
 def dump_ledger(ledger: Ledger) -> str:

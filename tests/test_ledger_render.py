@@ -1,0 +1,121 @@
+"""Sources blocks in the grounded-citations formats, pinned by golden files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from citeledger.errors import BadInput
+from citeledger.ledger import STYLES, load_ledger, render_block
+from citeledger.ledger.render import (
+    latex_escape,
+    latex_url,
+    parse_id_spec,
+    replace_sources_block,
+)
+
+GOLDEN = Path(__file__).parent / "golden" / "render"
+Golden = Callable[[str | Path, str], None]
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_render_style_matches_golden(style: str, golden: Golden) -> None:
+    ledger = load_ledger(GOLDEN / "ledger.json")
+    golden(GOLDEN / style / "expected.txt", render_block(ledger, None, style) + "\n")
+
+
+@pytest.mark.parametrize("style", ["markdown", "bibtex"])
+def test_render_only_picks_ids_in_id_order(style: str, golden: Golden) -> None:
+    ledger = load_ledger(GOLDEN / "ledger.json")
+    golden(
+        GOLDEN / f"{style}-only-5-1" / "expected.txt", render_block(ledger, [5, 1, 4], style) + "\n"
+    )
+
+
+def test_markdown_entry_line_format() -> None:
+    block = render_block(load_ledger(GOLDEN / "ledger.json"), [1, 2], "markdown")
+    assert block.splitlines() == [
+        "## Sources",
+        "",
+        "[1] https://example.com/ice — Why ice floats",
+        "[2] https://example.org/search?q=a_b&n=100%25",
+    ]
+
+
+def test_nothing_picked_renders_nothing() -> None:
+    assert render_block(load_ledger(GOLDEN / "ledger.json"), [99], "markdown") == ""
+
+
+def test_unknown_style_is_bad_input() -> None:
+    with pytest.raises(BadInput, match="unknown render style"):
+        render_block(load_ledger(GOLDEN / "ledger.json"), None, "apa")
+
+
+def test_latex_escape_covers_every_special_character() -> None:
+    assert latex_escape(r"& % $ # _ { } ~ ^ \ plain") == (
+        r"\& \% \$ \# \_ \{ \} \textasciitilde{} \textasciicircum{} \textbackslash{} plain"
+    )
+
+
+def test_latex_url_keeps_the_url_verbatim_but_safe() -> None:
+    assert latex_url("https://e.org/a_b~c?x=1&y=50%25") == r"https://e.org/a_b~c?x=1&y=50\%25"
+    assert latex_url("https://e.org/{x}") == r"https://e.org/\%7Bx\%7D"
+
+
+@pytest.mark.parametrize(
+    ("spec", "ids"),
+    [("1,3,5-7", {1, 3, 5, 6, 7}), ("2", {2}), (" 4 - 5 , 9", {4, 5, 9}), ("3-3", {3})],
+)
+def test_only_spec_parses_ids_and_ranges(spec: str, ids: set[int]) -> None:
+    assert parse_id_spec(spec) == ids
+
+
+@pytest.mark.parametrize("spec", ["a", "1,x", "7-5", "1-", ",", "1.5"])
+def test_bad_only_spec_is_bad_input(spec: str) -> None:
+    with pytest.raises(BadInput, match="--only"):
+        parse_id_spec(spec)
+
+
+BLOCK = "## Sources\n\n[1] https://a.org — A"
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "# Title\n\nIce floats.[1]\n",
+        "# Title\n\nIce floats.[1]",
+        "# Title\n\nIce floats.[1]\n\n",
+        "",
+    ],
+)
+def test_replace_in_appends_once_and_is_idempotent(draft: str) -> None:
+    once = replace_sources_block(draft, BLOCK)
+    assert once.startswith(draft.rstrip("\n"))
+    assert once.endswith(BLOCK + "\n")
+    assert replace_sources_block(once, BLOCK) == once
+
+
+@pytest.mark.parametrize(
+    "heading", ["## Sources", "Sources:", "Sources", "**Sources**", "### sources:"]
+)
+def test_replace_in_rewrites_only_the_trailing_block(heading: str) -> None:
+    body = "# Report\n\nIce floats.[1]  \nTrailing  spaces\tkept.\n\n"
+    draft = body + heading + "\n\n[1] https://old.example/x\n[9] stale\n"
+    assert replace_sources_block(draft, BLOCK) == body + BLOCK + "\n"
+
+
+def test_replace_in_uses_the_last_heading_outside_code_fences() -> None:
+    body = "## Sources\n\nan early section\n\n```\nSources:\n```\n\ntext\n\n"
+    draft = body + "Sources:\n[1] x\n"
+    assert replace_sources_block(draft, BLOCK) == body + BLOCK + "\n"
+    fenced_only = "text\n\n```\n## Sources\n```\n"
+    assert replace_sources_block(fenced_only, BLOCK) == fenced_only + "\n" + BLOCK + "\n"
+
+
+def test_replace_in_keeps_crlf_drafts_crlf() -> None:
+    draft = "Ice floats.[1]\r\n\r\nSources:\r\n[1] old\r\n"
+    out = replace_sources_block(draft, BLOCK)
+    assert out == "Ice floats.[1]\r\n\r\n## Sources\r\n\r\n[1] https://a.org — A\r\n"
+    assert replace_sources_block(out, BLOCK) == out
