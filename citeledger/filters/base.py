@@ -54,6 +54,10 @@ class State:
     order: dict[int, int] = field(default_factory=dict)
     seen: dict[int, int] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    # Where the draft kept its own Sources block (top-level block index after that block is
+    # removed) and its heading level: the rendered list takes its place. None: at the end.
+    sources_at: int | None = None
+    sources_level: int = 1
 
     def source(self, source_id: int) -> Source:
         src = self.ledger.get(source_id)
@@ -78,6 +82,44 @@ class State:
         if self.options.numbering == "sequential":
             cited.sort(key=lambda s: self.order[s.id])
         return cited
+
+
+def base_format(fmt: str) -> str:
+    """``gfm+smart`` or ``html5`` as the writer family the placements dispatch on."""
+    return fmt.split("+")[0].split("-")[0].lower()
+
+
+def source_anchor(source_id: int) -> str:
+    """The anchor of a source's entry in the list; keyed by ledger id, whatever the numbering,
+    so links into a document stay valid when the numbering option changes."""
+    return f"src-{source_id}"
+
+
+def cite_anchor(source_id: int, occurrence: int) -> str:
+    """The anchor of one citation (the target of the list's back-links)."""
+    return f"cite-{source_id}-{occurrence}"
+
+
+def raw_inline(fmt: str, text: str) -> Json:
+    return {"t": "RawInline", "c": [fmt, text]}
+
+
+def raw_block(fmt: str, text: str) -> Json:
+    return {"t": "RawBlock", "c": [fmt, text]}
+
+
+def add_header_include(doc: Json, fmt: str, text: str) -> None:
+    """Append raw ``text`` to the document's ``header-includes`` metadata, keeping what the
+    author put there (a single value becomes the first item of a list)."""
+    meta = doc.setdefault("meta", {})
+    block = {"t": "MetaBlocks", "c": [raw_block(fmt, text)]}
+    current = meta.get("header-includes")
+    if current is None:
+        meta["header-includes"] = {"t": "MetaList", "c": [block]}
+    elif current.get("t") == "MetaList":
+        current["c"].append(block)
+    else:
+        meta["header-includes"] = {"t": "MetaList", "c": [current, block]}
 
 
 def str_(text: str) -> Json:
@@ -151,10 +193,24 @@ class Placement:
         sources = self.state.list_order()
         if not sources:
             return []
-        blocks = [header(1, self.state.options.sources_title, "sources", ["unnumbered"])]
+        blocks = [self.sources_header()]
         for src in sources:
             blocks.append(para(self.entry(src, self.state.number(src.id))))
         return blocks
 
+    def sources_header(self, identifier: str = "sources") -> Json:
+        """The list's heading: the draft's Sources heading level, unnumbered."""
+        title = self.state.options.sources_title
+        return header(self.state.sources_level, title, identifier, ["unnumbered"])
+
+    def place_sources(self, blocks: list[Json]) -> None:
+        """Put the list where the draft kept its Sources block, else at the end."""
+        doc_blocks = self.state.doc["blocks"]
+        at = self.state.sources_at
+        if at is None or at > len(doc_blocks):
+            doc_blocks.extend(blocks)
+        else:
+            doc_blocks[at:at] = blocks
+
     def finish(self) -> None:
-        self.state.doc["blocks"].extend(self.sources_blocks())
+        self.place_sources(self.sources_blocks())

@@ -59,7 +59,16 @@ from typing import Any
 from ..errors import BadInput, CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..verify.markers import Marker, scan, text_to_inlines
-from .base import NOTES, NUMBERING, PROVENANCE, WIKI_REFS, FilterOptions, Placement, State
+from .base import (
+    NOTES,
+    NUMBERING,
+    PROVENANCE,
+    WIKI_REFS,
+    FilterOptions,
+    Placement,
+    State,
+    base_format,
+)
 
 Json = Any
 
@@ -182,8 +191,7 @@ def read_options(meta: dict[str, Json], warn: Callable[[str], None]) -> FilterOp
 
 
 def placement_for(fmt: str, state: State) -> Placement:
-    base = fmt.split("+")[0].split("-")[0].lower()
-    module = import_module(f"{__package__}.{PLACEMENTS.get(base, DEFAULT_PLACEMENT)}")
+    module = import_module(f"{__package__}.{PLACEMENTS.get(base_format(fmt), DEFAULT_PLACEMENT)}")
     placement: Placement = module.Placement(state)
     return placement
 
@@ -236,7 +244,7 @@ def apply(
     meta = doc.get("meta", {})
     opts = options or read_options(meta, say)
     found = scan(doc)
-    if not found.hits and found.sources is None:
+    if not found.hits and found.sources is None and opts.min_coverage is None:
         return doc  # nothing cites anything: the document passes through untouched
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
@@ -250,7 +258,12 @@ def apply(
     placement = placement_for(fmt, state)
     _replace_hits(state, placement)
     if found.sources is not None:
-        del doc["blocks"][found.sources.start : found.sources.end]
+        blocks = doc["blocks"]
+        first = blocks[found.sources.start]
+        if first.get("t") == "Header":
+            state.sources_level = first["c"][0]
+        state.sources_at = found.sources.start
+        del blocks[found.sources.start : found.sources.end]
     placement.finish()
     return doc
 
@@ -271,8 +284,10 @@ def _verify(doc: Json, ledger: Ledger, opts: FilterOptions, found: Any, say: Any
         scan=found,
         source_name=os.environ.get("CITELEDGER_SOURCE_NAME", "input"),
     )
+    # Inside a build only findings are news: the stats line and "citations OK" stay quiet.
     for line in report.lines():
-        say(line)
+        if line.startswith(("warn", "FAIL")):
+            say(line)
     if report.failed:
         raise VerificationFailed(
             "verification failed; no output written",

@@ -1,0 +1,101 @@
+"""The default placement: html, html5, epub, markdown, gfm, commonmark, rst, org and any format
+without a placement of its own.
+
+A reader of a web page expects ``[12]`` to jump to its entry and the entry to jump back. Each
+citation becomes a link to ``#src-12`` carrying the id ``cite-12-k`` (its k-th citation); the
+Sources list gives every entry the anchor ``src-12`` and back-links (``↩``) to each place that
+cites it. Everything is a pandoc element (Link, Div), so each writer escapes titles and URLs in
+its own way, with two exceptions:
+
+- gfm and commonmark cannot carry a Span or Div id, and GitHub drops unknown attributes; there
+  the entry anchor is a raw ``<a id="src-12"></a>`` (the one raw string here: an integer id).
+- Formats with no internal links at all (plain, man, ms, texinfo, haddock) keep ``[12]`` as
+  text and the list without back-links.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ledger import Source
+from . import base
+from .base import cite_anchor, entry_inlines, link, source_anchor, str_
+
+Json = Any
+
+# Markdown flavours whose writers drop Span/Div attributes but pass raw HTML through.
+RAW_HTML_ANCHORS = frozenset({"gfm", "commonmark", "commonmark_x", "markdown_github"})
+# Writers with no internal links: a link to #src-12 would be noise or a dead reference.
+NO_LINKS = frozenset({"plain", "man", "ms", "texinfo", "haddock", "asciidoc_legacy"})
+
+BACK = "\u21a9"  # ↩
+
+
+class Placement(base.Placement):
+    def __init__(self, state: base.State) -> None:
+        super().__init__(state)
+        fmt = base.base_format(state.format)
+        self.raw_anchors = fmt in RAW_HTML_ANCHORS
+        self.links = fmt not in NO_LINKS
+
+    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        label = [str_(f"[{number}]")]
+        if not self.links:
+            return label
+        return [
+            link(
+                label,
+                "#" + source_anchor(source.id),
+                cite_anchor(source.id, occurrence),
+                ["citeledger-cite"],
+            )
+        ]
+
+    def back_links(self, source: Source) -> list[Json]:
+        """``↩`` for a source cited once; ``↩ 1 2 3`` (each a link) for one cited more often."""
+        count = self.state.seen.get(source.id, 0)
+        if not self.links or count == 0:
+            return []
+        if count == 1:
+            return [
+                link([str_(BACK)], "#" + cite_anchor(source.id, 1), classes=["citeledger-back"])
+            ]
+        out: list[Json] = [str_(BACK)]
+        for k in range(1, count + 1):
+            out += [
+                {"t": "Space"},
+                link([str_(str(k))], "#" + cite_anchor(source.id, k), classes=["citeledger-back"]),
+            ]
+        return out
+
+    def entry(self, source: Source, number: int) -> list[Json]:
+        inlines: list[Json] = []
+        if self.raw_anchors:
+            anchor = source_anchor(source.id)
+            inlines.append(base.raw_inline("html", f'<a id="{anchor}"></a>'))
+        inlines += [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
+        back = self.back_links(source)
+        if back:
+            inlines += [{"t": "Space"}, *back]
+        return inlines
+
+    def sources_blocks(self) -> list[Json]:
+        sources = self.state.list_order()
+        if not sources:
+            return []
+        entries: list[Json] = []
+        for src in sources:
+            para = base.para(self.entry(src, self.state.number(src.id)))
+            if self.raw_anchors or not self.links:
+                entries.append(para)
+            else:
+                entries.append(
+                    {
+                        "t": "Div",
+                        "c": [base.attr(source_anchor(src.id), ["citeledger-source"]), [para]],
+                    }
+                )
+        if self.raw_anchors or not self.links:
+            return [self.sources_header(), *entries]
+        listing = {"t": "Div", "c": [base.attr("", ["citeledger-sources"]), entries]}
+        return [self.sources_header(), listing]
