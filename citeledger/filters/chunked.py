@@ -1,0 +1,102 @@
+"""chunkedhtml: every chunk gets its own Sources list, holding only the ids it cites.
+
+``pandoc -t chunkedhtml`` splits the document into one HTML file per section at
+``--split-level`` (default 1). The filter runs before the split and sees no flag, so it assumes
+the default: each heading of level 1 opens a chunk, and so does the content before the first
+one. Each chunk's list goes at its end under a level-2 "Sources" heading (a level-1 heading
+would open a chunk of its own), in ledger order, with the html placement's links and
+back-links (``filters/html.py``). Anchors carry the chunk number (``c2-src-12``) because the
+chunks share one id space: pandoc rewrites every ``#id`` link to the file that holds the id, so
+two entries named ``src-12`` would send both chunks' ``[12]`` to the first one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ledger import Source
+from . import base, html
+from .pptx import _inline_lists
+
+Json = Any
+
+SPLIT_LEVEL = 1
+
+
+def chunk_bounds(blocks: list[Json], split_level: int) -> list[tuple[int, int]]:
+    """Top-level ``blocks[start:end]`` of each chunk pandoc will write."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for i, b in enumerate(blocks):
+        if b.get("t") == "Header" and b["c"][0] <= split_level and i > start:
+            bounds.append((start, i))
+            start = i
+    if start < len(blocks):
+        bounds.append((start, len(blocks)))
+    return bounds
+
+
+def _cite_links(blocks: list[Json]) -> list[Json]:
+    found: list[Json] = []
+    for inlines in _inline_lists(blocks):
+        for el in inlines:
+            if el.get("t") == "Link" and "citeledger-cite" in el["c"][0][1]:
+                found.append(el)
+    return found
+
+
+class Placement(html.Placement):
+    def __init__(self, state: base.State) -> None:
+        super().__init__(state)
+        self.split_level = SPLIT_LEVEL
+        self.chunk = 0
+        self.occurrences: dict[int, list[str]] = {}
+
+    def chunk_anchor(self, source_id: int) -> str:
+        return f"c{self.chunk}-{base.source_anchor(source_id)}"
+
+    def back_links(self, source: Source) -> list[Json]:
+        """``↩`` links to this chunk's citations of ``source`` only."""
+        anchors = self.occurrences.get(source.id, [])
+        if not anchors:
+            return []
+        if len(anchors) == 1:
+            return [
+                base.link([base.str_(html.BACK)], "#" + anchors[0], classes=["citeledger-back"])
+            ]
+        out: list[Json] = [base.str_(html.BACK)]
+        for k, anchor in enumerate(anchors, 1):
+            out += [
+                {"t": "Space"},
+                base.link([base.str_(str(k))], "#" + anchor, classes=["citeledger-back"]),
+            ]
+        return out
+
+    def chunk_list(self, ids: list[int]) -> list[Json]:
+        sources = [s for s in self.state.list_order() if s.id in ids]
+        entries = [
+            {
+                "t": "Div",
+                "c": [
+                    base.attr(self.chunk_anchor(s.id), ["citeledger-source"]),
+                    [base.para(self.entry(s, self.state.number(s.id)))],
+                ],
+            }
+            for s in sources
+        ]
+        level = min(self.split_level + 1, 6)
+        title = self.state.options.sources_title
+        heading = base.header(level, title, f"c{self.chunk}-sources", ["unnumbered"])
+        return [heading, {"t": "Div", "c": [base.attr("", ["citeledger-sources"]), entries]}]
+
+    def finish(self) -> None:
+        blocks = self.state.doc["blocks"]
+        for number, (start, end) in reversed(list(enumerate(chunk_bounds(blocks, 1)))):
+            self.chunk = number
+            self.occurrences = {}
+            for el in _cite_links(blocks[start:end]):
+                source_id = int(el["c"][2][0].rsplit("-", 1)[1])
+                el["c"][2][0] = "#" + self.chunk_anchor(source_id)
+                self.occurrences.setdefault(source_id, []).append(el["c"][0][0])
+            if self.occurrences:
+                blocks[end:end] = self.chunk_list(list(self.occurrences))

@@ -1,0 +1,135 @@
+"""mediawiki, dokuwiki and obsidian: ``[n]`` linked to the page's own list, in each wiki's syntax.
+
+- **mediawiki** (``citeledger.wiki-refs: anchors``, the default): ``[[#src-12|[12]]]`` links to
+  an entry that opens with ``<span id="src-12">``, an anchor MediaWiki keeps. With
+  ``citeledger.wiki-refs: native`` the first citation of a source writes
+  ``<ref name="src-12">[12] Title. URL</ref>``, later ones ``<ref name="src-12" />`` (one note,
+  reused), and the page's list is MediaWiki's ``<references />`` under the Sources heading. The
+  note's text starts with the ledger id because MediaWiki numbers notes itself.
+- **dokuwiki**: DokuWiki has no inline anchors without a plugin; its anchors are section ids.
+  ``[12]`` therefore links to the page's Sources section (``[[#sources|[12]]]``), where the
+  entries are listed in ledger order.
+- **obsidian** (used by ``citeledger wiki --format obsidian``; written with pandoc's gfm
+  writer): ``\\[[[#^src-12|12]]\\]``, a block link to the entry, which ends with the block id
+  ``^src-12``. The brackets stay outside the link: Obsidian does not allow ``]`` in a link alias.
+
+Pandoc's mediawiki and dokuwiki writers do not escape wiki markup in text (``[[``, ``''``,
+``{{``, ``**`` pass through), so the entries are raw wiki markup built here, with every title in
+``<nowiki>`` (HTML-escaped for MediaWiki, which decodes entities inside it) and every URL
+percent-encoded where the wiki's link syntax would end or reinterpret it. Obsidian titles get a
+backslash before every ASCII punctuation character (CommonMark's escape, which Obsidian honours
+for ``#tags``, ``==highlights==``, ``%%comments%%`` and ``[[links]]`` alike).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from typing import Any
+from urllib.parse import quote
+
+from ..ledger import Source
+from . import base
+from .base import link, raw_inline, source_anchor, str_
+
+Json = Any
+
+WIKI_FORMATS = frozenset({"mediawiki", "dokuwiki", "obsidian"})
+
+# Characters a URL keeps as they are inside ``[url label]`` / ``[[url]]``; the rest (space,
+# brackets, pipe, braces, quotes, angle brackets, non-ASCII) is percent-encoded.
+_URL_SAFE = "-._~:/?#@!$&()*+,;=%"
+_NOWIKI_END = re.compile(r"</nowiki\s*>", re.IGNORECASE)
+_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def wiki_url(url: str) -> str:
+    return quote(url, safe=_URL_SAFE)
+
+
+def mediawiki_text(text: str) -> str:
+    return f"<nowiki>{html.escape(text, quote=False)}</nowiki>" if text else ""
+
+
+def dokuwiki_text(text: str) -> str:
+    if not text:
+        return ""
+    parts = _NOWIKI_END.split(text)
+    return "<nowiki>" + "</nowiki>%%</nowiki>%%<nowiki>".join(parts) + "</nowiki>"
+
+
+def markdown_text(text: str) -> str:
+    return _ASCII_PUNCT.sub(r"\\\1", text)
+
+
+def dokuwiki_section_id(title: str) -> str:
+    """DokuWiki's ``sectionID`` for a heading (its ``cleanID`` with accents folded, ``:`` and
+    ``.`` dropped, leading digits and separators trimmed)."""
+    folded = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode().lower()
+    cleaned = re.sub(r"[^a-z0-9_.:-]+", "_", folded).strip("_")
+    cleaned = cleaned.replace(":", "").replace(".", "")
+    cleaned = cleaned.lstrip("0123456789._-")
+    return cleaned or "section"
+
+
+def _title_text(source: Source) -> str:
+    title = " ".join(source.title.split())
+    if title and not title.endswith((".", "?", "!")):
+        title += "."
+    return title
+
+
+class Placement(base.Placement):
+    def __init__(self, state: base.State) -> None:
+        super().__init__(state)
+        self.fmt = base.base_format(state.format)
+        self.native = self.fmt == "mediawiki" and state.options.wiki_refs == "native"
+
+    # Inline side -------------------------------------------------------------------------
+    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        anchor = source_anchor(source.id)
+        if self.native:
+            if occurrence == 1:
+                return [
+                    raw_inline("mediawiki", f'<ref name="{anchor}">{self.markup(source)}</ref>')
+                ]
+            return [raw_inline("mediawiki", f'<ref name="{anchor}" />')]
+        if self.fmt == "dokuwiki":
+            target = "#" + dokuwiki_section_id(self.state.options.sources_title)
+            return [link([str_(f"[{number}]")], target)]
+        if self.fmt == "obsidian":
+            return [str_("["), raw_inline("markdown", f"[[#^{anchor}|{number}]]"), str_("]")]
+        return [link([str_(f"[{number}]")], "#" + anchor)]
+
+    # Block side --------------------------------------------------------------------------
+    def markup(self, source: Source) -> str:
+        """``[n] Title. URL (accessed DATE)`` as raw markup of the wiki (titles escaped)."""
+        number = self.state.number(source.id)
+        title = _title_text(source)
+        url = wiki_url(source.url)
+        accessed = f" (accessed {html.escape(source.accessed)})" if source.accessed else ""
+        if self.fmt == "dokuwiki":
+            return f"[{number}] {dokuwiki_text(title)} [[{url}]]{accessed}".replace("  ", " ")
+        if self.fmt == "obsidian":
+            return f"\\[{number}\\] {markdown_text(title)} <{url}>{markdown_text(accessed)}"
+        url = url.replace("&", "&amp;")
+        text = f"{mediawiki_text(title)} [{url} {url}]{accessed}".strip()
+        if self.native:
+            return f"[{number}] {text}"
+        return f'<span id="{source_anchor(source.id)}">[{number}]</span> {text}'
+
+    def entry(self, source: Source, number: int) -> list[Json]:
+        raw = self.markup(source)
+        if self.fmt == "obsidian":
+            raw += f" ^{source_anchor(source.id)}"
+        return [raw_inline("markdown" if self.fmt == "obsidian" else self.fmt, raw)]
+
+    def sources_blocks(self) -> list[Json]:
+        sources = self.state.list_order()
+        if not sources:
+            return []
+        if self.native:
+            return [self.sources_header(), base.raw_block("mediawiki", "<references />")]
+        items = [[{"t": "Plain", "c": self.entry(s, self.state.number(s.id))}] for s in sources]
+        return [self.sources_header(), {"t": "BulletList", "c": items}]
