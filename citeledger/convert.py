@@ -1,0 +1,355 @@
+"""``citeledger convert``: one draft, verified once, written to every output asked for.
+
+The draft is read to pandoc's JSON tree once and verified once (the same verifier as
+``citeledger verify`` and the filter). Each output then gets its own copy of the tree, the filter
+applied in-process (``filters.main.apply`` with verification off: it already ran), and pandoc
+writing from JSON with the bundled templates. Word and PowerPoint files go through the
+renderers (``citeledger.renderers.finish``) before they are moved into place.
+
+A verification failure stops everything before any output is written. Each output is written
+to a temporary file in its folder and renamed only when complete, so a failed build never
+leaves a partial file behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
+from .pandoc import format_for, read_json, run_pandoc
+
+Json = Any
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+TYPST_TEMPLATE = TEMPLATES / "report.typst"
+LATEX_REPORT = TEMPLATES / "latex-report.tex"
+REFERENCE_DOCS = {"docx": TEMPLATES / "reference.docx", "pptx": TEMPLATES / "reference.pptx"}
+
+PDF_ENGINES = ("typst", "pdflatex", "xelatex", "lualatex")
+TEX_INSTALL_HINT = {
+    "pdflatex": "install TeX Live (Debian: apt-get install texlive-latex-recommended "
+    "texlive-latex-extra), or use the default --pdf-engine typst",
+    "xelatex": "install TeX Live's XeTeX (Debian: apt-get install texlive-xetex), "
+    "or use the default --pdf-engine typst",
+    "lualatex": "install TeX Live's LuaTeX (Debian: apt-get install texlive-luatex), "
+    "or use the default --pdf-engine typst",
+}
+
+# Output suffix -> pandoc writer ("pdf" is ours: typst or a LaTeX engine).
+WRITERS = {
+    ".docx": "docx",
+    ".pptx": "pptx",
+    ".pdf": "pdf",
+    ".html": "html5",
+    ".htm": "html5",
+    ".xhtml": "html5",
+    ".epub": "epub3",
+    ".tex": "latex",
+    ".latex": "latex",
+    ".typ": "typst",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "plain",
+    ".rst": "rst",
+    ".org": "org",
+    ".odt": "odt",
+    ".wiki": "mediawiki",
+    ".adoc": "asciidoc",
+    ".json": "json",
+    ".native": "native",
+    ".ipynb": "ipynb",
+}
+# Writers that make a whole document only with --standalone (the rest always do, or should
+# not: a gfm README with a YAML header is not what anyone wants).
+STANDALONE = frozenset(
+    {"html", "html4", "html5", "latex", "beamer", "context", "typst", "revealjs"}
+)
+BINARY = frozenset({"docx", "pptx", "odt", "epub", "epub2", "epub3", "pdf"})  # written with -o
+# The report look of PDF through LaTeX (pandoc template variables).
+LATEX_VARIABLES = (
+    "papersize=a4",
+    "fontsize=11pt",
+    "geometry=margin=2.5cm",
+    "colorlinks=true",
+    "linkcolor=citeledgeraccent",
+    "urlcolor=citeledgeraccent",
+    "citecolor=citeledgeraccent",
+)
+
+
+@dataclass
+class Target:
+    path: Path
+    writer: str  # pandoc writer name, or "pdf"
+
+
+@dataclass
+class ConvertRequest:
+    draft: Path
+    outputs: Sequence[Path]
+    to: str | None = None
+    pdf_engine: str = "typst"
+    reference_doc: Path | None = None
+    metadata: Sequence[str] = ()
+    ledger: str | None = None
+    strict: bool = False
+    min_coverage: float | None = None
+    evidence: bool = False
+    figures: bool = False
+    written: list[Path] = field(default_factory=list)
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def writer_for(path: Path, to: str | None) -> str:
+    """The writer for one output: ``--to`` for text outputs, while a binary extension
+    (.docx, .pptx, .pdf, .odt, .epub) always names its own format."""
+    suffix = path.suffix.lower()
+    writer = WRITERS.get(suffix)
+    if to and writer not in BINARY:
+        return to
+    if writer is None:
+        raise BadInput(
+            f"{path}: cannot tell the output format from the extension {suffix or '(none)'}",
+            hint="add --to FORMAT (a pandoc writer such as html5, gfm, latex)",
+        )
+    return writer
+
+
+def meta_entry(text: str) -> tuple[str, Json]:
+    """``KEY=VAL`` (or ``KEY`` alone, meaning true) as a pandoc metadata value, the way
+    pandoc's own ``-M`` reads it."""
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not key:
+        raise BadInput(f"-M {text!r}: no key", hint="write -M KEY=VALUE")
+    if not sep:
+        return key, {"t": "MetaBool", "c": True}
+    if value.lower() in ("true", "false"):
+        return key, {"t": "MetaBool", "c": value.lower() == "true"}
+    return key, {"t": "MetaString", "c": value}
+
+
+def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
+    """Everything a build needs, checked before any work: one line per missing piece."""
+    if req.pdf_engine not in PDF_ENGINES:
+        raise BadInput(
+            f"--pdf-engine {req.pdf_engine}: not one of {', '.join(PDF_ENGINES)}",
+            hint="use typst (no TeX needed) or an installed LaTeX engine",
+        )
+    if any(t.writer == "pdf" for t in targets):
+        if req.pdf_engine == "typst":
+            if not TYPST_TEMPLATE.is_file():
+                raise ToolMissing(
+                    f"the typst template {TYPST_TEMPLATE.name} is missing from the installation",
+                    hint="reinstall citeledger (pip install --force-reinstall citeledger)",
+                )
+            try:
+                import typst  # noqa: F401
+            except ImportError:
+                raise ToolMissing(
+                    "the typst compiler is not installed", hint="pip install typst"
+                ) from None
+        elif shutil.which(req.pdf_engine) is None:
+            raise ToolMissing(
+                f"{req.pdf_engine} not found on PATH", hint=TEX_INSTALL_HINT[req.pdf_engine]
+            )
+    if req.reference_doc is not None and not Path(req.reference_doc).is_file():
+        raise BadInput(
+            f"--reference-doc {req.reference_doc}: no such file",
+            hint="give an existing .docx or .pptx, or leave it out for the bundled one",
+        )
+
+
+def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[Path]:
+    """Verify ``req.draft`` once and write every output; returns the files written."""
+    from .filters.main import apply, read_options
+    from .ledger import load_ledger, resolve_ledger_path
+    from .verify.markers import scan
+
+    draft = Path(req.draft)
+    if not draft.is_file():
+        raise DraftError(f"{draft}: no such file", hint="give the path of the draft to convert")
+    if not req.outputs:
+        raise BadInput("no output given", hint="add -o report.docx (repeat -o for more)")
+    targets = [Target(Path(p), writer_for(Path(p), req.to)) for p in req.outputs]
+    check_tools(targets, req)
+
+    from_format = format_for(draft)
+    doc = read_json(draft, from_format=from_format)
+    meta = doc.setdefault("meta", {})
+    for item in req.metadata:
+        key, value = meta_entry(item)
+        meta[key] = value
+    options = read_options(meta, say)
+    if req.ledger:
+        options.ledger = req.ledger
+    options.strict = options.strict or req.strict
+    options.evidence = options.evidence or req.evidence
+    options.figures = options.figures or req.figures
+    if req.min_coverage is not None:
+        options.min_coverage = req.min_coverage
+    ledger = load_ledger(resolve_ledger_path(options.ledger))
+
+    found = scan(doc)
+    _verify_once(doc, ledger, options, found, draft, from_format, say)
+
+    tree = json.dumps(doc, ensure_ascii=False)
+    place_options = replace(options, verify=False)
+    written: list[Path] = []
+    for target in targets:
+        copy = json.loads(tree)
+        writer = "typst" if target.writer == "pdf" and req.pdf_engine == "typst" else None
+        if target.writer == "pdf" and writer is None:
+            writer = "latex"
+        fmt = writer or target.writer
+        apply(copy, fmt, options=place_options, ledger=ledger, warn=say)
+        _write(target, fmt, copy, req, draft, ledger, place_options)
+        written.append(target.path)
+    req.written[:] = written
+    return written
+
+
+def _verify_once(
+    doc: Json,
+    ledger: Any,
+    options: Any,
+    found: Any,
+    draft: Path,
+    from_format: str,
+    say: Callable[[str], None],
+) -> None:
+    from .verify import VerifyOptions, verify
+
+    source_text = None
+    if from_format.startswith("markdown"):
+        try:
+            source_text = draft.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            source_text = None
+    report = verify(
+        doc,
+        ledger,
+        VerifyOptions(
+            strict=options.strict,
+            min_coverage=options.min_coverage,
+            evidence=options.evidence,
+            figures=options.figures,
+            require_sources_block=False,
+        ),
+        scan=found,
+        source_name=str(draft),
+        source_text=source_text,
+    )
+    for line in report.lines():
+        say(line)
+    if report.failed:
+        raise VerificationFailed(
+            f"{draft}: verification failed; no output written",
+            hint="fix the findings above, then convert again",
+        )
+
+
+def _pandoc_args(fmt: str, req: ConvertRequest, draft: Path) -> list[str]:
+    resource = os.pathsep.join([str(draft.parent.resolve() or "."), "."])
+    args = ["-f", "json", "-t", fmt, "--resource-path", resource]
+    family = fmt.split("+")[0].split("-")[0]
+    if family in STANDALONE:
+        args.append("--standalone")
+    if family in ("docx", "pptx"):
+        reference = req.reference_doc or REFERENCE_DOCS[family]
+        if Path(reference).is_file():
+            args += ["--reference-doc", str(reference)]
+    if family == "typst":
+        args += ["--template", str(TYPST_TEMPLATE)]
+    if family == "latex":
+        for variable in LATEX_VARIABLES:
+            args += ["-V", variable]
+    return args
+
+
+def _add_latex_look(doc: Json) -> None:
+    """The report look for LaTeX: first in header-includes, before the filter's macros."""
+    from .filters.base import add_header_include
+
+    if LATEX_REPORT.is_file():
+        add_header_include(doc, "latex", LATEX_REPORT.read_text(encoding="utf-8"))
+
+
+def _write(
+    target: Target,
+    fmt: str,
+    doc: Json,
+    req: ConvertRequest,
+    draft: Path,
+    ledger: Any,
+    options: Any,
+) -> None:
+    out = target.path
+    out.parent.mkdir(parents=True, exist_ok=True)
+    family = fmt.split("+")[0].split("-")[0]
+    if family == "latex":
+        _add_latex_look(doc)
+    payload = json.dumps(doc, ensure_ascii=False)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.stem}.", suffix=out.suffix, dir=out.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        args = _pandoc_args(fmt, req, draft)
+        if target.writer == "pdf" and family == "typst":
+            source = run_pandoc(args, stdin=payload, what=str(draft))
+            tmp.write_bytes(_compile_typst(source, draft, out))
+        elif target.writer == "pdf":
+            args += ["--pdf-engine", req.pdf_engine, "-o", str(tmp)]
+            run_pandoc(args, stdin=payload, what=str(draft))
+        elif family in BINARY:
+            run_pandoc([*args, "-o", str(tmp)], stdin=payload, what=str(draft))
+        else:
+            tmp.write_bytes(run_pandoc(args, stdin=payload, what=str(draft)))
+        if family in ("docx", "pptx"):
+            _finish(tmp, ledger, options, say=_say)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
+    import typst
+
+    try:
+        pdf = typst.compile(source, root=str(draft.parent.resolve()))
+    except Exception as exc:  # the typst wheel raises its own error types
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CiteledgerError(
+            f"typst could not compile {out}: {first}",
+            hint="check the draft's images and raw typst, or try --pdf-engine xelatex",
+        ) from None
+    if not isinstance(pdf, bytes):
+        raise CiteledgerError(f"typst returned no PDF for {out}")
+    return pdf
+
+
+def _finish(path: Path, ledger: Any, options: Any, *, say: Callable[[str], None]) -> None:
+    try:
+        from .renderers import finish
+    except ImportError:
+        say(f"warn: {path.suffix} renderer not installed; marks keep pandoc's numbering")
+        return
+    finish(path, ledger=ledger, options=options)
