@@ -4,6 +4,7 @@ letter or digit."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import assume, given
@@ -130,7 +131,8 @@ def _page_and_changed_substring(draw: st.DrawFn) -> tuple[str, str]:
     quote_words = words[start:end]
     quote_seps = [draw(_spaces) for _ in quote_words[:-1]] + [""]
     quote = "".join(w + s for w, s in zip(quote_words, quote_seps, strict=True))
-    case = draw(st.sampled_from([str.upper, str.lower, str.swapcase, str.title, str]))
+    changes: list[Callable[[str], str]] = [str.upper, str.lower, str.swapcase, str.title, str]
+    case = draw(st.sampled_from(changes))
     return page, case(quote)
 
 
