@@ -1,0 +1,194 @@
+"""Word placement: one real footnote per source, later citations cross-referenced to it.
+
+What a Word reader expects is a note mark, not a bracket. Pandoc writes a ``Note`` as a real
+footnote (``w:footnoteReference`` into footnotes.xml, the URL a live hyperlink), so the first
+citation of a source becomes a Note holding ``Title. URL (accessed DATE)``. Pandoc cannot point
+two marks at one note, so that Note sits inside a bookmark named ``_clsrc<id>`` and each later
+citation is a ``NOTEREF _clsrc<id> \\f \\h`` field: the same mark, formatted as a note mark,
+linked to the first citation. No note is ever duplicated.
+
+Adjacent citations (``water.[1][2]``) get a superscript comma between the marks so they do not
+read as one number.
+
+``citeledger.notes``
+
+- ``footnotes`` (default): as above.
+- ``endnotes``: the filter writes the same footnotes (pandoc has no endnotes) and
+  ``citeledger finish`` moves them to real Word endnotes; bare pandoc keeps footnotes and the
+  filter says so in one warning line.
+- ``list``: no notes. ``[n]`` links to its entry (bookmark ``src-<id>``) in a Sources section.
+
+``citeledger.numbering``: Word numbers footnotes itself, so bare pandoc shows Word's sequential
+numbers (the fields' cached results are those numbers, counting any footnotes the draft has of
+its own, in document order). ``citeledger finish`` (and ``citeledger convert``) makes each mark
+the ledger id when numbering is ``ledger``. In ``list`` mode the filter writes the marks itself.
+
+The Sources section: always with ``notes=list``. With notes it is added when the draft has a
+Sources block of its own (the list is then rendered from the ledger in its place at the end) or
+when ``citeledger.sources-title`` is set; ``-M citeledger.sources-title=`` (empty) leaves it
+out. Each entry starts with the source's mark (a ``NOTEREF`` field, so it matches the notes).
+
+The filter records the options it resolved in the document metadata as ``citeledger-docx``
+(pandoc writes it to the file's custom properties) for ``citeledger finish`` to read, and drops
+the ``citeledger.*`` option keys so a local ledger path never reaches the delivered file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from ..ledger import Source
+from ..renderers._oxml_text import bookmark_end, bookmark_start, noteref_field
+from . import base
+from .base import entry_inlines, header, link, para, span, str_
+
+Json = Any
+
+RECORD_KEY = "citeledger-docx"
+
+
+def raw(xml: str) -> Json:
+    return {"t": "RawInline", "c": ["openxml", xml]}
+
+
+def _sources_title_set(meta: dict[str, Json]) -> bool:
+    if "citeledger.sources-title" in meta or "citeledger.sources_title" in meta:
+        return True
+    nested = meta.get("citeledger")
+    if isinstance(nested, dict) and nested.get("t") == "MetaMap":
+        return any(k in nested["c"] for k in ("sources-title", "sources_title"))
+    return False
+
+
+class Placement(base.Placement):
+    def __init__(self, state: base.State) -> None:
+        super().__init__(state)
+        opts = state.options
+        self.notes = opts.notes
+        # main.py calls cite() once per cited id, in scan (document) order; knowing which of
+        # those calls sit inside a footnote of the draft keeps notes out of notes.
+        self._calls: list[tuple[int, bool]] = []
+        body_ids: set[int] = set()
+        for hit in state.scan.hits:
+            for marker in hit.markers:
+                for sid in marker.ids:
+                    self._calls.append((sid, hit.in_note))
+                    if not hit.in_note:
+                        body_ids.add(sid)
+        self._body_ids = body_ids
+        self._next_call = 0
+        self._notes: dict[int, int] = {}  # id(Note element) -> source id
+        self._noted: set[int] = set()
+        self._refs: list[tuple[Json, int, bool]] = []  # (RawInline, source id, as_mark)
+        meta = state.doc.setdefault("meta", {})
+        self._list = opts.notes == "list" or (
+            bool(opts.sources_title.strip())
+            and (state.scan.sources is not None or _sources_title_set(meta))
+        )
+        if opts.notes == "endnotes" and state.scan.hits and not os.environ.get("CITELEDGER_FINISH"):
+            print(
+                "warn: citeledger.notes=endnotes: pandoc writes footnotes; run "
+                "`citeledger finish OUT.docx` to turn them into Word endnotes",
+                file=sys.stderr,
+            )
+
+    # Inline side -------------------------------------------------------------------------
+    def _in_note(self, source_id: int) -> bool:
+        k = self._next_call
+        self._next_call += 1
+        if k < len(self._calls) and self._calls[k][0] == source_id:
+            return self._calls[k][1]
+        return False
+
+    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        in_note = self._in_note(source.id)
+        if self.notes == "list":
+            return [link([str_(f"[{number}]")], f"#src-{source.id}")]
+        sid = source.id
+        if in_note:
+            if sid in self._body_ids:
+                return [self._noteref(sid, as_mark=True)]
+            # Cited only inside the draft's own footnotes: Word has no note in a note.
+            return [str_("["), *entry_inlines(source), str_("]")]
+        if sid not in self._noted:
+            note = {"t": "Note", "c": [para(entry_inlines(source))]}
+            self._notes[id(note)] = sid
+            self._noted.add(sid)
+            return [raw(bookmark_start(sid)), note, raw(bookmark_end(sid))]
+        return [self._noteref(sid, as_mark=True)]
+
+    def _noteref(self, source_id: int, *, as_mark: bool) -> Json:
+        element = raw("")
+        self._refs.append((element, source_id, as_mark))
+        return element
+
+    def separator(self) -> list[Json]:
+        if self.notes == "list":
+            return []
+        return [{"t": "Superscript", "c": [str_(",")]}]
+
+    # Block side --------------------------------------------------------------------------
+    def entry(self, source: Source, number: int) -> list[Json]:
+        if self.notes == "list":
+            label = span([str_(f"[{number}]")], f"src-{source.id}")
+            return [label, {"t": "Space"}, *entry_inlines(source)]
+        if source.id in self._noted:
+            label = self._noteref(source.id, as_mark=False)
+            return [str_("["), label, str_("]"), {"t": "Space"}, *entry_inlines(source)]
+        return [*entry_inlines(source)]
+
+    def sources_blocks(self) -> list[Json]:
+        sources = self.state.list_order()
+        if not sources or not self._list:
+            return []
+        title = self.state.options.sources_title
+        blocks = [header(1, title, "sources", ["unnumbered"])]
+        for src in sources:
+            blocks.append(para(self.entry(src, self.state.number(src.id))))
+        return blocks
+
+    def finish(self) -> None:
+        self.state.doc["blocks"].extend(self.sources_blocks())
+        if self._refs:
+            numbers = self._note_numbers()
+            for element, sid, as_mark in self._refs:
+                element["c"][1] = noteref_field(sid, str(numbers.get(sid, "")), as_mark=as_mark)
+        self._record()
+
+    def _note_numbers(self) -> dict[int, int]:
+        """Word's sequential number of each source's note: its rank among all notes of the
+        document (the draft's own included), in document order."""
+        ours = self._notes
+        numbers: dict[int, int] = {}
+        count = 0
+        stack: list[Any] = [self.state.doc["blocks"]]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list):
+                stack.extend(reversed(node))
+            elif isinstance(node, dict):
+                t = node.get("t")
+                if t == "Note":
+                    count += 1
+                    sid = ours.get(id(node))
+                    if sid is not None:
+                        numbers[sid] = count
+                    continue  # pandoc writes no note inside a note
+                c = node.get("c")
+                if isinstance(c, list) and t not in _LEAVES:
+                    stack.append(c)
+        return numbers
+
+    def _record(self) -> None:
+        meta = self.state.doc.setdefault("meta", {})
+        for key in [k for k in meta if k == "citeledger" or k.startswith("citeledger.")]:
+            del meta[key]
+        opts = self.state.options
+        text = f"notes={opts.notes} numbering={opts.numbering}"
+        meta[RECORD_KEY] = {"t": "MetaString", "c": text}
+
+
+# Elements that never hold a note: their content is text, code or attributes.
+_LEAVES = frozenset({"Str", "Code", "Math", "RawInline", "RawBlock", "CodeBlock"})

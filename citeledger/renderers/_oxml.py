@@ -1,0 +1,488 @@
+"""All raw OOXML access of the Word renderer, in one place (docxcompose's habit).
+
+One namespace map, one :func:`xpath` helper, python-docx's ``qn``/``OxmlElement``/``parse_xml``,
+the relationship and content-type constants, and the XML the renderer writes. The rest of the
+renderer speaks in notes, marks and fields; only this module knows where WordprocessingML keeps
+them and in which order the schema wants child elements.
+
+The filter's own snippets (bookmarks, ``NOTEREF`` fields) are text built in ``_oxml_text.py``,
+which the filter imports without python-docx.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import zipfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from docx.opc.constants import CONTENT_TYPE as CT
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.packuri import PackURI
+from docx.opc.part import PartFactory, XmlPart
+from docx.oxml import OxmlElement, parse_xml
+from docx.oxml.ns import nsdecls, nsmap, qn
+from lxml import etree
+from lxml.etree import XMLSyntaxError
+
+from ._oxml_text import (
+    BOOKMARK_RE,
+    ENDNOTE_REFERENCE,
+    FOOTNOTE_REFERENCE,
+    NOTEREF_RE,
+)
+
+__all__ = ["CT", "RT", "OxmlElement", "XMLSyntaxError", "nsmap", "parse_xml", "qn", "xpath"]
+
+Element = Any  # an lxml element (python-docx's BaseOxmlElement or a plain one)
+
+# python-docx keeps footnotes.xml and endnotes.xml as opaque bytes; as XmlParts they parse on
+# load and serialise on save, which is the extension point python-docx documents for parts it
+# does not model itself.
+PartFactory.part_type_for.setdefault(CT.WML_FOOTNOTES, XmlPart)
+PartFactory.part_type_for.setdefault(CT.WML_ENDNOTES, XmlPart)
+
+W = nsmap["w"]
+R = nsmap["r"]
+
+FOOTNOTE_TEXT = "FootnoteText"
+ENDNOTE_TEXT = "EndnoteText"
+
+# CT_Settings: the children that must follow w:endnotePr (ECMA-376 part 1, 17.15.1.78).
+_SETTINGS_AFTER_ENDNOTEPR = (
+    "w:compat",
+    "w:docVars",
+    "w:rsids",
+    "m:mathPr",
+    "w:attachedSchema",
+    "w:themeFontLang",
+    "w:clrSchemeMapping",
+    "w:doNotIncludeSubdocsInStats",
+    "w:doNotAutoCompressPictures",
+    "w:forceUpgrade",
+    "w:captions",
+    "w:readModeInkLockDown",
+    "w:smartTagType",
+    "sl:schemaLibrary",
+    "w:shapeDefaults",
+    "w:doNotEmbedSmartTags",
+    "w:decimalSymbol",
+    "w:listSeparator",
+)
+
+ENDNOTES_XML = (
+    f"<w:endnotes {nsdecls('w', 'r')}>"
+    '<w:endnote w:type="separator" w:id="-1"><w:p><w:pPr>'
+    '<w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>'
+    "<w:r><w:separator/></w:r></w:p></w:endnote>"
+    '<w:endnote w:type="continuationSeparator" w:id="0"><w:p><w:pPr>'
+    '<w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>'
+    "<w:r><w:continuationSeparator/></w:r></w:p></w:endnote>"
+    "</w:endnotes>"
+)
+
+ENDNOTE_PR_XML = (
+    f"<w:endnotePr {nsdecls('w')}>"
+    '<w:numFmt w:val="decimal"/><w:endnote w:id="-1"/><w:endnote w:id="0"/>'
+    "</w:endnotePr>"
+)
+
+# Used only when the document has no footnote styles to copy from.
+ENDNOTE_STYLES_XML = (
+    f'<w:style {nsdecls("w")} w:type="paragraph" w:styleId="{ENDNOTE_TEXT}">'
+    '<w:name w:val="Endnote Text"/><w:basedOn w:val="Normal"/><w:uiPriority w:val="99"/>'
+    '<w:unhideWhenUsed/><w:rPr><w:sz w:val="20"/><w:szCs w:val="20"/></w:rPr></w:style>',
+    f'<w:style {nsdecls("w")} w:type="character" w:styleId="{ENDNOTE_REFERENCE}">'
+    '<w:name w:val="Endnote Reference"/><w:uiPriority w:val="99"/><w:unhideWhenUsed/>'
+    '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr></w:style>',
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(expr: str) -> etree.XPath:
+    return etree.XPath(expr, namespaces=nsmap)
+
+
+def xpath(element: Element, expr: str) -> list[Any]:
+    """XPath with the one namespace map (compiled once per expression)."""
+    result: list[Any] = _compiled(expr)(element)
+    return result
+
+
+def attr(element: Element, name: str) -> str | None:
+    value: str | None = element.get(qn(name))
+    return value
+
+
+CUSTOM_PROPS = "docProps/custom.xml"
+_CUSTOM_NS = {"cp": "http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"}
+
+
+def custom_property(path: Path, name: str) -> str | None:
+    """A text custom property of a package (pandoc writes unknown metadata there), read with
+    zipfile alone; None when the file, the part or the property is absent."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            data = zf.read(CUSTOM_PROPS)
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None
+    try:
+        root = parse_xml(data)
+    except XMLSyntaxError:
+        return None
+    for prop in etree.XPath("cp:property", namespaces=_CUSTOM_NS)(root):
+        if prop.get("name") == name:
+            return "".join(prop.itertext()).strip()
+    return None
+
+
+# Citation notes --------------------------------------------------------------------------------
+
+
+@dataclass
+class CitationRef:
+    """The first citation of a source: the note reference inside the ``_clsrc<id>`` bookmark."""
+
+    source_id: int
+    bookmark: str
+    reference: Element  # w:footnoteReference or w:endnoteReference
+    kind: str  # "footnote" | "endnote"
+
+    @property
+    def note_id(self) -> str:
+        return attr(self.reference, "w:id") or ""
+
+    @property
+    def run(self) -> Element:
+        return self.reference.getparent()
+
+
+def citation_refs(body: Element) -> dict[int, CitationRef]:
+    """Each source's first citation, found by the bookmark the filter put around its note
+    (the first bookmark wins if a copy-paste duplicated one)."""
+    found: dict[int, CitationRef] = {}
+    for start in xpath(body, ".//w:bookmarkStart"):
+        name = attr(start, "w:name") or ""
+        match = BOOKMARK_RE.match(name)
+        if match is None or int(match.group(1)) in found:
+            continue
+        bid = attr(start, "w:id")
+        for sibling in start.itersiblings():
+            if sibling.tag == qn("w:bookmarkEnd") and attr(sibling, "w:id") == bid:
+                break
+            refs = xpath(sibling, "descendant-or-self::w:footnoteReference") or xpath(
+                sibling, "descendant-or-self::w:endnoteReference"
+            )
+            if refs:
+                ref = refs[0]
+                kind = "endnote" if ref.tag == qn("w:endnoteReference") else "footnote"
+                found[int(match.group(1))] = CitationRef(int(match.group(1)), name, ref, kind)
+                break
+    return found
+
+
+def note_element(notes_root: Element, kind: str, note_id: str) -> Element | None:
+    hits = xpath(notes_root, f"w:{kind}[@w:id='{note_id}']")
+    return hits[0] if hits else None
+
+
+def note_link_targets(note: Element, part: Any) -> list[str]:
+    """The external hyperlink targets inside one note."""
+    urls: list[str] = []
+    for link in xpath(note, ".//w:hyperlink[@r:id]"):
+        rel = part.rels.get(link.get(qn("r:id")))
+        if rel is not None and rel.is_external:
+            urls.append(rel.target_ref)
+    return urls
+
+
+def is_custom_marked(reference: Element) -> bool:
+    return reference.get(qn("w:customMarkFollows")) in ("1", "true", "on")
+
+
+def _styled_run(text: str, style: str | None) -> Element:
+    run = OxmlElement("w:r")
+    if style:
+        rpr = OxmlElement("w:rPr")
+        rstyle = OxmlElement("w:rStyle")
+        rstyle.set(qn("w:val"), style)
+        rpr.append(rstyle)
+        run.append(rpr)
+    t = OxmlElement("w:t")
+    t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+    t.text = text
+    run.append(t)
+    return run
+
+
+def _run_style(run: Element) -> str | None:
+    hits = xpath(run, "w:rPr/w:rStyle/@w:val")
+    return str(hits[0]) if hits else None
+
+
+def set_custom_mark(ref: CitationRef, mark: str) -> None:
+    """Show ``mark`` instead of Word's number at the reference: ``w:customMarkFollows`` on the
+    reference and the mark as text right after it in the same run (in the note-reference
+    style), which is how Word and LibreOffice write a custom mark.
+
+    One ``w:t`` per character: LibreOffice (7.4) turns the text after the reference into the
+    note's label and, when that text is longer than one character, also keeps it as body
+    text ("1212"); single characters it consumes. Word shows the run's text either way.
+    """
+    if is_custom_marked(ref.reference):
+        return
+    ref.reference.set(qn("w:customMarkFollows"), "1")
+    anchor = ref.reference
+    for char in mark:
+        t = OxmlElement("w:t")
+        t.text = char
+        anchor.addnext(t)
+        anchor = t
+
+
+def sequential_numbers(body: Element) -> dict[tuple[str, str], int]:
+    """The number Word shows for each note, keyed by (kind, note id): footnotes and endnotes
+    count apart, in document order, and a custom-marked reference takes no number."""
+    numbers: dict[tuple[str, str], int] = {}
+    counts = {"footnote": 0, "endnote": 0}
+    for ref in xpath(body, ".//w:footnoteReference | .//w:endnoteReference"):
+        if is_custom_marked(ref):
+            continue
+        kind = "endnote" if ref.tag == qn("w:endnoteReference") else "footnote"
+        counts[kind] += 1
+        numbers[(kind, attr(ref, "w:id") or "")] = counts[kind]
+    return numbers
+
+
+def set_note_mark(note: Element, kind: str, mark: str) -> None:
+    """Inside the note, the same mark in place of the automatic ``w:footnoteRef`` number."""
+    for auto in xpath(note, f".//w:{kind}Ref"):
+        t = OxmlElement("w:t")
+        t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+        t.text = mark
+        auto.addprevious(t)
+        auto.getparent().remove(auto)
+
+
+def _reference_style(kind: str) -> str:
+    return ENDNOTE_REFERENCE if kind == "endnote" else FOOTNOTE_REFERENCE
+
+
+# NOTEREF fields --------------------------------------------------------------------------------
+
+
+@dataclass
+class Field:
+    """A complex field written as sibling runs: begin, instruction, separate, result, end."""
+
+    source_id: int
+    bookmark: str
+    as_mark: bool
+    runs: list[Element] = field(default_factory=list)
+    result: list[Element] = field(default_factory=list)
+
+
+def _fld_type(run: Element) -> str | None:
+    hits = xpath(run, "w:fldChar/@w:fldCharType")
+    return str(hits[0]) if hits else None
+
+
+def noteref_fields(root: Element) -> Iterator[Field]:
+    """Every ``NOTEREF _clsrc<id>`` field under ``root`` whose runs are siblings (as the filter
+    writes them); a field Word split across paragraphs is left alone."""
+    for begin in xpath(root, ".//w:r[w:fldChar/@w:fldCharType='begin']"):
+        runs = [begin]
+        depth = 1
+        instr: list[str] = []
+        result: list[Element] = []
+        in_result = False
+        for sibling in begin.itersiblings():
+            if sibling.tag != qn("w:r"):
+                continue  # bookmarks, proofing marks: not part of the field, kept in place
+            runs.append(sibling)
+            kind = _fld_type(sibling)
+            if kind == "begin":
+                depth += 1
+            elif kind == "end":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif kind == "separate" and depth == 1:
+                in_result = True
+            elif depth == 1 and in_result:
+                result.append(sibling)
+            elif depth == 1:
+                instr.extend(t.text or "" for t in xpath(sibling, "w:instrText"))
+        else:
+            continue
+        match = NOTEREF_RE.match("".join(instr))
+        bookmark = match.group(1) if match else ""
+        ids = BOOKMARK_RE.match(bookmark)
+        if match is None or ids is None:
+            continue
+        switches = match.group(2).split()
+        yield Field(int(ids.group(1)), bookmark, "\\f" in switches, runs, result)
+
+
+def set_field_result(fld: Field, text: str) -> None:
+    """Replace the cached result (what a reader sees until Word updates the field)."""
+    texts = [t for run in fld.result for t in xpath(run, ".//w:t")]
+    if not texts:
+        return
+    texts[0].text = text
+    for t in texts[1:]:
+        t.getparent().remove(t)
+
+
+def set_field_style(fld: Field, old: str, new: str) -> None:
+    for run in fld.runs:
+        for rstyle in xpath(run, f"w:rPr/w:rStyle[@w:val='{old}']"):
+            rstyle.set(qn("w:val"), new)
+
+
+def field_to_link(fld: Field, text: str) -> None:
+    """Swap the field for an internal hyperlink to the bookmark showing ``text``: a fixed mark
+    that no field update can renumber, and still a jump to the note's first citation."""
+    first = fld.runs[0]
+    parent = first.getparent()
+    if parent is None or parent.tag != qn("w:p"):
+        set_field_result(fld, text)
+        return
+    style = None
+    for run in fld.result or fld.runs:
+        style = _run_style(run) if run.tag == qn("w:r") else None
+        if style:
+            break
+    link = OxmlElement("w:hyperlink")
+    link.set(qn("w:anchor"), fld.bookmark)
+    link.set(qn("w:history"), "1")
+    link.append(_styled_run(text, style))
+    first.addprevious(link)
+    for run in fld.runs:
+        run.getparent().remove(run)
+
+
+# Endnotes --------------------------------------------------------------------------------------
+
+
+def new_endnotes_part(package: Any) -> XmlPart:
+    return XmlPart(PackURI("/word/endnotes.xml"), CT.WML_ENDNOTES, parse_xml(ENDNOTES_XML), package)
+
+
+def next_note_id(notes_root: Element, kind: str) -> int:
+    ids = [int(v) for v in xpath(notes_root, f"w:{kind}/@w:id") if str(v).lstrip("-").isdigit()]
+    return max([0, *ids]) + 1
+
+
+def footnote_to_endnote(
+    ref: CitationRef, note: Element, new_id: int, src_part: Any, dst_part: Any
+) -> Element:
+    """Turn one footnote into an endnote of ``dst_part``: element names, styles, the reference
+    in the body, and the note's relationships (its hyperlinks) re-made on the endnotes part."""
+    endnote = copy.deepcopy(note)
+    endnote.tag = qn("w:endnote")
+    endnote.set(qn("w:id"), str(new_id))
+    for auto in xpath(endnote, ".//w:footnoteRef"):
+        auto.tag = qn("w:endnoteRef")
+    _restyle(endnote, "w:pStyle", FOOTNOTE_TEXT, ENDNOTE_TEXT)
+    _restyle(endnote, "w:rStyle", FOOTNOTE_REFERENCE, ENDNOTE_REFERENCE)
+    for element in endnote.iter():
+        for name, value in list(element.attrib.items()):
+            if name.startswith(f"{{{R}}}"):
+                rel = src_part.rels.get(value)
+                if rel is None:
+                    continue
+                target = rel.target_ref if rel.is_external else rel.target_part
+                element.set(name, dst_part.relate_to(target, rel.reltype, rel.is_external))
+    dst_part.element.append(endnote)
+    note.getparent().remove(note)
+    ref.reference.tag = qn("w:endnoteReference")
+    ref.reference.set(qn("w:id"), str(new_id))
+    _restyle(ref.run, "w:rStyle", FOOTNOTE_REFERENCE, ENDNOTE_REFERENCE)
+    ref.kind = "endnote"
+    return endnote
+
+
+def _restyle(root: Element, tag: str, old: str, new: str) -> None:
+    for el in xpath(root, f".//{tag}[@w:val='{old}']"):
+        el.set(qn("w:val"), new)
+
+
+def drop_unused_rels(part: Any, reltypes: Iterable[str]) -> None:
+    """Drop relationships of ``reltypes`` that nothing in the part refers to any more."""
+    wanted = set(reltypes)
+    used = {str(v) for v in xpath(part.element, ".//@r:*")}
+    for rid, rel in list(part.rels.items()):
+        if rel.reltype in wanted and rid not in used:
+            del part.rels[rid]
+
+
+def ensure_endnote_settings(settings: Element) -> None:
+    """``w:endnotePr`` naming the separator endnotes, decimal numbers (Word's default for
+    endnotes is i, ii, iii), in its schema place."""
+    if xpath(settings, "w:endnotePr"):
+        return
+    element = parse_xml(ENDNOTE_PR_XML)
+    for tag in _SETTINGS_AFTER_ENDNOTEPR:
+        successors = xpath(settings, tag)
+        if successors:
+            successors[0].addprevious(element)
+            return
+    settings.append(element)
+
+
+def ensure_endnote_section_format(body: Element) -> None:
+    """Decimal endnote numbers in each section too: LibreOffice reads the format there and
+    would otherwise number endnotes i, ii, iii (Word's default)."""
+    for sect in xpath(body, ".//w:sectPr"):
+        if xpath(sect, "w:endnotePr"):
+            continue
+        pr = OxmlElement("w:endnotePr")
+        fmt = OxmlElement("w:numFmt")
+        fmt.set(qn("w:val"), "decimal")
+        pr.append(fmt)
+        footnote_pr = xpath(sect, "w:footnotePr")
+        if footnote_pr:
+            footnote_pr[0].addnext(pr)
+        else:
+            after = xpath(sect, "w:headerReference | w:footerReference")
+            if after:
+                after[-1].addnext(pr)
+            else:
+                sect.insert(0, pr)
+
+
+def drop_theme_fonts(element: Element) -> None:
+    """Remove the theme font attributes for Latin text under ``element``: Word lets
+    ``w:asciiTheme`` win over an explicit ``w:ascii``, so a named font needs them gone."""
+    for fonts in xpath(element, ".//w:rFonts"):
+        for name in ("w:asciiTheme", "w:hAnsiTheme"):
+            fonts.attrib.pop(qn(name), None)
+
+
+def ensure_endnote_styles(styles: Element) -> None:
+    """Endnote Text and Endnote Reference, made like the footnote styles when those exist."""
+    pairs = (
+        (ENDNOTE_TEXT, FOOTNOTE_TEXT, "Endnote Text", 0),
+        (ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE, "Endnote Reference", 1),
+    )
+    for style_id, model_id, name, fallback in pairs:
+        if xpath(styles, f"w:style[@w:styleId='{style_id}']"):
+            continue
+        model = xpath(styles, f"w:style[@w:styleId='{model_id}']")
+        if model:
+            style = copy.deepcopy(model[0])
+            style.set(qn("w:styleId"), style_id)
+            for el in xpath(style, "w:name"):
+                el.set(qn("w:val"), name)
+            for el in xpath(style, "w:next"):
+                if el.get(qn("w:val")) == model_id:
+                    el.set(qn("w:val"), style_id)
+            for el in xpath(style, "w:link"):
+                el.getparent().remove(el)
+        else:
+            style = parse_xml(ENDNOTE_STYLES_XML[fallback])
+        styles.append(style)

@@ -1,0 +1,69 @@
+"""OpenXML snippets as text, for the docx filter.
+
+The filter runs inside every pandoc build and must start fast, so it cannot import python-docx;
+the few raw runs it hands pandoc (a bookmark around a source's first note, a ``NOTEREF`` field
+for each later citation) are built here from the standard library. Everything else that touches
+OOXML lives in ``_oxml.py``; the names below are the contract between the two: the renderer finds
+a source's note by the bookmark name, never by guessing from the text.
+"""
+
+from __future__ import annotations
+
+import re
+from xml.sax.saxutils import escape, quoteattr
+
+BOOKMARK_PREFIX = "_clsrc"
+# Word keeps bookmark names up to 40 characters, starting with a letter or "_" ("_" also hides
+# them from the bookmark dialog). Pandoc numbers its own bookmarks from 0 upwards; ours live far
+# above, so the two never share a w:id.
+BOOKMARK_ID_BASE = 1_000_000
+BOOKMARK_RE = re.compile(rf"^{BOOKMARK_PREFIX}(\d{{1,9}})$")
+NOTEREF_RE = re.compile(rf"^\s*NOTEREF\s+({BOOKMARK_PREFIX}\d{{1,9}})\b(.*)$")
+
+FOOTNOTE_REFERENCE = "FootnoteReference"
+ENDNOTE_REFERENCE = "EndnoteReference"
+
+
+def bookmark_name(source_id: int) -> str:
+    return f"{BOOKMARK_PREFIX}{source_id}"
+
+
+def bookmark_id(source_id: int) -> int:
+    return BOOKMARK_ID_BASE + source_id
+
+
+def bookmark_start(source_id: int) -> str:
+    return (
+        f'<w:bookmarkStart w:id="{bookmark_id(source_id)}" '
+        f"w:name={quoteattr(bookmark_name(source_id))}/>"
+    )
+
+
+def bookmark_end(source_id: int) -> str:
+    return f'<w:bookmarkEnd w:id="{bookmark_id(source_id)}"/>'
+
+
+def _run(body: str, style: str | None) -> str:
+    rpr = f'<w:rPr><w:rStyle w:val="{style}"/></w:rPr>' if style else ""
+    return f"<w:r>{rpr}{body}</w:r>"
+
+
+def noteref_field(source_id: int, cached: str, *, as_mark: bool = True) -> str:
+    """A ``NOTEREF`` field to the note of ``source_id``: its number, as Word would show it.
+
+    ``as_mark`` formats it as a note mark (``\\f``: the reference style, superscript);
+    otherwise it is plain text (the label of a Sources entry). ``\\h`` makes it a link to the
+    note's first citation. ``cached`` is the result shown until Word updates the field.
+    """
+    style = FOOTNOTE_REFERENCE if as_mark else None
+    switches = r"\f \h" if as_mark else r"\h"
+    instr = f" NOTEREF {bookmark_name(source_id)} {switches} "
+    return "".join(
+        (
+            _run('<w:fldChar w:fldCharType="begin"/>', style),
+            _run(f'<w:instrText xml:space="preserve">{escape(instr)}</w:instrText>', style),
+            _run('<w:fldChar w:fldCharType="separate"/>', style),
+            _run(f'<w:t xml:space="preserve">{escape(cached)}</w:t>', style),
+            _run('<w:fldChar w:fldCharType="end"/>', style),
+        )
+    )

@@ -1,0 +1,165 @@
+"""The Word renderer: what pandoc cannot write into a .docx, done on the file it wrote.
+
+The filter (``filters/docx.py``) leaves one footnote per source inside a bookmark named
+``_clsrc<id>`` and a ``NOTEREF`` field at each later citation. This module reads those back with
+python-docx (raw XML through ``_oxml``) and:
+
+- checks each note against the ledger: the bookmark names the source, the note's hyperlink
+  must be that source's URL (a different ledger than the build's is refused, not "fixed");
+- ``notes=endnotes``: moves those footnotes to real Word endnotes (endnotes.xml with its
+  separator endnotes, relationship and content type, ``w:endnoteReference``, the Endnote Text
+  and Endnote Reference styles, decimal endnote numbers in settings.xml). The draft's own
+  footnotes stay footnotes;
+- ``numbering=ledger``: the visible mark becomes the ledger id. Each first reference gets
+  ``w:customMarkFollows="1"`` and the id as a run in the note-reference style after it, and the
+  note shows the same id in place of Word's automatic number. Each ``NOTEREF`` field becomes an
+  internal hyperlink to the bookmark showing the id: the id never changes, so there is nothing
+  for a field update to compute, and Word, LibreOffice and pandoc's reader all show a link as
+  written, where a field would be recomputed (to Word's own number) by each in its own way;
+- ``numbering=sequential``: the fields stay, their cached results set to the numbers Word will
+  show (footnotes and endnotes are numbered apart, custom marks take no number).
+
+Running it twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from ..errors import BadInput
+from ..filters.base import FilterOptions
+from ..ledger import Ledger
+from . import _oxml
+from ._oxml_text import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
+
+RECORD_PROPERTY = "citeledger-docx"
+_HINT_REBUILD = "rebuild it with pandoc --filter pandoc-citeledger"
+
+
+def _open(path: Path) -> Any:
+    import docx
+    from docx.opc.exceptions import PackageNotFoundError
+
+    if not path.is_file():
+        raise BadInput(f"{path}: no such file", hint="give the .docx that pandoc wrote")
+    try:
+        return docx.Document(str(path))
+    except (zipfile.BadZipFile, PackageNotFoundError, KeyError, ValueError) as exc:
+        raise BadInput(
+            f"{path}: not a Word document ({exc.__class__.__name__}: {exc})",
+            hint="give the .docx that pandoc wrote",
+        ) from None
+    except _oxml.XMLSyntaxError as exc:
+        raise BadInput(f"{path}: broken XML inside ({exc})", hint=_HINT_REBUILD) from None
+
+
+def _related(part: Any, reltype: str) -> Any | None:
+    try:
+        return part.part_related_by(reltype)
+    except KeyError:
+        return None
+
+
+def recorded_options(path: Path) -> dict[str, str]:
+    """The options the filter recorded in the file (custom property ``citeledger-docx``), as
+    ``{"notes": ..., "numbering": ...}``; empty when the file has none."""
+    text = _oxml.custom_property(path, RECORD_PROPERTY)
+    out: dict[str, str] = {}
+    for item in (text or "").split():
+        key, sep, value = item.partition("=")
+        if sep:
+            out[key] = value
+    return out
+
+
+def _check_note(path: Path, source_id: int, note: Any, part: Any, ledger: Ledger) -> None:
+    source = ledger.get(source_id)
+    if source is None:
+        raise BadInput(
+            f"{path}: the note of [{source_id}] cites an id that ledger {ledger.path} lacks",
+            hint="finish with the ledger the build used: --ledger PATH",
+        )
+    urls = _oxml.note_link_targets(note, part)
+    if urls and not any(ledger.find_url(u) is source for u in urls):
+        raise BadInput(
+            f"{path}: the note of [{source_id}] links {urls[0]}, but [{source_id}] in "
+            f"{ledger.path} is {source.url}",
+            hint="finish with the ledger the build used: --ledger PATH",
+        )
+
+
+def finish_docx(path: Path, *, ledger: Ledger, options: FilterOptions) -> None:
+    """Post-process the .docx at ``path`` in place (see the module docstring)."""
+    path = Path(path)
+    document = _open(path)
+    body = document.element.body
+    parts = {
+        "footnote": _related(document.part, _oxml.RT.FOOTNOTES),
+        "endnote": _related(document.part, _oxml.RT.ENDNOTES),
+    }
+    refs = _oxml.citation_refs(body)
+    notes: dict[int, Any] = {}
+    for sid, ref in refs.items():
+        part = parts[ref.kind]
+        note = _oxml.note_element(part.element, ref.kind, ref.note_id) if part else None
+        if note is None:
+            raise BadInput(
+                f"{path}: the {ref.kind} of source [{sid}] is missing", hint=_HINT_REBUILD
+            )
+        _check_note(path, sid, note, part, ledger)
+        notes[sid] = note
+
+    moving = [sid for sid, ref in refs.items() if ref.kind == "footnote"]
+    if options.notes == "endnotes" and moving:
+        notes.update(_move_to_endnotes(document, parts, refs, notes, moving))
+
+    roots = [body, *(p.element for p in parts.values() if p is not None)]
+    fields = [f for root in roots for f in _oxml.noteref_fields(root) if f.source_id in refs]
+    for fld in fields:
+        if refs[fld.source_id].kind == "endnote":
+            _oxml.set_field_style(fld, FOOTNOTE_REFERENCE, ENDNOTE_REFERENCE)
+    if options.numbering == "ledger":
+        for sid, ref in refs.items():
+            _oxml.set_custom_mark(ref, str(sid))
+            _oxml.set_note_mark(notes[sid], ref.kind, str(sid))
+        for fld in fields:
+            _oxml.field_to_link(fld, str(fld.source_id))
+    else:
+        numbers = _oxml.sequential_numbers(body)
+        for fld in fields:
+            ref = refs[fld.source_id]
+            number = numbers.get((ref.kind, ref.note_id))
+            if number is not None:
+                _oxml.set_field_result(fld, str(number))
+    try:
+        document.save(str(path))
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def _move_to_endnotes(
+    document: Any,
+    parts: dict[str, Any],
+    refs: dict[int, _oxml.CitationRef],
+    notes: dict[int, Any],
+    moving: list[int],
+) -> dict[int, Any]:
+    footnotes = parts["footnote"]
+    endnotes = parts["endnote"]
+    if endnotes is None:
+        endnotes = _oxml.new_endnotes_part(document.part.package)
+        document.part.relate_to(endnotes, _oxml.RT.ENDNOTES)
+        parts["endnote"] = endnotes
+    _oxml.ensure_endnote_styles(document.styles.element)
+    _oxml.ensure_endnote_settings(document.settings.element)
+    _oxml.ensure_endnote_section_format(document.element.body)
+    next_id = _oxml.next_note_id(endnotes.element, "endnote")
+    moved: dict[int, Any] = {}
+    # ``moving`` is in document order, so the endnotes part lists them as a reader meets them.
+    for sid in moving:
+        moved[sid] = _oxml.footnote_to_endnote(refs[sid], notes[sid], next_id, footnotes, endnotes)
+        next_id += 1
+    _oxml.drop_unused_rels(footnotes, [_oxml.RT.HYPERLINK])
+    return moved
