@@ -1,0 +1,543 @@
+"""Multi-page builds: one draft (or several) into wiki pages, each with its own Sources list.
+
+``citeledger wiki DRAFT... -o DIR --format mediawiki|dokuwiki|gfm|obsidian|html`` writes one page
+per input file, or splits one document at heading level N (default 1). The drafts are verified
+once, as wholes; then every page goes through the filter (``filters.main.apply``, verification
+off) so it cites with the same ledger ids as every other page and ends with a list of only the
+ids it cites, in ledger order. Also written: ``index`` (every page) and ``sources`` (every cited
+source with the pages that cite it).
+
+Speed: pandoc starts once to read each draft and once to write all pages (they are joined with
+a separator block carrying a random token and split apart afterwards), so a 500-page build
+costs about one conversion of the whole draft. Pages with footnotes are the exception in
+formats whose writers collect notes at the end of the document (gfm, obsidian, html,
+mediawiki): each such page is written by its own pandoc run, two at a time.
+
+Links: an internal link (``#heading`` or ``other-draft.md#heading``) whose target now lives on
+another page is pointed at that page, in the anchor form of the target wiki (pandoc ids for html
+and mediawiki, whose writer keeps them as ``<span id>``; GitHub's heading slugs for gfm;
+heading text for obsidian; DokuWiki section ids).
+
+gfm pages write each citation as ``<a href="#src-12">[12]</a>`` (raw HTML around the text) rather
+than a markdown link: ``citeledger verify`` reads ``[12]`` inside a link as link text, not as a
+citation, so only this form keeps the page verifiable against the ledger.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import secrets
+import sys
+import unicodedata
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from .errors import BadInput, VerificationFailed
+from .filters import main as filter_main
+from .filters.base import FilterOptions, State
+from .filters.wiki import dokuwiki_section_id
+from .ledger import Ledger
+from .pandoc import read_json, run_pandoc
+from .verify.markers import scan, stringify, text_to_inlines
+
+Json = Any
+
+# The obsidian pages use the wiki placement's block links; the filter's table has no entry for
+# a format pandoc does not know, so the build adds it.
+filter_main.PLACEMENTS.setdefault("obsidian", "wiki")
+
+
+@dataclass(frozen=True)
+class WikiFormat:
+    name: str
+    writer: str  # pandoc writer
+    placement: str  # format name the filter places citations for
+    ext: str
+    raw: str  # raw format the writer passes through (for the page separator)
+    notes_at_end: bool  # writer collects footnotes at the end of the document
+    args: tuple[str, ...] = ()
+
+
+FORMATS = {
+    "mediawiki": WikiFormat(
+        "mediawiki", "mediawiki", "mediawiki", ".wiki", "mediawiki", True, ("--wrap=none",)
+    ),
+    "dokuwiki": WikiFormat(
+        "dokuwiki", "dokuwiki", "dokuwiki", ".txt", "dokuwiki", False, ("--wrap=none",)
+    ),
+    "gfm": WikiFormat("gfm", "gfm", "gfm", ".md", "html", True, ("--wrap=none",)),
+    "obsidian": WikiFormat("obsidian", "gfm", "obsidian", ".md", "html", True, ("--wrap=none",)),
+    "html": WikiFormat("html", "html5", "html", ".html", "html", True),
+}
+
+RESERVED = frozenset({"index", "sources"})
+_WINDOWS_RESERVED = frozenset(
+    {
+        "con",
+        "prn",
+        "aux",
+        "nul",
+        *(f"com{i}" for i in range(1, 10)),
+        *(f"lpt{i}" for i in range(1, 10)),
+    }
+)
+_MAX_SLUG_BYTES = 100
+
+
+@dataclass
+class Page:
+    title: str
+    slug: str
+    blocks: list[Json]
+    meta: dict[str, Json]
+    origin: str  # the draft file it came from
+    ids: list[int] = field(default_factory=list)  # cited ledger ids, ledger order
+    has_notes: bool = False
+    text: str = ""
+
+
+@dataclass
+class WikiResult:
+    pages: list[Page]
+    files: list[Path]
+    cited_by: dict[int, list[str]]  # ledger id -> slugs of the pages citing it
+
+
+# Slugs -------------------------------------------------------------------------------------
+
+
+def slugify(title: str, *, ascii_only: bool = False) -> str:
+    """A file-name-safe slug: letters and digits of any script (ASCII only for DokuWiki page
+    ids), lower-cased, other runs as ``-``, at most 100 UTF-8 bytes."""
+    text = unicodedata.normalize("NFKC", title).lower()
+    if ascii_only:
+        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^\w]+|_+", "-", text, flags=re.UNICODE).strip("-")
+    while len(text.encode("utf-8")) > _MAX_SLUG_BYTES:
+        text = text[:-1]
+    return text.strip("-")
+
+
+def unique_slugs(titles: list[str], *, ascii_only: bool = False) -> list[str]:
+    """One slug per title, unique regardless of case, never a reserved or device name."""
+    used: set[str] = set(RESERVED)
+    out: list[str] = []
+    for n, title in enumerate(titles, 1):
+        base = slugify(title, ascii_only=ascii_only) or f"page-{n}"
+        if base in _WINDOWS_RESERVED:
+            base = f"{base}-page"
+        slug = base
+        k = 2
+        while slug.lower() in used:
+            slug = f"{base}-{k}"
+            k += 1
+        used.add(slug.lower())
+        out.append(slug)
+    return out
+
+
+def github_anchor(text: str) -> str:
+    """GitHub's heading anchor: lower case, punctuation dropped, spaces as hyphens."""
+    text = text.strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text, flags=re.UNICODE)
+    return text.replace(" ", "-")
+
+
+# Splitting ---------------------------------------------------------------------------------
+
+
+def split_pages(doc: Json, split_level: int, origin: str) -> list[tuple[str, list[Json]]]:
+    """``(title, blocks)`` per page: each heading of level <= ``split_level`` opens one; the
+    content before the first becomes a page named after the document's title."""
+    pages: list[tuple[str, list[Json]]] = []
+    front: list[Json] = []
+    current: list[Json] | None = None
+    for block in doc["blocks"]:
+        if block.get("t") == "Header" and block["c"][0] <= split_level:
+            current = [block]
+            pages.append((stringify(block["c"][2]).strip() or "page", current))
+        elif current is None:
+            front.append(block)
+        else:
+            current.append(block)
+    if front:
+        pages.insert(0, ("Introduction", front))
+    return pages
+
+
+def doc_title(doc: Json) -> str:
+    meta = doc.get("meta", {})
+    if "title" in meta:
+        return str(filter_main.meta_value(meta["title"])).strip()
+    return ""
+
+
+# Tree walks --------------------------------------------------------------------------------
+
+_ATTR_AT = {"Header": 1, "Div": 0, "Span": 0, "CodeBlock": 0, "Code": 0, "Figure": 0, "Table": 0}
+
+
+def _elements(node: Json) -> Iterator[Json]:
+    """Every element (dict with ``t``) under ``node``, depth first."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, list):
+            stack.extend(cur)
+        elif isinstance(cur, dict):
+            if "t" in cur:
+                yield cur
+            c = cur.get("c")
+            if isinstance(c, list):
+                stack.append(c)
+
+
+@dataclass
+class _Target:
+    slug: str
+    anchor: str  # the id as pandoc assigned it
+    heading: str | None  # heading text when the id is a heading's
+
+
+def _index_ids(pages: list[Page]) -> dict[str, _Target]:
+    targets: dict[str, _Target] = {}
+    for page in pages:
+        for el in _elements(page.blocks):
+            t = el["t"]
+            if t == "Note":
+                page.has_notes = True
+            at = _ATTR_AT.get(t)
+            if at is None:
+                continue
+            ident = el["c"][at][0]
+            if ident and ident not in targets:
+                heading = stringify(el["c"][2]) if t == "Header" else None
+                targets[ident] = _Target(page.slug, ident, heading)
+    return targets
+
+
+def _anchor(fmt: WikiFormat, target: _Target) -> str:
+    if fmt.name == "gfm" and target.heading is not None:
+        return github_anchor(target.heading)
+    if fmt.name == "obsidian" and target.heading is not None:
+        return quote(target.heading)
+    if fmt.name == "dokuwiki" and target.heading is not None:
+        return dokuwiki_section_id(target.heading)
+    return target.anchor
+
+
+def page_href(fmt: WikiFormat, slug: str, anchor: str = "") -> str:
+    """How one page of the build links to another (``anchor`` already in the wiki's form)."""
+    base = slug if fmt.name in ("mediawiki", "dokuwiki") else quote(slug) + fmt.ext
+    return f"{base}#{anchor}" if anchor else base
+
+
+def _rewrite_links(
+    page: Page, fmt: WikiFormat, targets: dict[str, _Target], files: dict[str, str]
+) -> None:
+    for el in _elements(page.blocks):
+        if el["t"] != "Link":
+            continue
+        url = el["c"][2][0]
+        if url.startswith("#"):
+            path, frag = "", unquote(url[1:])
+        elif "://" not in url and not url.startswith("mailto:") and url.split("#")[0] in files:
+            path, _, frag = url.partition("#")
+            frag = unquote(frag)
+        else:
+            continue
+        target = targets.get(frag) if frag else None
+        if target is None:
+            if path:  # a whole other draft: its page
+                el["c"][2][0] = page_href(fmt, files[path])
+            continue
+        anchor = _anchor(fmt, target)
+        if target.slug == page.slug:
+            el["c"][2][0] = "#" + anchor
+        else:
+            el["c"][2][0] = page_href(fmt, target.slug, anchor)
+
+
+def _raw_cites(blocks: list[Json]) -> None:
+    """gfm: ``[12]`` links as raw ``<a href>`` around plain text (see the module docstring),
+    and the entries' URL links without classes, so the writer makes them markdown autolinks
+    (a link with a class becomes raw HTML, which a reader no longer sees as a link)."""
+    for el in _elements(blocks):
+        if el.get("t") == "Link" and el["c"][0][1] == ["url"]:
+            el["c"][0][1] = []
+        c = el.get("c")
+        if not isinstance(c, list) or not c or not isinstance(c[0], dict):
+            continue
+        if not any(x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1] for x in c):
+            continue
+        out: list[Json] = []
+        for x in c:
+            if x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1]:
+                ident, _classes, _kv = x["c"][0]
+                href = html.escape(x["c"][2][0])
+                idattr = f' id="{html.escape(ident)}"' if ident else ""
+                out += [
+                    {"t": "RawInline", "c": ["html", f'<a href="{href}"{idattr}>']},
+                    *x["c"][1],
+                    {"t": "RawInline", "c": ["html", "</a>"]},
+                ]
+            else:
+                out.append(x)
+        c[:] = out
+
+
+# The build ---------------------------------------------------------------------------------
+
+
+@dataclass
+class WikiOptions:
+    fmt: str = "gfm"
+    split_level: int = 1
+    wiki_refs: str = "anchors"
+    sources_title: str = "Sources"
+    verify: bool = True
+    strict: bool = False
+    min_coverage: float | None = None
+    evidence: bool = False
+    figures: bool = False
+
+
+def build_wiki(
+    drafts: list[Path],
+    out_dir: Path,
+    ledger: Ledger,
+    options: WikiOptions,
+    *,
+    say: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> WikiResult:
+    """Verify ``drafts``, split them into pages and write the pages, the index and the sources
+    page into ``out_dir``."""
+    echo = say or (lambda line: print(line, file=sys.stderr))
+    fmt = FORMATS.get(options.fmt)
+    if fmt is None:
+        raise BadInput(
+            f"--format {options.fmt}: not a wiki format",
+            hint=f"choose one of {', '.join(FORMATS)}",
+        )
+    if not 1 <= options.split_level <= 6:
+        raise BadInput(
+            f"--split-level {options.split_level}: not a heading level",
+            hint="give a level from 1 to 6",
+        )
+    for draft in drafts:
+        if not draft.is_file():
+            raise BadInput(f"no such draft: {draft}", hint="check the path")
+
+    docs = [read_json(d) for d in drafts]
+    api = docs[0].get("pandoc-api-version", [1, 23, 1])
+    failed = False
+    raw_pages: list[tuple[str, list[Json], dict[str, Json], str]] = []
+    for draft, doc in zip(drafts, docs, strict=True):
+        found = scan(doc)
+        if options.verify:
+            failed |= _verify(draft, doc, found, ledger, options, echo)
+        if found.sources is not None:
+            del doc["blocks"][found.sources.start : found.sources.end]
+        if len(drafts) == 1:
+            for title, blocks in split_pages(doc, options.split_level, str(draft)):
+                raw_pages.append((title, blocks, doc.get("meta", {}), str(draft)))
+        else:
+            title = doc_title(doc) or _first_heading(doc) or draft.stem
+            raw_pages.append((title, doc["blocks"], doc.get("meta", {}), str(draft)))
+    if failed:
+        raise VerificationFailed(
+            "verification failed; no pages written",
+            hint="fix the findings above, or run citeledger verify on the draft",
+        )
+
+    slugs = unique_slugs([p[0] for p in raw_pages], ascii_only=fmt.name == "dokuwiki")
+    pages = [Page(t, s, b, m, o) for (t, b, m, o), s in zip(raw_pages, slugs, strict=True)]
+    files = {Path(p.origin).name: p.slug for p in pages} if len(drafts) > 1 else {}
+    targets = _index_ids(pages)
+
+    filter_opts = FilterOptions(
+        numbering="ledger",
+        sources_title=options.sources_title,
+        wiki_refs=options.wiki_refs,
+        verify=False,
+    )
+    total = len(pages) + 2
+    for n, page in enumerate(pages, 1):
+        _rewrite_links(page, fmt, targets, files)
+        page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
+        found = scan(page_doc)
+        cited = set(found.cited_ids())
+        page.ids = [i for i in ledger.ids() if i in cited]
+        filter_main.apply(page_doc, fmt.placement, options=filter_opts, ledger=ledger, warn=echo)
+        if fmt.name == "gfm":
+            _raw_cites(page.blocks)
+        page.blocks = page_doc["blocks"]
+        if progress:
+            progress(n, total)
+
+    cited_by: dict[int, list[str]] = {}
+    for page in pages:
+        for i in page.ids:
+            cited_by.setdefault(i, []).append(page.slug)
+    index = _index_page(pages, fmt, docs[0] if len(docs) == 1 else None)
+    sources = _sources_page(pages, cited_by, ledger, fmt, filter_opts)
+    all_pages = [*pages, index, sources]
+
+    texts = _convert(all_pages, fmt, api)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for page, text in zip(all_pages, texts, strict=True):
+        page.text = text
+        path = out_dir / f"{page.slug}{fmt.ext}"
+        body = _frame(page.title, text) if fmt.name == "html" else text
+        path.write_text(body, encoding="utf-8")
+        written.append(path)
+    if progress:
+        progress(total, total)
+    return WikiResult(pages=pages, files=written, cited_by=cited_by)
+
+
+def _first_heading(doc: Json) -> str:
+    for block in doc["blocks"]:
+        if block.get("t") == "Header":
+            return stringify(block["c"][2]).strip()
+    return ""
+
+
+def _verify(
+    draft: Path,
+    doc: Json,
+    found: Any,
+    ledger: Ledger,
+    options: WikiOptions,
+    echo: Callable[[str], None],
+) -> bool:
+    from .verify import VerifyOptions, verify
+
+    try:
+        text: str | None = draft.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    report = verify(
+        doc,
+        ledger,
+        VerifyOptions(
+            strict=options.strict,
+            min_coverage=options.min_coverage,
+            evidence=options.evidence,
+            figures=options.figures,
+            require_sources_block=False,
+        ),
+        scan=found,
+        source_name=str(draft),
+        source_text=text,
+    )
+    for line in report.lines():
+        echo(line)
+    return bool(report.failed)
+
+
+def _link(text: str, href: str) -> Json:
+    return {"t": "Link", "c": [["", [], []], text_to_inlines(text), [href, ""]]}
+
+
+def _index_page(pages: list[Page], fmt: WikiFormat, doc: Json | None) -> Page:
+    title = (doc_title(doc) if doc is not None else "") or "Index"
+    items = [[{"t": "Plain", "c": [_link(p.title, page_href(fmt, p.slug))]}] for p in pages]
+    blocks: list[Json] = [
+        {"t": "Header", "c": [1, ["index", [], []], text_to_inlines(title)]},
+        {"t": "BulletList", "c": items},
+        {"t": "Para", "c": [_link("Sources of every page", page_href(fmt, "sources"))]},
+    ]
+    return Page(title, "index", blocks, {}, "")
+
+
+def _sources_page(
+    pages: list[Page],
+    cited_by: dict[int, list[str]],
+    ledger: Ledger,
+    fmt: WikiFormat,
+    opts: FilterOptions,
+) -> Page:
+    """Every cited source in ledger order, each with the pages that cite it. The entries come
+    from the format's own placement, so titles and URLs are escaped as on every page."""
+    titles = {p.slug: p.title for p in pages}
+    doc: Json = {"blocks": [], "meta": {}}
+    state = State(doc=doc, format=fmt.placement, options=opts, ledger=ledger, scan=scan(doc))
+    for i in cited_by:
+        state.order[i] = i
+    placement = filter_main.placement_for(fmt.placement, state)
+    items: list[Json] = []
+    for source in state.list_order():
+        entry = placement.entry(source, source.id)
+        cited = [
+            {"t": "LineBreak"},
+            {"t": "Str", "c": "Cited"},
+            {"t": "Space"},
+            {"t": "Str", "c": "on:"},
+        ]
+        for k, slug in enumerate(cited_by[source.id]):
+            cited += [{"t": "Str", "c": ","}] if k else []
+            cited += [{"t": "Space"}, _link(titles[slug], page_href(fmt, slug))]
+        items.append([{"t": "Plain", "c": entry + cited}])
+    blocks: list[Json] = [
+        {"t": "Header", "c": [1, ["sources", [], []], text_to_inlines(opts.sources_title)]},
+    ]
+    if items:
+        blocks.append({"t": "BulletList", "c": items})
+    if fmt.name == "gfm":
+        _raw_cites(blocks)
+    return Page(opts.sources_title, "sources", blocks, {}, "")
+
+
+def _convert(pages: list[Page], fmt: WikiFormat, api: Json) -> list[str]:
+    """Every page's text: the pages without footnotes in one pandoc run, split at separator
+    blocks; the others one run each (their writers gather notes at the document's end)."""
+    token = f"citeledger-page-{secrets.token_hex(8)}"
+    args = ["-f", "json", "-t", fmt.writer, *fmt.args]
+    texts: list[str | None] = [None] * len(pages)
+    joined_idx = [k for k, p in enumerate(pages) if not (p.has_notes and fmt.notes_at_end)]
+    alone_idx = [k for k in range(len(pages)) if k not in set(joined_idx)]
+
+    def one(k: int) -> str:
+        doc = {"pandoc-api-version": api, "meta": {}, "blocks": pages[k].blocks}
+        return run_pandoc(args, stdin=json.dumps(doc), what=f"page {pages[k].slug}").decode()
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        alone = pool.map(one, alone_idx)
+        if joined_idx:
+            blocks: list[Json] = []
+            for k in joined_idx:
+                blocks.append({"t": "RawBlock", "c": [fmt.raw, f"<!-- {token} -->"]})
+                blocks.extend(pages[k].blocks)
+            doc = {"pandoc-api-version": api, "meta": {}, "blocks": blocks}
+            out = run_pandoc(args, stdin=json.dumps(doc), what="the wiki pages").decode()
+            parts = out.split(f"<!-- {token} -->")[1:]
+            if len(parts) != len(joined_idx):
+                raise BadInput(
+                    "pandoc dropped a page separator while writing the wiki",
+                    hint="report this with the draft",
+                )
+            for k, part in zip(joined_idx, parts, strict=True):
+                texts[k] = part.strip("\n") + "\n"
+        for k, text in zip(alone_idx, alone, strict=True):
+            texts[k] = text.strip("\n") + "\n"
+    return [t or "" for t in texts]
+
+
+_FRAME: str | None = None
+
+
+def _frame(title: str, body: str) -> str:
+    global _FRAME
+    if _FRAME is None:
+        _FRAME = (Path(__file__).parent / "templates" / "wiki-page.html").read_text("utf-8")
+    values = {"title": html.escape(title), "body": body}
+    return re.sub(r"\$(title|body)\$", lambda m: values[m.group(1)], _FRAME)
