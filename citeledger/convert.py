@@ -334,7 +334,7 @@ def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
     import typst
 
     try:
-        pdf = typst.compile(source, root=str(draft.parent.resolve()))
+        pdf = typst.compile(source, root=str(draft.parent.resolve()))  # type: ignore[type-var]
     except Exception as exc:  # the typst wheel raises its own error types
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise CiteledgerError(
