@@ -297,16 +297,18 @@ class Checker:
 
     def figures(self) -> None:
         """Numbers a cited sentence states must appear in a quote of a source it cites."""
-        evidence: dict[int, str] = {}
+        evidence: dict[int, set[str]] = {}
         for s in self.sentences:
             ids = [i for i in s.ids if self.ledger.get(i) is not None]
             if not ids:
                 continue
-            numbers = _numbers(s)
+            numbers = _numbers(s.plain)
             if not numbers:
                 continue
-            haystack = " | ".join(_evidence(self.ledger, i, evidence) for i in ids)
-            missing = [n for n in numbers if not _number_in(n, haystack)]
+            quoted: set[str] = set()
+            for i in ids:
+                quoted |= _evidence(self.ledger, i, evidence)
+            missing = [shown for shown, core in numbers.items() if core not in quoted]
             if missing:
                 self.add(
                     "warn",
@@ -328,21 +330,23 @@ def _ends_sentence(text: str) -> bool:
     return not text.startswith("..")
 
 
-def _numbers(s: Sentence) -> list[str]:
-    return list(dict.fromkeys(m.group(0).replace(" ", "") for m in _NUMBER.finditer(s.plain)))
+def _numbers(text: str) -> dict[str, str]:
+    """Each figure of ``text`` as written, mapped to the form it is compared in: matching
+    rules of quotes (``normalize_for_match``), no thousands separators, no percent sign."""
+    out: dict[str, str] = {}
+    for m in _NUMBER.finditer(text):
+        shown = m.group(0).replace(" ", "")
+        out.setdefault(shown, _core(shown))
+    return out
 
 
-def _evidence(ledger: Ledger, source_id: int, cache: dict[int, str]) -> str:
+def _core(number: str) -> str:
+    return _THOUSANDS.sub("", normalize_for_match(number)).rstrip("%").strip()
+
+
+def _evidence(ledger: Ledger, source_id: int, cache: dict[int, set[str]]) -> set[str]:
     if source_id not in cache:
         source = ledger.get(source_id)
-        quotes = source.quotes if source is not None else []
-        text = normalize_for_match(" | ".join(q.text for q in quotes))
-        cache[source_id] = _THOUSANDS.sub("", text)
+        text = " | ".join(q.text for q in source.quotes) if source is not None else ""
+        cache[source_id] = set(_numbers(normalize_for_match(text)).values())
     return cache[source_id]
-
-
-def _number_in(number: str, haystack: str) -> bool:
-    core = _THOUSANDS.sub("", normalize_for_match(number.rstrip("%")))
-    if not core:
-        return True
-    return re.search(rf"(?<!\d)(?<!\d[.,]){re.escape(core)}(?!\d)(?![.,]\d)", haystack) is not None

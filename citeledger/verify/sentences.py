@@ -31,23 +31,35 @@ _PH_MAX = 0xFFFD
 _PH_CLASS = "\U000f0000-\U000ffffd"
 _PH_RE = re.compile(f"[{_PH_CLASS}]")
 
+# A sentence ends at . ! ? (not in a run of dots: an ellipsis, nor in 3.5: whitespace must
+# follow; a no-break space, which pandoc puts after "e.g.", does not count) or at CJK 。！？；
+# (nothing need follow); closing quotes or brackets and the marker run after it belong to it.
 _BOUNDARY = re.compile(
-    r"(?P<punct>\.{2,}|[.!?\u2026]|[\u3002\uff01\uff1f\uff1b])"
+    r"(?:(?<!\.)[.!?](?!\.)|(?P<cjk>[\u3002\uff01\uff1f\uff1b]))"
     r"[\"'\u201d\u2019)\]\u00bb]*"
-    rf"(?:\s*[{_PH_CLASS}])*"
-    r"(?P<gap>\s+|$)?"
+    rf"(?:[ \t\r\n]*[{_PH_CLASS}])*"
+    r"(?(cjk)|(?=[ \t\r\n]|\Z))"
 )
-_CJK_END = frozenset("\u3002\uff01\uff1f\uff1b")
-_INITIALISM = re.compile(r"^(?:[A-Za-z]\.)+$")
-_ABBREVIATIONS = frozenset(
-    {"e.g", "i.e", "cf", "vs", "dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "mt", "no"}
-    | {"nos", "fig", "figs", "eq", "eqs", "al", "approx", "ca", "vol", "vols", "pp", "ed"}
-    | {"eds", "op", "ch", "sec", "resp", "viz"}
+_ABBREVIATIONS = [
+    *("e.g", "i.e", "cf", "vs", "dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "mt", "no"),
+    *("nos", "fig", "figs", "eq", "eqs", "al", "approx", "ca", "vol", "vols", "pp", "ed", "eds"),
+    *("op", "ch", "sec", "resp", "viz"),
+]
+# The word before a full stop is an abbreviation or an initialism (U.S, J, e.g): no break.
+_ABBR_TAIL = re.compile(
+    r"(?<![^\s(\[\"'\u201c\u2018\u00ab\u00a0])"
+    r"(?:(?:[A-Za-z]\.)*[A-Za-z]|"
+    + "|".join(re.escape(a) for a in sorted(_ABBREVIATIONS, key=len, reverse=True))
+    + r")\Z",
+    re.IGNORECASE,
 )
+_ABBR_WINDOW = 12
 _CONTAINERS = frozenset(
     {"Emph", "Strong", "Underline", "Strikeout", "SmallCaps", "Superscript", "Subscript"}
 )
-_OPENERS = "([{\"'\u201c\u2018\u00ab"
+_SPACES = {"Space": " ", "SoftBreak": " ", "LineBreak": " "}
+# Stands for an element that needs a closer look; U+FFFF is a noncharacter, never in text.
+_SLOW = "\uffff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +74,29 @@ class MarkerRef:
 
 @dataclass(slots=True)
 class Sentence:
-    text: str
-    plain: str
+    """``raw`` holds one private-use character per marker; ``text`` shows the markers as
+    written, ``plain`` leaves them out (both made on demand: most sentences never need them)."""
+
+    raw: str
     refs: list[MarkerRef]
     block: int
     heading: str
     words: int
+    ids: list[int]  # distinct cited ids, in order
 
     @property
-    def ids(self) -> list[int]:
-        """Distinct cited ids, in order."""
-        return list(dict.fromkeys(i for r in self.refs for i in r.marker.ids))
+    def text(self) -> str:
+        if not self.refs:
+            return self.raw.strip()
+        # A sentence's placeholders are consecutive: the first one stands for refs[0].
+        refs = self.refs
+        marks = _PH_RE.findall(self.raw)
+        first = ord(marks[0]) if marks else 0
+        return _PH_RE.sub(lambda m: refs[ord(m.group()) - first].marker.text, self.raw).strip()
+
+    @property
+    def plain(self) -> str:
+        return _PH_RE.sub("", self.raw).strip() if self.refs else self.raw.strip()
 
     def kinds(self) -> set[str]:
         return {r.marker.kind for r in self.refs}
@@ -84,14 +108,14 @@ class _Unit:
 
     block: int
     heading: str
-    parts: list[str] = field(default_factory=list)
     refs: list[MarkerRef] = field(default_factory=list)
 
-    def add_marker(self, ref: MarkerRef) -> None:
+    def add_marker(self, ref: MarkerRef) -> str:
+        """The placeholder that stands for ``ref`` in the text."""
         if len(self.refs) > _PH_MAX:
-            return
-        self.parts.append(chr(_PH_BASE + len(self.refs)))
+            return ""
         self.refs.append(ref)
+        return chr(_PH_BASE + len(self.refs) - 1)
 
 
 def split_text(text: str) -> list[str]:
@@ -102,35 +126,19 @@ def split_text(text: str) -> list[str]:
 def _spans(text: str) -> Iterator[tuple[int, int]]:
     start = 0
     for m in _BOUNDARY.finditer(text):
-        punct = m.group("punct")
-        gap = m.group("gap")
-        if punct in _CJK_END:
-            cut = m.end()
-        else:
-            if gap is None or (not gap and m.end() != len(text)):
-                continue
-            if punct == "\u2026" or punct.startswith(".."):
-                continue
-            if punct == "." and _is_abbreviation(text, m.start()):
-                continue
-            cut = m.end()
+        dot = m.start()
+        if (
+            text[dot] == "."
+            and m.group("cjk") is None
+            and _ABBR_TAIL.search(text, max(0, dot - _ABBR_WINDOW), dot)
+        ):
+            continue
+        cut = m.end()
         if cut > start:
             yield start, cut
             start = cut
     if start < len(text):
         yield start, len(text)
-
-
-def _is_abbreviation(text: str, dot: int) -> bool:
-    begin = dot
-    while begin > 0 and not text[begin - 1].isspace():
-        begin -= 1
-    token = _PH_RE.sub("", text[begin:dot]).lstrip(_OPENERS)
-    if not token:
-        return False
-    if _INITIALISM.match(token + "."):
-        return True
-    return token.lower() in _ABBREVIATIONS
 
 
 def sentences(
@@ -158,9 +166,9 @@ def sentences(
 
 class _Walker:
     def __init__(self, found: Scan, note_ids: dict[int, tuple[int, ...]]) -> None:
-        self.hit_at: dict[tuple[int, int], int] = {
-            (id(h.container), h.start): k for k, h in enumerate(found.hits)
-        }
+        self.hits_in: dict[int, list[int]] = {}
+        for k, h in enumerate(found.hits):
+            self.hits_in.setdefault(id(h.container), []).append(k)
         self.hits: list[Hit] = found.hits
         self.note_ids = note_ids
         self.out: list[Sentence] = []
@@ -209,73 +217,78 @@ class _Walker:
 
     def prose(self, inlines: list[Json]) -> None:
         unit = _Unit(self.block, self.heading)
-        self.inlines(inlines, unit)
-        self.emit(unit)
+        self.emit(self.text_of(inlines, unit), unit)
 
-    def inlines(self, inlines: list[Json], unit: _Unit) -> None:
-        parts = unit.parts
-        i = 0
-        n = len(inlines)
-        key = id(inlines)
-        while i < n:
-            el = inlines[i]
-            t = el.get("t")
-            if t == "Str":
-                k = self.hit_at.get((key, i))
-                if k is None:
-                    parts.append(el["c"])
+    def text_of(self, inlines: list[Json], unit: _Unit) -> str:
+        """The text of an inline list, markers as placeholders (appended to ``unit.refs`` in
+        document order). Most elements are Str and Space: one comprehension handles those,
+        and only the few others, and the Str runs holding markers, are visited one by one."""
+        vals = [el["c"] if el["t"] == "Str" else _SPACES.get(el["t"], _SLOW) for el in inlines]
+        hits = self.hits_in.get(id(inlines))
+        if hits is None and _SLOW not in vals:
+            return "".join(vals)
+        special: dict[int, int | None] = {}
+        if _SLOW in vals:
+            special = {i: None for i, v in enumerate(vals) if v is _SLOW}
+        for h in hits or ():
+            special[self.hits[h].start] = h
+        for i in sorted(special):
+            k = special[i]
+            if k is None:
+                vals[i] = self.element(inlines[i], unit)
+                continue
+            hit = self.hits[k]
+            ordinal = 0
+            pieces: list[str] = []
+            for piece in hit.pieces:
+                if isinstance(piece, str):
+                    pieces.append(piece)
                 else:
-                    hit = self.hits[k]
-                    ordinal = 0
-                    for piece in hit.pieces:
-                        if isinstance(piece, str):
-                            parts.append(piece)
-                        else:
-                            unit.add_marker(MarkerRef(piece, k, ordinal))
-                            ordinal += 1
-                    i = hit.end
-            elif t in ("Space", "SoftBreak", "LineBreak"):
-                parts.append(" ")
-            elif t in _CONTAINERS:
-                self.inlines(el["c"], unit)
-            elif t == "Span":
-                self.inlines(el["c"][1], unit)
-            elif t == "Quoted":
-                double = el["c"][0]["t"] == "DoubleQuote"
-                parts.append("\u201c" if double else "\u2018")
-                self.inlines(el["c"][1], unit)
-                parts.append("\u201d" if double else "\u2019")
-            elif t in ("Link", "Cite"):
-                # No markers in there (the finder skips them), but the words are prose.
-                parts.append(stringify(el["c"][1]))
-            elif t in ("Code", "Math"):
-                parts.append(el["c"][-1])
-            elif t == "Note":
-                ids = self.note_ids.get(id(el))
-                if ids:
-                    text = "".join(f"[{i}]" for i in ids)
-                    unit.add_marker(MarkerRef(Marker("note", text, ids)))
-                else:
-                    self.notes.append(el["c"])
-            i += 1
+                    pieces.append(unit.add_marker(MarkerRef(piece, k, ordinal)))
+                    ordinal += 1
+            vals[i] = "".join(pieces)
+            for j in range(i + 1, hit.end + 1):
+                vals[j] = ""
+        return "".join(vals)
 
-    def emit(self, unit: _Unit) -> None:
-        text = "".join(unit.parts)
-        if not text.strip():
+    def element(self, el: Json, unit: _Unit) -> str:
+        t = el["t"]
+        if t in _CONTAINERS:
+            return self.text_of(el["c"], unit)
+        if t == "Span":
+            return self.text_of(el["c"][1], unit)
+        if t == "Quoted":
+            inner = self.text_of(el["c"][1], unit)
+            if el["c"][0]["t"] == "DoubleQuote":
+                return f"\u201c{inner}\u201d"
+            return f"\u2018{inner}\u2019"
+        if t in ("Link", "Cite"):
+            # No markers in there (the finder skips them), but the words are prose.
+            return stringify(el["c"][1])
+        if t in ("Code", "Math"):
+            return str(el["c"][-1])
+        if t == "Note":
+            ids = self.note_ids.get(id(el))
+            if ids:
+                text = "".join(f"[{i}]" for i in ids)
+                return unit.add_marker(MarkerRef(Marker("note", text, ids)))
+            self.notes.append(el["c"])
+        return ""
+
+    def emit(self, text: str, unit: _Unit) -> None:
+        if not text or text.isspace():
             return
         refs = unit.refs
+        out = self.out
         for a, b in _spans(text):
             chunk = text[a:b]
-            used = [refs[ord(ch) - _PH_BASE] for ch in _PH_RE.findall(chunk)]
-            plain = _PH_RE.sub("", chunk)
-            if not plain.strip() and not used:
-                continue
-            if used:
-                shown = _PH_RE.sub(lambda m: refs[ord(m.group()) - _PH_BASE].marker.text, chunk)
+            if refs and (found := _PH_RE.findall(chunk)):
+                used = [refs[ord(ch) - _PH_BASE] for ch in found]
+                plain = _PH_RE.sub("", chunk)
             else:
-                shown = chunk
-            self.out.append(
-                Sentence(
-                    shown.strip(), plain.strip(), used, unit.block, unit.heading, word_count(plain)
-                )
-            )
+                used = []
+                plain = chunk
+                if plain.isspace():
+                    continue
+            ids = list(dict.fromkeys(i for r in used for i in r.marker.ids)) if used else []
+            out.append(Sentence(chunk, used, unit.block, unit.heading, word_count(plain), ids))
