@@ -13,6 +13,18 @@ output. Warnings go to stderr and the build goes on (unless strict). The draft's
 block is never copied: the list is rendered from the ledger (cited ids only). A document
 without markers passes through unchanged.
 
+Placement per output format (``filters/<module>.py``):
+
+- html, html5, epub, markdown, gfm, commonmark, rst, org and any other format (``html``):
+  ``[n]`` links to ``#src-n`` and carries the id ``cite-n-k``; the Sources list gives each entry
+  the anchor ``src-n`` (raw ``<a id>`` in gfm/commonmark) and ``↩`` links back to each citation.
+- latex, beamer (``latex``): endnote marks keyed by ledger id, one entry per source at the end,
+  linked both ways; the macros arrive through ``header-includes`` (the author's are kept).
+  xelatex and lualatex set CJK and right-to-left titles in an installed font (Noto CJK, DejaVu);
+  pdflatex prints ``[...]`` for them.
+- typst (``typst``): ``#link(<src-n>)[[n]]`` marks and a labelled Sources grid.
+- docx, pptx, mediawiki, dokuwiki, chunkedhtml: see their modules.
+
 Options, from document metadata (a ``citeledger:`` map in the YAML block, or ``-M`` with a
 dotted key such as ``-M citeledger.notes=endnotes``):
 
@@ -20,8 +32,9 @@ dotted key such as ``-M citeledger.notes=endnotes``):
     else ``ledger.json`` in the working directory)
     The ledger that holds the ids.
 ``citeledger.notes`` (``footnotes`` | ``endnotes`` | ``list``; default ``footnotes``)
-    Where the format allows the choice: Word footnotes or endnotes, LaTeX endnotes, or only a
-    Sources list with linked ``[n]`` marks.
+    Where the format allows the choice: Word footnotes or endnotes; LaTeX raised endnote marks
+    (``footnotes`` and ``endnotes`` alike) or, with ``list``, bracketed ``[n]`` marks; in every
+    format ``list`` means only a Sources list with linked ``[n]`` marks.
 ``citeledger.numbering`` (``ledger`` | ``sequential``; default ``ledger``)
     The visible mark: the ledger id, or the order of first citation. Word marks equal to the
     ledger id need the docx renderer (``citeledger finish report.docx``); bare pandoc gives
@@ -78,7 +91,7 @@ PLACEMENTS = {
     "docx": "docx",
     "latex": "latex",
     "beamer": "latex",
-    "context": "latex",
+    "context": "html",  # ConTeXt takes no raw LaTeX; pandoc's own links and anchors work
     "typst": "typst",
     "pptx": "pptx",
     "mediawiki": "wiki",
