@@ -298,6 +298,23 @@ def test_sources_section_replaces_the_drafts_block_only_when_the_draft_has_one(
     ]
 
 
+def test_sources_title_option_asks_for_the_section_and_an_empty_one_drops_it(
+    tmp_path: Path,
+) -> None:
+    titled = build(tmp_path, DRAFT, "citeledger.sources-title=References", name="t.docx")
+    headings = [
+        "".join(p.itertext())
+        for p in part(titled, "word/document.xml").iter(f"{{{W}}}p")
+        if p.find("w:pPr/w:pStyle[@w:val='Heading1']", NS) is not None
+    ]
+    assert headings[-1] == "References"
+    block = "".join(f"- [{i}] {u}\n" for i, u, _t, _a in SOURCES)
+    dropped = build(
+        tmp_path, DRAFT + "\n# Sources\n\n" + block, "citeledger.sources-title=", name="d.docx"
+    )
+    assert "Sources" not in "".join(part(dropped, "word/document.xml").itertext())
+
+
 def test_filter_records_its_mode_and_drops_the_ledger_path(tmp_path: Path) -> None:
     out = build(tmp_path, DRAFT, "citeledger.notes=endnotes")
     props = part(out, "docProps/custom.xml")
