@@ -50,9 +50,11 @@ class Evidence:
     kind: str  # "pdf", "html" or "text"
 
 
-def read_evidence(source: str, *, stdin: BinaryIO | None = None) -> Evidence:
+def read_evidence(
+    source: str, *, stdin: BinaryIO | None = None, max_bytes: int = MAX_BYTES
+) -> Evidence:
     """Read the evidence at ``source`` (a file name, or ``-`` for standard input) as text."""
-    data = _read_bytes(source, stdin)
+    data = _read_bytes(source, stdin, max_bytes)
     digest = hashlib.sha256(data).hexdigest()
     name = "standard input" if source == "-" else source
     if b"%PDF-" in data[:1024]:
@@ -67,20 +69,20 @@ def read_evidence(source: str, *, stdin: BinaryIO | None = None) -> Evidence:
     return Evidence(_decode(data, name, html=False), digest, source, "text")
 
 
-def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
+def _read_bytes(source: str, stdin: BinaryIO | None, max_bytes: int) -> bytes:
     if source == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
-        data = stream.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            raise EvidenceError(_too_large("standard input"))
+        data = stream.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise EvidenceError(_too_large("standard input", max_bytes))
         return data
     path = Path(source)
     try:
         if path.is_dir():
             raise EvidenceError(f"evidence {source} is a folder", hint="pass the saved page file")
         size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise EvidenceError(_too_large(source))
+        if size > max_bytes:
+            raise EvidenceError(_too_large(source, max_bytes))
         return path.read_bytes()
     except FileNotFoundError:
         raise EvidenceError(
@@ -90,9 +92,9 @@ def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
         raise EvidenceError(f"cannot read evidence {source}: {exc.strerror or exc}") from None
 
 
-def _too_large(name: str) -> str:
+def _too_large(name: str, max_bytes: int) -> str:
     return (
-        f"evidence {name} is larger than {MAX_BYTES // (1024 * 1024)} MB; "
+        f"evidence {name} is larger than {max_bytes / (1024 * 1024):g} MB; "
         "save only the page text that holds the quote"
     )
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from citeledger.errors import BadURL
 from citeledger.ledger import normalize_url
+from citeledger.ledger.urls import _CANONICAL, _normalize
 
 
 @pytest.mark.parametrize(
@@ -137,3 +138,15 @@ def test_normalize_url_never_fails_other_than_bad_url(text: str) -> None:
         return
     assert once.startswith(("http://", "https://"))
     assert normalize_url(once) == once
+
+
+_ascii_urls = st.from_regex(
+    r"https?://[a-z0-9.-]{1,14}(/[\x21-\x7e]{0,14})?(\?[\x21-\x7e]{0,8})?", fullmatch=True
+)
+
+
+@given(st.one_of(_ascii_urls, _url_parts))
+def test_canonical_fast_path_agrees_with_the_full_rules(url: str) -> None:
+    """URLs the fast path returns unchanged are exactly those the full rules leave unchanged."""
+    if _CANONICAL.fullmatch(url):
+        assert _normalize(url) == url

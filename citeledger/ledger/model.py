@@ -136,6 +136,7 @@ class Ledger:
         self.extra: dict[str, Any] = dict(extra or {})
         self.dirty = False
         self._index: tuple[dict[int, Source], dict[str, Source]] | None = None
+        self._max_id: int | None = None
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -161,7 +162,9 @@ class Ledger:
 
     def next_id(self) -> int:
         """max+1, never below the high-water mark: an id once handed out is never reused."""
-        return max(self.last_id, max((s.id for s in self.sources), default=0)) + 1
+        if self._max_id is None:
+            self._max_id = max((s.id for s in self.sources), default=0)
+        return max(self.last_id, self._max_id) + 1
 
     # -- changing --------------------------------------------------------------------------------
 
@@ -181,7 +184,7 @@ class Ledger:
         self.sources.append(source)
         by_id[source.id] = source
         by_url[canonical] = source
-        self.last_id = source.id
+        self.last_id = self._max_id = source.id
         self.dirty = True
         return source, True
 
