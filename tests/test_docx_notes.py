@@ -257,11 +257,15 @@ def test_endnotes_without_finish_warn_and_stay_footnotes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("CITELEDGER_FINISH", raising=False)
+    monkeypatch.setenv("PANDOC_VERSION", "3.9")  # as when pandoc runs the filter
     out = build_in_process(tmp_path, DRAFT, FilterOptions(verify=False, notes="endnotes"))
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "citeledger finish" in err[0] and err[0].startswith("warn:")
     assert len(citation_notes(out)) == 3
     assert not has_part(out, "word/endnotes.xml")
+    monkeypatch.delenv("PANDOC_VERSION")  # in-process, as citeledger convert runs it
+    build_in_process(tmp_path, DRAFT, FilterOptions(verify=False, notes="endnotes"))
+    assert capsys.readouterr().err == ""
 
 
 def test_notes_list_links_each_mark_to_its_sources_entry(tmp_path: Path) -> None:

@@ -17,8 +17,9 @@ footnotes is a ``NOTEREF`` to the source's note, or, when the source is cited no
 - ``footnotes`` (default): as above.
 - ``endnotes``: the filter writes the same footnotes (pandoc has no endnotes) and
   ``citeledger finish`` moves them to real Word endnotes; bare pandoc keeps footnotes and the
-  filter says so in one warning line (not when ``$CITELEDGER_FINISH`` is set: ``citeledger
-  convert`` sets it, as it runs the renderer itself).
+  filter, when pandoc runs it (``$PANDOC_VERSION`` set), says so in one warning line;
+  ``citeledger convert`` runs the renderer itself and gets no warning. ``$CITELEDGER_FINISH``
+  silences it for a build script that always finishes.
 - ``list``: no notes. ``[n]`` links to its entry (bookmark ``src-<id>``) in a Sources section.
 
 ``citeledger.numbering``: Word numbers footnotes itself, so bare pandoc shows Word's sequential
@@ -90,7 +91,13 @@ class Placement(base.Placement):
             bool(opts.sources_title.strip())
             and (state.scan.sources is not None or _sources_title_set(meta))
         )
-        if opts.notes == "endnotes" and state.scan.hits and not os.environ.get("CITELEDGER_FINISH"):
+        under_pandoc = bool(os.environ.get("PANDOC_VERSION"))
+        if (
+            opts.notes == "endnotes"
+            and state.scan.hits
+            and under_pandoc
+            and not os.environ.get("CITELEDGER_FINISH")
+        ):
             print(
                 "warn: citeledger.notes=endnotes: pandoc writes footnotes; run "
                 "`citeledger finish OUT.docx` to turn them into Word endnotes",
