@@ -213,3 +213,10 @@ def test_other_input_formats_verify_like_markdown(
     code, _, report = run_case(f"format-{fmt}", monkeypatch)
     assert report["cited_ids"] == [1, 2]
     assert codes(report) == ["uncited-ledger-source"] and code == 0
+
+
+def test_docx_written_by_convert_verifies_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, report = run_case("docx-from-convert", monkeypatch)
+    # Three sentences, the third citing [1] again through a link back to its footnote.
+    assert report["stats"]["cited_sentences"] == 3 and report["cited_ids"] == [1, 2]
+    assert codes(report) == ["uncited-ledger-source"] and code == 0

@@ -25,7 +25,8 @@ _TRAILING = ".,;:!?"
 
 @dataclass(slots=True)
 class NoteCitations:
-    """``ids`` maps ``id()`` of each citing Note element to the ledger ids it names;
+    """``ids`` maps ``id()`` of each citing Note element, and of each internal Link back to
+    such a note (a later citation of the same source), to the ledger ids it names;
     ``unknown`` lists (heading, url) of note URLs the ledger does not hold."""
 
     ids: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -37,12 +38,14 @@ def note_citations(doc: Json, ledger: Ledger, *, skip: range = range(0)) -> Note
     """Walk every footnote of ``doc`` (top-level blocks in ``skip`` excepted)."""
     found = NoteCitations()
     heading = ""
+    anchors: dict[str, tuple[int, ...]] = {}
+    links: list[Json] = []
     for index, block in enumerate(doc["blocks"]):
         if block.get("t") == "Header":
             heading = stringify(block["c"][2])
         if index in skip:
             continue
-        for note in _notes(block):
+        for note, anchor in _notes(block, links):
             ids: list[int] = []
             for url in _urls(note["c"]):
                 source = ledger.find_url(url)
@@ -52,28 +55,53 @@ def note_citations(doc: Json, ledger: Ledger, *, skip: range = range(0)) -> Note
                     ids.append(source.id)
             if ids:
                 found.ids[id(note)] = tuple(ids)
+                if anchor:
+                    anchors[anchor] = tuple(ids)
                 for i in ids:
                     if i not in found.order:
                         found.order.append(i)
+    for link in links:
+        ids_of = anchors.get(link["c"][2][0][1:])
+        if ids_of:
+            found.ids[id(link)] = ids_of
     return found
 
 
-def _notes(node: Json) -> list[Json]:
-    """Note elements below ``node``, outermost first, not descending into a note."""
-    out: list[Json] = []
+def _notes(node: Json, links: list[Json]) -> list[tuple[Json, str]]:
+    """Note elements below ``node`` (not descending into a note), each with the bookmark that
+    stands right before it, if any: a later citation of the same source is an internal link to
+    that bookmark (``NOTEREF`` or a hyperlink), collected into ``links``."""
+    out: list[tuple[Json, str]] = []
     stack = [node]
     while stack:
         cur = stack.pop()
         if isinstance(cur, dict):
-            if cur.get("t") == "Note":
-                out.append(cur)
-                continue
             c = cur.get("c")
-            if isinstance(c, list):
+            if cur.get("t") == "Link" and c[2][0].startswith("#"):
+                links.append(cur)
+            elif isinstance(c, list):
                 stack.append(c)
         elif isinstance(cur, list):
-            stack.extend(reversed(cur))
+            anchor = ""
+            for el in cur:
+                if isinstance(el, dict) and el.get("t") == "Note":
+                    out.append((el, anchor))
+                    anchor = ""
+                    continue
+                anchor = _bookmark(el)
+            stack.extend(reversed([el for el in cur if not _is_note(el)]))
     return out
+
+
+def _is_note(el: Json) -> bool:
+    return isinstance(el, dict) and el.get("t") == "Note"
+
+
+def _bookmark(el: Json) -> str:
+    """The id of an empty Span (how pandoc reads a Word bookmark), else ""."""
+    if isinstance(el, dict) and el.get("t") == "Span" and not el["c"][1]:
+        return str(el["c"][0][0])
+    return ""
 
 
 def _urls(blocks: list[Json]) -> list[str]:

@@ -263,6 +263,11 @@ class _Walker:
                 return f"\u201c{inner}\u201d"
             return f"\u2018{inner}\u2019"
         if t in ("Link", "Cite"):
+            ids = self.note_ids.get(id(el)) if t == "Link" else None
+            if ids:
+                # A Word file's later citation of a source: a link to its first footnote.
+                text = "".join(f"[{i}]" for i in ids)
+                return unit.add_marker(MarkerRef(Marker("note", text, ids)))
             # No markers in there (the finder skips them), but the words are prose.
             return stringify(el["c"][1])
         if t in ("Code", "Math"):

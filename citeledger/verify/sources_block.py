@@ -90,7 +90,11 @@ def _text(el: Json) -> str:
     if t == "Space":
         return " "
     if t == "Link":
-        return f"{el['c'][2][0]} {stringify(el['c'][1])}"
+        target = el["c"][2][0]
+        # An internal link (a Word file's "[1]" pointing back at the footnote) is its text.
+        if target.startswith("#"):
+            return stringify(el["c"][1])
+        return f"{target} {stringify(el['c'][1])}"
     if t in ("Emph", "Strong", "Span", "Underline", "Strikeout", "SmallCaps"):
         inner = el["c"][1] if t == "Span" else el["c"]
         return "".join(_text(x) for x in inner)
