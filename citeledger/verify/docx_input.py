@@ -76,7 +76,7 @@ def _notes(node: Json, links: list[Json]) -> list[tuple[Json, str]]:
     while stack:
         cur = stack.pop()
         if isinstance(cur, dict):
-            c = cur.get("c")
+            c: Any = cur.get("c")
             if cur.get("t") == "Link" and c[2][0].startswith("#"):
                 links.append(cur)
             elif isinstance(c, list):
