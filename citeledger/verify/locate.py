@@ -4,12 +4,12 @@ Pandoc's markdown reader keeps no source positions. ``commonmark_x+sourcepos`` d
 different reader (no pandoc-markdown extensions) that wraps every element in a Span, and a second
 parse would double the cost of a run. So markers found in the tree are mapped back onto the raw
 text instead: a light pass over the source lists the bracket runs that look like markers, in
-order, leaving out the places the tree finder leaves out (fenced code, code spans, math, HTML
-comments and tags, inline links, reference links to a defined label, front matter), and keeping
-three streams apart: the body, footnote definitions (whose text the tree shows at the reference) and
-the Sources block. Tree markers then take the next raw candidate of the same stream that says
-the same thing. A marker that finds no partner falls back to its heading, so a wrong guess can
-cost precision, never a finding.
+order, leaving out the places the tree finder leaves out (fenced and indented code, code spans,
+math, HTML comments and tags, inline links, reference links to a defined label, front matter),
+and keeping three streams apart: the body, footnote definitions (whose text the tree shows at
+the reference) and the Sources block. Tree markers then take the next raw candidate of the same
+stream that says the same thing, looking a bounded distance ahead. A marker that finds no
+partner falls back to its heading, so a wrong guess can cost precision, never a finding.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ _SOURCES_LINE = re.compile(
 )
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
 _REF_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
+_LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
 _ENTRY_START = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?=\[)")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _MATH = re.compile(r"\$\$.+?\$\$|\$(?=\S)[^$\n]*?(?<=\S)\$(?!\d)")
@@ -70,8 +71,10 @@ class Locator:
         fence: str | None = None
         in_comment = False
         in_note = False
-        after_blank = False
+        after_blank = True
         in_sources = False
+        in_list = False
+        in_code = False
         for number in range(start, len(lines)):
             line = lines[number]
             if fence is not None:
@@ -101,11 +104,22 @@ class Locator:
                     line = line[:cut]
                     in_comment = True
             stripped = line.strip()
+            indented = line.startswith(("    ", "\t"))
             if _FOOTNOTE_DEF.match(line):
                 in_note = True
             elif in_note and stripped and after_blank and not line[:1].isspace():
                 in_note = False
+            if _LIST_ITEM.match(line):
+                in_list = True
+            elif in_list and stripped and after_blank and not line[:1].isspace():
+                in_list = False
+            # An indented block after a blank line is code, unless it continues a list item
+            # or a footnote; it runs until a line that is not indented.
+            if stripped:
+                in_code = indented and (in_code or after_blank) and not (in_list or in_note)
             after_blank = not stripped
+            if in_code:
+                continue
             if "[" not in line or _REF_DEF.match(line):
                 continue
             if "`" in line:

@@ -1,0 +1,57 @@
+"""LINE:COL locations: tree markers mapped back onto the markdown they came from."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from citeledger.pandoc import run_pandoc
+from citeledger.verify.locate import Locator
+from citeledger.verify.markers import scan
+from citeledger.verify.sources_block import entries
+
+
+def tree(markdown: str) -> dict[str, Any]:
+    return json.loads(run_pandoc(["-f", "markdown", "-t", "json"], stdin=markdown))
+
+
+def places(markdown: str) -> list[str | None]:
+    found = scan(tree(markdown))
+    rows = Locator.from_text("d.md", markdown).place(found)
+    return [pos for row in rows for pos in row]
+
+
+def test_marker_after_brackets_that_are_not_markers_keeps_its_place() -> None:
+    text = (
+        "---\ntitle: x [1]\n---\n\n"
+        "`[1]` and $[1]$ and [l [1]](u) and <b title='[1]'>b</b> and <!-- [1] -->\n"
+        "the real one.[1]\n\n"
+        "```\n[1]\n```\n\n"
+        "    indented code [1]\n\n"
+        "Last.[1]\n"
+    )
+    assert places(text) == ["6:14", "14:6"]
+
+
+def test_list_continuation_is_not_mistaken_for_code() -> None:
+    text = "- item one.[1]\n\n    continued here.[2]\n\nAfter.[3]\n"
+    assert places(text) == ["1:12", "3:20", "5:7"]
+
+
+def test_reference_link_to_a_defined_label_is_skipped() -> None:
+    text = "See [1] there. Claim.[2]\n\n[1]: https://example.org\n"
+    assert places(text) == ["1:22"]
+
+
+def test_sources_paragraph_entries_are_read_and_located() -> None:
+    text = "Claim.[1]\n\nSources:\n[1] https://a.org/x — A\n[2] - https://b.org\n"
+    found = scan(tree(text))
+    assert found.sources is not None
+    got = entries(tree(text)["blocks"], found.sources)
+    assert [(e.id, e.url) for e in got] == [(1, "https://a.org/x"), (2, "https://b.org")]
+    assert Locator.from_text("d.md", text).entries == {1: (4, 1), 2: (5, 1)}
+
+
+def test_unmatched_marker_has_no_place() -> None:
+    # Pandoc reads an escaped bracket as a plain "[1]"; the raw text has no such run.
+    assert places("Escaped \\[1\\] here.\n") == [None]
