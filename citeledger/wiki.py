@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import secrets
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,7 @@ class Page:
     ids: list[int] = field(default_factory=list)  # cited ledger ids, ledger order
     has_notes: bool = False
     text: str = ""
+    containers: list[list[Json]] = field(default_factory=list)  # inline lists with citations
 
 
 @dataclass
@@ -152,22 +154,25 @@ def github_anchor(text: str) -> str:
 # Splitting ---------------------------------------------------------------------------------
 
 
-def split_pages(doc: Json, split_level: int, origin: str) -> list[tuple[str, list[Json]]]:
-    """``(title, blocks)`` per page: each heading of level <= ``split_level`` opens one; the
-    content before the first becomes a page named after the document's title."""
-    pages: list[tuple[str, list[Json]]] = []
-    front: list[Json] = []
-    current: list[Json] | None = None
-    for block in doc["blocks"]:
+def split_pages(
+    doc: Json, split_level: int, skip: range = range(0)
+) -> list[tuple[str, list[Json], list[int]]]:
+    """``(title, blocks, top-level indices)`` per page: each heading of level <= ``split_level``
+    opens one; the content before the first is the page "Introduction". Blocks in ``skip``
+    (the draft's own Sources block) go nowhere."""
+    pages: list[tuple[str, list[Json], list[int]]] = []
+    front: tuple[str, list[Json], list[int]] = ("Introduction", [], [])
+    current = front
+    for index, block in enumerate(doc["blocks"]):
+        if index in skip:
+            continue
         if block.get("t") == "Header" and block["c"][0] <= split_level:
-            current = [block]
-            pages.append((stringify(block["c"][2]).strip() or "page", current))
-        elif current is None:
-            front.append(block)
-        else:
-            current.append(block)
-    if front:
-        pages.insert(0, ("Introduction", front))
+            current = (stringify(block["c"][2]).strip() or "page", [], [])
+            pages.append(current)
+        current[1].append(block)
+        current[2].append(index)
+    if front[1]:
+        pages.insert(0, front)
     return pages
 
 
@@ -264,32 +269,40 @@ def _rewrite_links(
             el["c"][2][0] = page_href(fmt, target.slug, anchor)
 
 
-def _raw_cites(blocks: list[Json]) -> None:
+def _raw_cites(lists: list[list[Json]]) -> None:
     """gfm: ``[12]`` links as raw ``<a href>`` around plain text (see the module docstring),
-    and the entries' URL links without classes, so the writer makes them markdown autolinks
-    (a link with a class becomes raw HTML, which a reader no longer sees as a link)."""
-    for el in _elements(blocks):
-        if el.get("t") == "Link" and el["c"][0][1] == ["url"]:
-            el["c"][0][1] = []
+    and every other link without attributes, so the writer makes it a markdown link: gfm
+    cannot carry a class, and a link with one is written as raw HTML (which a reader no longer
+    sees as a link, and which costs pandoc an HTML writer call per link). ``lists`` are the
+    inline lists that hold citations, or block lists to search whole."""
+    for el in _elements(lists):
+        if el.get("t") == "Link" and "citeledger-cite" not in el["c"][0][1]:
+            el["c"][0] = ["", [], []]
         c = el.get("c")
-        if not isinstance(c, list) or not c or not isinstance(c[0], dict):
-            continue
-        if not any(x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1] for x in c):
-            continue
-        out: list[Json] = []
-        for x in c:
-            if x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1]:
-                ident, _classes, _kv = x["c"][0]
-                href = html.escape(x["c"][2][0])
-                idattr = f' id="{html.escape(ident)}"' if ident else ""
-                out += [
-                    {"t": "RawInline", "c": ["html", f'<a href="{href}"{idattr}>']},
-                    *x["c"][1],
-                    {"t": "RawInline", "c": ["html", "</a>"]},
-                ]
-            else:
-                out.append(x)
-        c[:] = out
+        if isinstance(c, list) and c and isinstance(c[0], dict):
+            _raw_cite_links(c)
+    for inlines in lists:
+        if inlines and isinstance(inlines[0], dict):
+            _raw_cite_links(inlines)
+
+
+def _raw_cite_links(c: list[Json]) -> None:
+    if not any(x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1] for x in c):
+        return
+    out: list[Json] = []
+    for x in c:
+        if x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1]:
+            ident = x["c"][0][0]
+            href = html.escape(x["c"][2][0])
+            idattr = f' id="{html.escape(ident)}"' if ident else ""
+            out += [
+                {"t": "RawInline", "c": ["html", f'<a href="{href}"{idattr}>']},
+                *x["c"][1],
+                {"t": "RawInline", "c": ["html", "</a>"]},
+            ]
+        else:
+            out.append(x)
+    c[:] = out
 
 
 # The build ---------------------------------------------------------------------------------
@@ -338,27 +351,37 @@ def build_wiki(
     docs = [read_json(d) for d in drafts]
     api = docs[0].get("pandoc-api-version", [1, 23, 1])
     failed = False
-    raw_pages: list[tuple[str, list[Json], dict[str, Json], str]] = []
+    pages: list[Page] = []
     for draft, doc in zip(drafts, docs, strict=True):
         found = scan(doc)
         if options.verify:
             failed |= _verify(draft, doc, found, ledger, options, echo)
-        if found.sources is not None:
-            del doc["blocks"][found.sources.start : found.sources.end]
+        skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
+        cites_at: dict[int, list[Any]] = {}
+        for hit in found.hits:
+            cites_at.setdefault(hit.block, []).append(hit)
         if len(drafts) == 1:
-            for title, blocks in split_pages(doc, options.split_level, str(draft)):
-                raw_pages.append((title, blocks, doc.get("meta", {}), str(draft)))
+            parts = split_pages(doc, options.split_level, skip)
         else:
             title = doc_title(doc) or _first_heading(doc) or draft.stem
-            raw_pages.append((title, doc["blocks"], doc.get("meta", {}), str(draft)))
+            kept = [i for i in range(len(doc["blocks"])) if i not in skip]
+            parts = [(title, [doc["blocks"][i] for i in kept], kept)]
+        for title, blocks, indices in parts:
+            hits = [h for i in indices for h in cites_at.get(i, ())]
+            cited = {i for h in hits for m in h.markers for i in m.ids}
+            page = Page(title, "", blocks, doc.get("meta", {}), str(draft))
+            page.ids = [i for i in ledger.ids() if i in cited]
+            page.containers = [h.container for h in hits]
+            pages.append(page)
     if failed:
         raise VerificationFailed(
             "verification failed; no pages written",
             hint="fix the findings above, or run citeledger verify on the draft",
         )
 
-    slugs = unique_slugs([p[0] for p in raw_pages], ascii_only=fmt.name == "dokuwiki")
-    pages = [Page(t, s, b, m, o) for (t, b, m, o), s in zip(raw_pages, slugs, strict=True)]
+    slugs = unique_slugs([p.title for p in pages], ascii_only=fmt.name == "dokuwiki")
+    for page, slug in zip(pages, slugs, strict=True):
+        page.slug = slug
     files = {Path(p.origin).name: p.slug for p in pages} if len(drafts) > 1 else {}
     targets = _index_ids(pages)
 
@@ -369,34 +392,42 @@ def build_wiki(
         verify=False,
     )
     total = len(pages) + 2
-    for n, page in enumerate(pages, 1):
-        _rewrite_links(page, fmt, targets, files)
-        page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
-        found = scan(page_doc)
-        cited = set(found.cited_ids())
-        page.ids = [i for i in ledger.ids() if i in cited]
-        filter_main.apply(page_doc, fmt.placement, options=filter_opts, ledger=ledger, warn=echo)
-        if fmt.name == "gfm":
-            _raw_cites(page.blocks)
-        page.blocks = page_doc["blocks"]
-        if progress:
-            progress(n, total)
+    writer = _Writer(fmt, api, pages)
+    try:
+        for n, page in enumerate(pages, 1):
+            _rewrite_links(page, fmt, targets, files)
+            page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
+            own = len(page.blocks)
+            filter_main.apply(
+                page_doc, fmt.placement, options=filter_opts, ledger=ledger, warn=echo
+            )
+            page.blocks = page_doc["blocks"]
+            if fmt.name == "gfm":
+                _raw_cites(page.containers)
+                _raw_cites(
+                    [page.blocks[own - len(page.blocks) :]] if len(page.blocks) > own else []
+                )
+            writer.add(page)
+            if progress:
+                progress(n, total)
+        cited_by: dict[int, list[str]] = {}
+        for page in pages:
+            for i in page.ids:
+                cited_by.setdefault(i, []).append(page.slug)
+        index = _index_page(pages, fmt, docs[0] if len(docs) == 1 else None)
+        sources = _sources_page(pages, cited_by, ledger, fmt, filter_opts)
+        writer.add(index, flush=True)
+        writer.add(sources, flush=True)
+        all_pages = [*pages, index, sources]
+        writer.wait()
+    finally:
+        writer.close()
 
-    cited_by: dict[int, list[str]] = {}
-    for page in pages:
-        for i in page.ids:
-            cited_by.setdefault(i, []).append(page.slug)
-    index = _index_page(pages, fmt, docs[0] if len(docs) == 1 else None)
-    sources = _sources_page(pages, cited_by, ledger, fmt, filter_opts)
-    all_pages = [*pages, index, sources]
-
-    texts = _convert(all_pages, fmt, api)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for page, text in zip(all_pages, texts, strict=True):
-        page.text = text
+    for page in all_pages:
         path = out_dir / f"{page.slug}{fmt.ext}"
-        body = _frame(page.title, text) if fmt.name == "html" else text
+        body = _frame(page.title, page.text) if fmt.name == "html" else page.text
         path.write_text(body, encoding="utf-8")
         written.append(path)
     if progress:
@@ -493,43 +524,66 @@ def _sources_page(
     if items:
         blocks.append({"t": "BulletList", "c": items})
     if fmt.name == "gfm":
-        _raw_cites(blocks)
+        _raw_cites([blocks])
     return Page(opts.sources_title, "sources", blocks, {}, "")
 
 
-def _convert(pages: list[Page], fmt: WikiFormat, api: Json) -> list[str]:
-    """Every page's text: the pages without footnotes in one pandoc run, split at separator
-    blocks; the others one run each (their writers gather notes at the document's end)."""
-    token = f"citeledger-page-{secrets.token_hex(8)}"
-    args = ["-f", "json", "-t", fmt.writer, *fmt.args]
-    texts: list[str | None] = [None] * len(pages)
-    joined_idx = [k for k, p in enumerate(pages) if not (p.has_notes and fmt.notes_at_end)]
-    alone_idx = [k for k in range(len(pages)) if k not in set(joined_idx)]
+class _Writer:
+    """Writes pages while the build still prepares later ones: pages are collected into
+    batches of about a quarter of the work per CPU, each batch joined with separator blocks
+    into one document and written by one pandoc run in a worker thread (the run is a separate
+    process, so it overlaps the Python work), then split apart at the separators. A page with
+    footnotes, in a format whose writer gathers notes at the document's end, is a batch of its
+    own."""
 
-    def one(k: int) -> str:
-        doc = {"pandoc-api-version": api, "meta": {}, "blocks": pages[k].blocks}
-        return run_pandoc(args, stdin=json.dumps(doc), what=f"page {pages[k].slug}").decode()
+    def __init__(self, fmt: WikiFormat, api: Json, pages: list[Page]) -> None:
+        self.fmt = fmt
+        self.api = api
+        self.separator = f"<!-- citeledger-page-{secrets.token_hex(8)} -->"
+        self.args = ["-f", "json", "-t", fmt.writer, *fmt.args]
+        self.workers = max(1, min(4, os.cpu_count() or 1))
+        self.pool = ThreadPoolExecutor(max_workers=self.workers)
+        self.target = max(1, sum(len(p.blocks) for p in pages) // (2 * self.workers))
+        self.batch: list[Page] = []
+        self.size = 0
+        self.futures: list[Future[None]] = []
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        alone = pool.map(one, alone_idx)
-        if joined_idx:
-            blocks: list[Json] = []
-            for k in joined_idx:
-                blocks.append({"t": "RawBlock", "c": [fmt.raw, f"<!-- {token} -->"]})
-                blocks.extend(pages[k].blocks)
-            doc = {"pandoc-api-version": api, "meta": {}, "blocks": blocks}
-            out = run_pandoc(args, stdin=json.dumps(doc), what="the wiki pages").decode()
-            parts = out.split(f"<!-- {token} -->")[1:]
-            if len(parts) != len(joined_idx):
-                raise BadInput(
-                    "pandoc dropped a page separator while writing the wiki",
-                    hint="report this with the draft",
-                )
-            for k, part in zip(joined_idx, parts, strict=True):
-                texts[k] = part.strip("\n") + "\n"
-        for k, text in zip(alone_idx, alone, strict=True):
-            texts[k] = text.strip("\n") + "\n"
-    return [t or "" for t in texts]
+    def add(self, page: Page, *, flush: bool = False) -> None:
+        if page.has_notes and self.fmt.notes_at_end:
+            self.futures.append(self.pool.submit(self.write, [page]))
+            return
+        self.batch.append(page)
+        self.size += len(page.blocks)
+        if flush or self.size >= self.target:
+            self.futures.append(self.pool.submit(self.write, self.batch))
+            self.batch, self.size = [], 0
+
+    def wait(self) -> None:
+        if self.batch:
+            self.futures.append(self.pool.submit(self.write, self.batch))
+            self.batch = []
+        for future in self.futures:
+            future.result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def write(self, batch: list[Page]) -> None:
+        blocks: list[Json] = []
+        for page in batch:
+            if len(batch) > 1:
+                blocks.append({"t": "RawBlock", "c": [self.fmt.raw, self.separator]})
+            blocks.extend(page.blocks)
+        doc = {"pandoc-api-version": self.api, "meta": {}, "blocks": blocks}
+        out = run_pandoc(self.args, stdin=json.dumps(doc), what="the wiki pages").decode("utf-8")
+        parts = out.split(self.separator)[1:] if len(batch) > 1 else [out]
+        if len(parts) != len(batch):
+            raise BadInput(
+                "pandoc dropped a page separator while writing the wiki",
+                hint="report this with the draft",
+            )
+        for page, part in zip(batch, parts, strict=True):
+            page.text = part.strip("\n") + "\n"
 
 
 _FRAME: str | None = None

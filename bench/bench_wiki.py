@@ -1,0 +1,113 @@
+"""A 500-page wiki build from one 1.6 MB draft against one pandoc conversion of the whole draft.
+
+    python bench/bench_wiki.py [--format gfm] [--pages 500] [--size 1600000] [--repeat 3]
+
+Prints the best-of-N wall time of ``pandoc draft.md -t FORMAT`` and of ``citeledger wiki``'s
+build (read, verify, split, filter per page, one pandoc run for all pages, write), and their
+ratio. Target: under 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from citeledger.ledger import load_ledger
+from citeledger.pandoc import run_pandoc
+from citeledger.wiki import FORMATS, WikiOptions, build_wiki
+
+WORDS = (
+    "ice water density floats temperature glacier melt ocean salinity measured sample core "
+    "layer pressure season winter summer polar shelf record climate model observation"
+).split()
+
+
+def make_draft(pages: int, size: int, sources: int, seed: int = 7) -> str:
+    rng = random.Random(seed)
+    per_page = size // pages
+    out: list[str] = ["---", "title: Benchmark handbook", "---", ""]
+    for p in range(1, pages + 1):
+        out += [f"# Section {p}", ""]
+        written = 0
+        while written < per_page:
+            n = rng.randint(8, 18)
+            sentence = " ".join(rng.choice(WORDS) for _ in range(n)).capitalize()
+            if rng.random() < 0.6:
+                sentence += f".[{rng.randint(1, sources)}]"
+            else:
+                sentence += "."
+            if rng.random() < 0.05:
+                sentence += f" See [section {max(1, p - 1)}](#section-{max(1, p - 1)})."
+            out.append(sentence)
+            written += len(sentence) + 1
+            if rng.random() < 0.2:
+                out.append("")
+        out.append("")
+    return "\n".join(out)
+
+
+def make_ledger(sources: int) -> str:
+    items = [
+        {
+            "id": i,
+            "url": f"https://example.org/papers/{i}",
+            "title": f"Paper number {i} on ice",
+            "accessed": "2025-01-01",
+            "quotes": [],
+        }
+        for i in range(1, sources + 1)
+    ]
+    return json.dumps({"version": 1, "sources": items})
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--format", default="gfm", choices=list(FORMATS))
+    ap.add_argument("--pages", type=int, default=500)
+    ap.add_argument("--size", type=int, default=1_600_000)
+    ap.add_argument("--sources", type=int, default=500)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    fmt = FORMATS[args.format]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        draft = root / "draft.md"
+        draft.write_text(make_draft(args.pages, args.size, args.sources), encoding="utf-8")
+        (root / "ledger.json").write_text(make_ledger(args.sources), encoding="utf-8")
+        ledger = load_ledger(root / "ledger.json")
+        size = draft.stat().st_size
+
+        def plain() -> None:
+            run_pandoc([str(draft), "-f", "markdown", "-t", fmt.writer, *fmt.args])
+
+        def wiki() -> None:
+            build_wiki(
+                [draft], root / "out", ledger, WikiOptions(fmt=args.format), say=lambda _l: None
+            )
+
+        t_plain = best(plain, args.repeat)
+        t_wiki = best(wiki, args.repeat)
+        pages = len(list((root / "out").iterdir()))
+    print(f"draft: {size / 1e6:.2f} MB, {args.pages} sections, {args.sources} sources")
+    print(f"pandoc -t {fmt.writer} (whole draft): {t_plain:.2f} s")
+    print(f"citeledger wiki --format {args.format} ({pages} files): {t_wiki:.2f} s")
+    print(f"ratio: {t_wiki / t_plain:.2f}x (target < 2x)")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
