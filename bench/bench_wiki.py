@@ -21,10 +21,11 @@ from citeledger.ledger import load_ledger
 from citeledger.pandoc import run_pandoc
 from citeledger.wiki import FORMATS, WikiOptions, build_wiki
 
-WORDS = (
+_TEXT = (
     "ice water density floats temperature glacier melt ocean salinity measured sample core "
     "layer pressure season winter summer polar shelf record climate model observation"
-).split()
+)
+WORDS = _TEXT.split(" ")
 
 
 def make_draft(pages: int, size: int, sources: int, seed: int = 7) -> str:

@@ -29,8 +29,24 @@ def delete_slide(prs: Any, slide: Any) -> None:
     """Remove ``slide``: its entry in the slide list and the relationship that keeps its part
     in the package (python-pptx saves only parts still reachable)."""
     sld_id = _slide_id(prs, slide)
+    for other in prs.slides:
+        if other.part is not slide.part:
+            _unlink(other.part, slide.part)
     prs.part.drop_rel(sld_id.rId)
     prs.slides._sldIdLst.remove(sld_id)
+
+
+def _unlink(part: Any, target: Any) -> None:
+    """Drop ``part``'s links to ``target`` (pandoc links each footnote mark to its Notes
+    slide): the click actions that use them, then the relationships."""
+    r_id = qn("r:id")
+    for rel_id, rel in list(part.rels.items()):
+        if rel.is_external or rel.target_part is not target:
+            continue
+        for el in part._element.xpath(f'.//*[@r:id="{rel_id}"]'):
+            if el.get(r_id) == rel_id and el.getparent() is not None:
+                el.getparent().remove(el)
+        part.drop_rel(rel_id)
 
 
 def move_slide(prs: Any, slide: Any, index: int) -> None:
