@@ -301,3 +301,22 @@ def test_kill_9_of_a_writer_never_leaves_an_unparsable_ledger(tmp_path: Path) ->
         assert ledger.ids() == list(range(1, len(ledger.sources) + 1))
         start = len(ledger.sources) + 1000
     assert load_ledger(path).sources
+
+
+def test_a_writer_waits_for_a_live_lock_holder_without_stealing(tmp_path: Path) -> None:
+    """The lock is the one filelock takes (so other tools interoperate), and a waiter never
+    breaks it however long it is held."""
+    from filelock import FileLock
+
+    path = tmp_path / "ledger.json"
+    holder = FileLock(f"{path}.lock", timeout=-1)
+    holder.acquire()
+    try:
+        writer = subprocess.Popen([sys.executable, "-c", ADDER, str(path), "w", "1"])
+        time.sleep(1.5)
+        assert writer.poll() is None
+        assert not path.exists()
+    finally:
+        holder.release()
+    assert writer.wait(timeout=60) == 0
+    assert load_ledger(path).ids() == [1]

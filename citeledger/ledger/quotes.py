@@ -40,8 +40,6 @@ _SPACE_RUN = re.compile(r"[^\S ]\s*| \s+")
 
 # Scripts written without spaces between words: two characters count as one word.
 _CJK_RANGES = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
-_CJK = re.compile(f"[{_CJK_RANGES}]")
-_WORDISH = re.compile(rf"[^\W{_CJK_RANGES}]+")
 
 MIN_WORDS = 3
 
@@ -73,4 +71,7 @@ def word_count(text: str) -> int:
     """Words for the minimum-length rule: runs of letters/digits outside CJK scripts count one
     each, and every two CJK characters count one (Chinese and Japanese prose has no spaces)."""
     text = text or ""
-    return sum(1 for token in text.split() if _WORDISH.search(token)) + len(_CJK.findall(text)) // 2
+    # Compiled here, not at import: the astral-plane classes cost start-up that `add` never uses.
+    cjk = re.compile(f"[{_CJK_RANGES}]")
+    wordish = re.compile(rf"[^\W{_CJK_RANGES}]+")
+    return sum(1 for token in text.split() if wordish.search(token)) + len(cjk.findall(text)) // 2

@@ -3,9 +3,11 @@
 Many agents may add sources to one ledger at the same moment, and any of them may be killed
 mid-write. So a change is one transaction:
 
-1. take an OS lock on ``<ledger>.lock`` (``flock`` through filelock). The kernel drops it when
-   its holder dies, so there is nothing stale to steal and no timeout: a waiter waits for a live
-   holder rather than breaking its lock and losing its write;
+1. take an OS lock on ``<ledger>.lock``: a blocking ``flock`` where the OS has it (the same
+   lock filelock takes, so both interoperate), filelock elsewhere (Windows, file systems
+   without flock). The kernel drops the lock when its holder dies, so there is nothing stale to
+   steal and no timeout: a waiter waits for a live holder rather than breaking its lock and
+   losing its write. The lock file is never deleted, so all waiters lock the same inode;
 2. read and validate the ledger. A file that does not parse or has the wrong shape raises
    ``LedgerError`` and is never written over: it may be a person's only copy;
 3. write the new text to a temporary file in the same folder, fsync it, ``os.replace`` it over
@@ -17,9 +19,9 @@ Reading (``load_ledger``) takes no lock: thanks to step 3 a reader always sees a
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,8 +31,10 @@ from .model import Ledger, ShapeError
 DEFAULT_NAME = "ledger.json"
 ENV_VARS = ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER")
 _RECOVER = "fix the file by hand, restore a backup, or run `citeledger reset` to start a new one"
-# A waiter re-tries the lock this often; a short interval keeps many parallel adds quick.
+# Where filelock has to poll, a waiter re-tries this often (parallel adds stay quick).
 _POLL_SECONDS = 0.002
+# flock errors meaning "this file system cannot flock": fall back to filelock.
+_NO_FLOCK = {errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOLCK, errno.EINVAL}
 
 
 def resolve_ledger_path(explicit: str | Path | None = None) -> Path:
@@ -173,7 +177,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    # Not tempfile.mkstemp: importing tempfile costs more start-up than `add` can spare.
+    tmp = str(folder / f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -232,18 +238,51 @@ def _real_target(path: Path) -> Path:
 
 @contextlib.contextmanager
 def _locked(target: Path) -> Iterator[None]:
-    # Imported here: reading commands (list, render) never pay for the lock library.
+    lock_path = f"{target}.lock"
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        with _filelock(lock_path):
+            yield
+        return
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise _lock_error(target, exc) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # blocks; EINTR is retried by Python (PEP 475)
+            flocked = True
+        except OSError as exc:
+            if exc.errno not in _NO_FLOCK:
+                raise _lock_error(target, exc) from None
+            flocked = False
+        if flocked:
+            yield
+        else:
+            with _filelock(lock_path):
+                yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the flock
+
+
+@contextlib.contextmanager
+def _filelock(lock_path: str) -> Iterator[None]:
     from filelock import FileLock
 
-    lock = FileLock(f"{target}.lock", timeout=-1)
+    lock = FileLock(lock_path, timeout=-1)
     try:
         lock.acquire(poll_interval=_POLL_SECONDS)
     except OSError as exc:
-        raise LedgerError(
-            f"cannot lock ledger {target}: {exc.strerror or exc}",
-            hint="check that its folder is writable",
-        ) from None
+        raise _lock_error(Path(lock_path), exc) from None
     try:
         yield
     finally:
         lock.release()
+
+
+def _lock_error(target: Path, exc: OSError) -> LedgerError:
+    return LedgerError(
+        f"cannot lock ledger {target}: {exc.strerror or exc}",
+        hint="check that its folder is writable",
+    )
