@@ -85,6 +85,9 @@ def verify_command(
             source_text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise DraftError(f"cannot read {file}: {exc}", hint="save it as UTF-8 text") from None
+        if "\x00" in source_text:
+            # A binary file named .md: pandoc would chew on it for minutes.
+            raise DraftError(f"{file} is not text (it holds NUL bytes)", hint="check the path")
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
     gc.disable()
     try:
