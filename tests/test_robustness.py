@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -639,3 +641,171 @@ def test_every_spelling_of_one_page_gets_one_identity(
     assert (f"?{query}" in canonical) == bool(query)
     if path.rstrip("/"):
         assert canonical.split("?")[0].endswith(path.rstrip("/"))
+
+
+# --- injection: hostile titles and URLs through every output format -------------------------------
+#
+# tests/test_injection.py compiles the corpus to PDF (typst, three LaTeX engines), HTML and gfm
+# through `convert`. Here: Word, PowerPoint, the LaTeX and typst sources themselves, and every
+# wiki format through `citeledger wiki`, with one more title that tries to close the escaping
+# put around it.
+
+INJECTION = Path(__file__).parent / "fixtures" / "injection.json"
+BREAKOUT = {
+    "id": 10,
+    "url": "https://example.org/breakout",
+    "title": "</nowiki>{{evil}} %%raw%% <html><script>x</script></html> ]]></w:t> }] #emph[x]",
+    "accessed": "2024-05-01",
+    "quotes": [],
+}
+HOSTILE_DRAFT = (
+    "# Markup\n\n"
+    "Titles from the web can hold markup of every format.[1][2][3] Quotes and dashes must\n"
+    "survive as text.[4] A title may try to close the escaping put around it.[10]\n\n"
+    "# Scripts\n\n"
+    "Right-to-left and CJK titles must print.[5][6] Odd URLs must stay links.[7][8][9]\n"
+)
+
+
+def _flat(text: str) -> str:
+    return " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", text).split())
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not INJECTION.exists():
+        pytest.fail("tests/fixtures/injection.json is missing")
+    folder = tmp_path_factory.mktemp("hostile")
+    sources = json.loads(INJECTION.read_text(encoding="utf-8"))["sources"] + [BREAKOUT]
+    ledger = {"version": 1, "sources": sources}
+    (folder / "ledger.json").write_text(json.dumps(ledger, ensure_ascii=False), "utf-8")
+    (folder / "draft.md").write_text(HOSTILE_DRAFT, encoding="utf-8")
+    return folder
+
+
+def _titles(folder: Path) -> dict[int, str]:
+    data = json.loads((folder / "ledger.json").read_text(encoding="utf-8"))
+    return {s["id"]: _flat(s["title"]) for s in data["sources"]}
+
+
+def _built(folder: Path, *args: str) -> None:
+    proc = cli(*args, cwd=folder)
+    assert proc.returncode == 0, f"citeledger {' '.join(args)}:\n{proc.stderr}"
+
+
+def test_hostile_titles_give_valid_word_xml_that_verifies_back(hostile: Path) -> None:
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    _built(hostile, "convert", "draft.md", "-o", "hostile.docx")
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    with zipfile.ZipFile(hostile / "hostile.docx") as docx:
+        parts = {n: docx.read(n) for n in docx.namelist() if n.endswith((".xml", ".rels"))}
+    trees = {name: ET.fromstring(data) for name, data in parts.items()}  # raises if invalid
+    for tree in trees.values():
+        assert not [el for el in tree.iter() if el.tag.rsplit("}", 1)[-1] in ("script", "html")]
+    notes = _flat(" ".join(t.text or "" for t in trees["word/footnotes.xml"].iter(f"{w}t")))
+    for source_id, title in _titles(hostile).items():
+        assert title in notes, f"title of [{source_id}] not shown as text in the footnotes"
+    targets = [
+        rel.get("Target", "")
+        for rel in trees["word/_rels/footnotes.xml.rels"]
+        if rel.get("TargetMode") == "External"
+    ]
+    assert len({t for t in targets if t.startswith("https://example.org/")}) == 10
+    proc = cli("verify", "hostile.docx", cwd=hostile)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_hostile_titles_reach_the_sources_slide_as_text_with_live_links(hostile: Path) -> None:
+    from pptx import Presentation
+
+    _built(hostile, "convert", "draft.md", "-o", "hostile.pptx")
+    deck = Presentation(str(hostile / "hostile.pptx"))
+    texts, links = [], []
+    for slide in deck.slides:
+        title = slide.shapes.title.text_frame.text if slide.shapes.title is not None else ""
+        for shape in slide.shapes:
+            if not shape.has_text_frame:
+                continue
+            for para in shape.text_frame.paragraphs:
+                for run in para.runs:
+                    if title.startswith("Sources"):
+                        texts.append(run.text)
+                        if run.hyperlink.address:
+                            links.append(run.hyperlink.address)
+                    else:
+                        assert "https://" not in run.text, f"URL on body slide {title!r}"
+    shown = _flat(" ".join(texts))
+    for source_id, title in _titles(hostile).items():
+        assert title in shown, f"title of [{source_id}] not on the Sources slide"
+    assert len({a for a in links if a.startswith("https://example.org/")}) == 10
+
+
+def test_hostile_titles_reach_latex_and_typst_sources_as_text(hostile: Path) -> None:
+    _built(hostile, "convert", "draft.md", "-o", "hostile.tex", "-o", "hostile.typ")
+    tex = (hostile / "hostile.tex").read_text(encoding="utf-8")
+    for live in ("\\input{x}", "\\def\\x{y}", "<script>", "{{evil}}"):
+        assert live not in tex, f"{live!r} reached the LaTeX source unescaped"
+    assert "\\#frag" in tex or "%23frag" in tex
+    typ = (hostile / "hostile.typ").read_text(encoding="utf-8")
+    for live in (r"#set text\(red\)", r"#link\(\"x\"\)", r"@ref", r"<label>", r"\$x\$", r"#emph"):
+        found = re.search(r"(?<!\\)" + live, typ)
+        assert found is None, (
+            f"{live!r} is live typst markup: {typ[found.start() - 40 : found.end() + 20]!r}"
+        )
+
+
+def _outside(text: str, *escapes: str) -> str:
+    """``text`` with every escaped stretch (``<nowiki>..</nowiki>``, ``%%..%%``) removed."""
+    for escape in escapes:
+        text = re.sub(escape, " ", text, flags=re.DOTALL)
+    return text
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.hrefs += [v or "" for k, v in attrs if k == "href"]
+
+
+WIKI_LIVE = {
+    "mediawiki": (
+        [r"<nowiki>.*?</nowiki>"],
+        ["{{", "[[Category", "<script", "<ref>", "'''", "<html"],
+    ),
+    "dokuwiki": (
+        [r"<nowiki>.*?</nowiki>", r"%%.*?%%"],
+        ["{{", "[[Category", "<script", "<html", "<ref>"],
+    ),
+}
+
+
+@pytest.mark.parametrize("fmt", ["mediawiki", "dokuwiki", "gfm", "html", "obsidian"])
+def test_hostile_titles_stay_text_on_every_wiki_page(hostile: Path, fmt: str) -> None:
+    _built(hostile, "wiki", "draft.md", "-o", f"wiki-{fmt}", "--format", fmt)
+    pages = sorted(p for p in (hostile / f"wiki-{fmt}").rglob("*") if p.is_file())
+    assert len(pages) >= 3, pages
+    everything = ""
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        everything += text
+        if fmt in WIKI_LIVE:
+            escapes, live = WIKI_LIVE[fmt]
+            bare = _outside(text, *escapes)
+            for token in live:
+                assert token not in bare, f"{page.name}: {token!r} outside the escaping"
+        else:
+            html = text if fmt == "html" else run_pandoc(["-f", "gfm", "-t", "html"], stdin=text)
+            page_tags = _Tags()
+            page_tags.feed(html if isinstance(html, str) else html.decode())
+            live = {"script", "b", "ref", "nowiki"} | (set() if fmt == "html" else {"html"})
+            assert not live & set(page_tags.tags), f"{page.name}: live tags from a title"
+            assert not [h for h in page_tags.hrefs if h.lower().startswith("javascript:")]
+    for source_id in range(1, 11):
+        assert f"src-{source_id}" in everything or f"[{source_id}]" in everything
