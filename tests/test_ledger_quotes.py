@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from citeledger.ledger import normalize_for_match, quote_in_text, word_count
@@ -54,6 +54,9 @@ REJECTED = [
     ("", "anything at all"),
 ]
 
+# A loaded CI machine must not turn a slow example into a failure; speed is the benchmarks' job.
+no_deadline = settings(deadline=None)
+
 
 @pytest.mark.parametrize(("quote", "page"), ACCEPTED)
 def test_quote_matches_through_markup_and_typography(quote: str, page: str) -> None:
@@ -92,17 +95,17 @@ def test_fifty_megabyte_page_matches_in_linear_time() -> None:
         "elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.\n"
     )
     page = paragraph * (50_000_000 // len(paragraph)) + "The needle sentence is here."
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other jobs on the machine do not count
     assert quote_in_text("the needle sentence is here", page)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert elapsed < 20, f"50 MB took {elapsed:.1f} s"
 
 
 @pytest.mark.parametrize("hostile", ["[" * 2_000_000, "[a](" * 1_000_000, "](" * 1_000_000])
 def test_bracket_heavy_pages_do_not_go_quadratic(hostile: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     assert not quote_in_text("not in here", hostile)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
 
 
 def _case_stable(ch: str) -> bool:
@@ -136,6 +139,7 @@ def _page_and_changed_substring(draw: st.DrawFn) -> tuple[str, str]:
     return page, case(quote)
 
 
+@no_deadline
 @given(_page_and_changed_substring())
 def test_any_substring_matches_after_whitespace_and_case_changes(pair: tuple[str, str]) -> None:
     page, quote = pair
@@ -143,6 +147,7 @@ def test_any_substring_matches_after_whitespace_and_case_changes(pair: tuple[str
     assert quote_in_text(quote, page)
 
 
+@no_deadline
 @given(st.text(alphabet=_prose_chars, min_size=1, max_size=40), st.data())
 def test_any_character_substring_matches(page: str, data: st.DataObject) -> None:
     start = data.draw(st.integers(0, len(page) - 1))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeledger.errors import BadURL
 from citeledger.ledger import normalize_url
 from citeledger.ledger.urls import _CANONICAL, _normalize
+
+# A loaded CI machine must not turn a slow example into a failure; speed is the benchmarks' job.
+no_deadline = settings(deadline=None)
 
 
 @pytest.mark.parametrize(
@@ -124,12 +127,14 @@ _url_parts = st.builds(
 )
 
 
+@no_deadline
 @given(_url_parts)
 def test_normalize_url_is_idempotent(url: str) -> None:
     once = normalize_url(url)
     assert normalize_url(once) == once
 
 
+@no_deadline
 @given(st.text(max_size=60))
 def test_normalize_url_never_fails_other_than_bad_url(text: str) -> None:
     try:
@@ -145,6 +150,7 @@ _ascii_urls = st.from_regex(
 )
 
 
+@no_deadline
 @given(st.one_of(_ascii_urls, _url_parts))
 def test_canonical_fast_path_agrees_with_the_full_rules(url: str) -> None:
     """URLs the fast path returns unchanged are exactly those the full rules leave unchanged."""
