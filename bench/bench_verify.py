@@ -5,13 +5,18 @@ verifier's own work in-process (``json.loads`` of pandoc's output, the marker sc
 locations and checks), and the whole ``citeledger verify`` command as a process. Target: the
 verifier's own work adds at most 50% on top of pandoc's parse, and grows linearly.
 
-    python bench/bench_verify.py            # best of 3 runs per measurement
+    python bench/bench_verify.py
+
+Each measurement is the best of 5, taken in alternation; "ratio" compares wall clocks, "cpu
+ratio" CPU seconds (steadier on a busy machine), "us/KB" is the verifier's CPU time per KB
+(flat when growth is linear), "process" the whole command as a user runs it.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -79,23 +84,30 @@ def ledger_json() -> str:
     return json.dumps({"version": 1, "sources": sources})
 
 
-def best(fn: Callable[[], object], runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call; CPU counts this process and the children it waited
+    for (pandoc), so a loaded machine inflates it far less than the wall clock."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu0 = time.process_time()
+    start = time.perf_counter()
+    fn()
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    children = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return wall, time.process_time() - cpu0 + children
 
 
-def main() -> None:
+def main(rounds: int = 5) -> None:
     pandoc = pandoc_path()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ledger_file = folder / "ledger.json"
         ledger_file.write_text(ledger_json(), encoding="utf-8")
         ledger = load_ledger(ledger_file)
-        print(f"{'size':>7} {'pandoc':>8} {'verify':>8} {'ratio':>6} {'us/KB':>6} {'process':>8}")
+        print(
+            f"{'size':>7} {'pandoc':>8} {'verify':>8} {'ratio':>6} {'cpu ratio':>9} "
+            f"{'us/KB':>6} {'process':>8}"
+        )
         for label, size in SIZES.items():
             path = folder / f"draft-{size}.md"
             text = draft(size)
@@ -108,8 +120,6 @@ def main() -> None:
                     check=True,
                     capture_output=True,
                 ).stdout
-
-            t_pandoc = best(parse)
 
             def own_work(
                 text: str = text, name: str = path.name, out: dict[str, bytes] = out
@@ -124,14 +134,25 @@ def main() -> None:
                     source_text=text,
                 )
 
-            t_verify = best(own_work)
             cmd = [sys.executable, "-m", "citeledger", "verify", str(path), "--figures"]
             cmd += ["--ledger", str(ledger_file)]
-            t_process = best(lambda cmd=cmd: subprocess.run(cmd, capture_output=True, check=False))
+
+            def process(cmd: list[str] = cmd) -> None:
+                subprocess.run(cmd, capture_output=True, check=False)
+
+            # Alternate the measurements so that each sees the same background load.
+            runs: dict[str, list[tuple[float, float]]] = {"pandoc": [], "verify": [], "proc": []}
+            for _ in range(rounds):
+                runs["pandoc"].append(timed(parse))
+                runs["verify"].append(timed(own_work))
+                runs["proc"].append(timed(process))
+            wall = {k: min(w for w, _ in v) for k, v in runs.items()}
+            cpu = {k: min(c for _, c in v) for k, v in runs.items()}
             kb = len(text.encode("utf-8")) / 1000
             print(
-                f"{label:>7} {t_pandoc:7.3f}s {t_verify:7.3f}s {t_verify / t_pandoc:5.0%} "
-                f"{t_verify / kb * 1e6:6.0f} {t_process:7.3f}s"
+                f"{label:>7} {wall['pandoc']:7.3f}s {wall['verify']:7.3f}s "
+                f"{wall['verify'] / wall['pandoc']:5.0%} {cpu['verify'] / cpu['pandoc']:9.0%} "
+                f"{cpu['verify'] / kb * 1e6:6.0f} {wall['proc']:7.3f}s"
             )
 
 
