@@ -17,6 +17,7 @@ import json
 import os
 import random
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -73,6 +74,11 @@ def assert_one_line_error(proc: subprocess.CompletedProcess[str], what: str) -> 
     assert "Traceback" not in proc.stderr + proc.stdout, f"{what}: traceback\n{proc.stderr}"
     assert len(lines) == 1, f"{what}: expected one stderr line, got:\n{proc.stderr}"
     assert lines[0].startswith("citeledger: error: "), f"{what}: {lines[0]}"
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _temps(folder: Path, name: str = "ledger.json") -> list[Path]:
@@ -464,9 +470,9 @@ def test_too_large_evidence_is_one_line_and_ledger_untouched(tmp_path: Path) -> 
     with (folder / "huge.txt").open("wb") as fh:  # sparse: no disk used, size is what counts
         fh.truncate(300 * 1024 * 1024)
     before = (folder / "ledger.json").read_bytes()
-    started = time.perf_counter()
+    cpu = _children_cpu()
     proc = cli("quote", "1", "--text", "sea ice floats on", "--from", "huge.txt", cwd=folder)
-    assert time.perf_counter() - started < 10, "the size must be refused before reading"
+    assert _children_cpu() - cpu < 5, "the size must be refused before reading"
     assert_one_line_error(proc, "quote --from huge.txt")
     assert "huge.txt" in proc.stderr
     assert (folder / "ledger.json").read_bytes() == before
@@ -484,6 +490,7 @@ _markerish = st.lists(
 ).map("".join)
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(_markerish)
 def test_split_markers_loses_no_text_and_every_marker_is_well_formed(text: str) -> None:
     pieces = split_markers(text)
@@ -517,6 +524,7 @@ _SHIELDS: dict[str, Callable[[str], object]] = {
 
 
 @pytest.mark.parametrize("shield", sorted(_SHIELDS))
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(text=_markerish)
 def test_marker_inside_code_math_raw_or_link_is_never_a_citation(shield: str, text: str) -> None:
     doc = _para({"t": "Str", "c": "Before"}, {"t": "Space"}, _SHIELDS[shield](text))
@@ -535,6 +543,7 @@ def test_marker_in_a_markdown_code_span_read_by_pandoc_is_never_a_citation(text:
     assert scan(doc).hits == []
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(
     st.lists(
         st.one_of(st.text(max_size=12), st.sampled_from(["[1]", "[2][3]", "[1, 2]"])), max_size=20
@@ -552,6 +561,7 @@ def _no_space(text: str) -> str:
     return "".join(ch for ch in text if not ch.isspace())
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(st.text(max_size=200))
 def test_sentence_splitter_loses_and_repeats_nothing(text: str) -> None:
     parts = split_text(text)
@@ -564,6 +574,7 @@ _cjk = st.text(
 )
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(
     st.lists(_cjk, min_size=1, max_size=8),
     st.lists(st.sampled_from("。！？；"), min_size=8, max_size=8),
@@ -573,6 +584,7 @@ def test_cjk_text_splits_at_every_full_stop(clauses: list[str], ends: list[str])
     assert split_text("".join(wanted)) == wanted
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(
     st.lists(
         st.from_regex(r"[A-Z][a-z]{2,8}( [a-z]{2,8}){2,6}", fullmatch=True), min_size=1, max_size=8
@@ -583,6 +595,7 @@ def test_plain_sentences_split_at_each_full_stop(sentences: list[str]) -> None:
     assert split_text(text) == [f"{s} water." for s in sentences]
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(st.text(max_size=80), st.text(max_size=300))
 def test_quote_matcher_never_crashes_and_a_page_contains_itself(quote: str, page: str) -> None:
     assert isinstance(quote_in_text(quote, page), bool)
@@ -603,6 +616,7 @@ _cjk_word = st.text(
 )
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(st.lists(_cjk_word, min_size=3, max_size=15), st.data())
 def test_cjk_substring_is_found_whatever_its_spacing_and_width(
     words: list[str], data: st.DataObject
@@ -617,6 +631,7 @@ def test_cjk_substring_is_found_whatever_its_spacing_and_width(
     assert quote_in_text(quote, page)
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(
     st.from_regex(r"[a-z][a-z0-9-]{0,10}\.(org|com|example)", fullmatch=True),
     st.from_regex(r"(/[A-Za-z0-9._~-]{1,8}){0,3}", fullmatch=True),

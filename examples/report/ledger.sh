@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")"
 CITELEDGER=${CITELEDGER:-citeledger}
-cl() { "$CITELEDGER" --ledger ledger.json "$@"; }
+cl() { $CITELEDGER --ledger ledger.json "$@"; }
 
 cl reset
 cl add https://www.heatresilience.org/guides/urban-heat-island \
