@@ -132,3 +132,25 @@ FORMATS_BY_SUFFIX = {
 
 def format_for(path: str | Path) -> str:
     return FORMATS_BY_SUFFIX.get(Path(path).suffix.lower(), "markdown")
+
+
+TEXT_FORMATS = frozenset(
+    {"markdown", "commonmark", "commonmark_x", "gfm", "markdown_strict", "markdown_mmd"}
+)
+
+
+def read_text_draft(path: str | Path, fmt: str) -> str | None:
+    """The draft's text when ``fmt`` is a markdown flavour, refusing what is not UTF-8 text
+    before pandoc sees it (pandoc falls back to latin1 on a binary file and chews on it for
+    minutes); None for other formats."""
+    from .errors import DraftError
+
+    if fmt.split("+", 1)[0].split("-", 1)[0] not in TEXT_FORMATS:
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DraftError(f"cannot read {path}: {exc}", hint="save it as UTF-8 text") from None
+    if "\x00" in text:
+        raise DraftError(f"{path} is not text (it holds NUL bytes)", hint="check the path")
+    return text

@@ -73,21 +73,13 @@ def verify_command(
         raise DraftError(f"no such draft: {file}", hint="check the path")
     book = load_ledger(ledger_path(ctx, ledger), missing_ok=True)
 
-    from ..pandoc import format_for, read_json
+    from ..pandoc import format_for, read_json, read_text_draft
     from ..verify import VerifyOptions, verify
     from ..verify.readers import SPLITS_BRACKETS, join_bracket_spans
 
     fmt = from_format or format_for(path)
     base = fmt.split("+", 1)[0].split("-", 1)[0]
-    source_text = None
-    if base in _MARKDOWN_FORMATS:
-        try:
-            source_text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise DraftError(f"cannot read {file}: {exc}", hint="save it as UTF-8 text") from None
-        if "\x00" in source_text:
-            # A binary file named .md: pandoc would chew on it for minutes.
-            raise DraftError(f"{file} is not text (it holds NUL bytes)", hint="check the path")
+    source_text = read_text_draft(path, fmt) if base in _MARKDOWN_FORMATS else None
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
     gc.disable()
     try:

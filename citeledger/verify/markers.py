@@ -391,6 +391,8 @@ def text_to_inlines(text: str) -> list[Json]:
 def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:
     """Ids a draft cites, distinct, in order of first citation (the draft's own Sources block
     does not count). Runs pandoc to read the file."""
-    from ..pandoc import read_json
+    from ..pandoc import format_for, read_json, read_text_draft
 
-    return scan(read_json(path, from_format=from_format)).cited_ids()
+    fmt = from_format or format_for(path)
+    read_text_draft(path, fmt)
+    return scan(read_json(path, from_format=fmt)).cited_ids()
