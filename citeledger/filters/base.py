@@ -149,7 +149,7 @@ def header(level: int, text: str, identifier: str = "", classes: Iterable[str] =
 def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
     """``Title. URL (accessed DATE)`` with a live link: the text of a note or a list entry."""
     out: list[Json] = []
-    title = " ".join(source.title.split())  # a newline in a Str could start markup
+    title = source.display_title  # a newline in a Str could start markup
     if title:
         out += text_to_inlines(title if title.endswith((".", "?", "!")) else title + ".")
     if with_url:

@@ -141,7 +141,7 @@ class Placement(BasePlacement):
         ]
 
     def entry_text(self, source: Source, number: int) -> str:
-        title = " ".join(source.title.split())
+        title = source.display_title
         return f"[{number}] {title} \u2014 " if title else f"[{number}] "
 
     def sources_blocks(self, level: int | None = None) -> list[Json]:

@@ -15,12 +15,15 @@ written back, so a newer tool's data survives a round trip through an older one.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .quotes import normalize_for_match
 from .urls import normalize_url, url_key
+
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 
 SCHEMA_VERSION = 1
 
@@ -80,6 +83,12 @@ class Source:
     accessed: str
     quotes: list[Quote] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def display_title(self) -> str:
+        """The title on one line, without control characters: what every output shows. XML
+        (docx, pptx) cannot hold C0 controls, and a newline could start markup in markdown."""
+        return " ".join(_CONTROL_RE.sub(" ", self.title).split())
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> Source:
