@@ -229,7 +229,7 @@ def _verify_once(
     from_format: str,
     say: Callable[[str], None],
 ) -> None:
-    from .verify import VerifyOptions, verify
+    from .filters.main import verify_for_build
 
     source_text = None
     if from_format.startswith("markdown"):
@@ -237,19 +237,8 @@ def _verify_once(
             source_text = draft.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             source_text = None
-    report = verify(
-        doc,
-        ledger,
-        VerifyOptions(
-            strict=options.strict,
-            min_coverage=options.min_coverage,
-            evidence=options.evidence,
-            figures=options.figures,
-            require_sources_block=False,
-        ),
-        scan=found,
-        source_name=str(draft),
-        source_text=source_text,
+    report = verify_for_build(
+        doc, ledger, options, found, source_name=str(draft), source_text=source_text
     )
     for line in report.lines():
         say(line)

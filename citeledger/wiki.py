@@ -450,26 +450,13 @@ def _verify(
     options: WikiOptions,
     echo: Callable[[str], None],
 ) -> bool:
-    from .verify import VerifyOptions, verify
+    from .filters.main import verify_for_build
 
     try:
         text: str | None = draft.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         text = None
-    report = verify(
-        doc,
-        ledger,
-        VerifyOptions(
-            strict=options.strict,
-            min_coverage=options.min_coverage,
-            evidence=options.evidence,
-            figures=options.figures,
-            require_sources_block=False,
-        ),
-        scan=found,
-        source_name=str(draft),
-        source_text=text,
-    )
+    report = verify_for_build(doc, ledger, options, found, source_name=str(draft), source_text=text)
     for line in report.lines():
         echo(line)
     return bool(report.failed)

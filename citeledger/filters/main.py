@@ -281,10 +281,21 @@ def apply(
     return doc
 
 
-def _verify(doc: Json, ledger: Ledger, opts: FilterOptions, found: Any, say: Any) -> None:
+def verify_for_build(
+    doc: Json,
+    ledger: Ledger,
+    opts: Any,
+    found: Any,
+    *,
+    source_name: str,
+    source_text: str | None = None,
+) -> Any:
+    """The verifier as every build runs it (filter, convert, wiki): the list comes from the
+    ledger, so the draft need not carry a Sources block. ``opts`` holds strict, min_coverage,
+    evidence and figures."""
     from ..verify import VerifyOptions, verify
 
-    report = verify(
+    return verify(
         doc,
         ledger,
         VerifyOptions(
@@ -295,7 +306,14 @@ def _verify(doc: Json, ledger: Ledger, opts: FilterOptions, found: Any, say: Any
             require_sources_block=False,
         ),
         scan=found,
-        source_name=os.environ.get("CITELEDGER_SOURCE_NAME", "input"),
+        source_name=source_name,
+        source_text=source_text,
+    )
+
+
+def _verify(doc: Json, ledger: Ledger, opts: FilterOptions, found: Any, say: Any) -> None:
+    report = verify_for_build(
+        doc, ledger, opts, found, source_name=os.environ.get("CITELEDGER_SOURCE_NAME", "input")
     )
     # Inside a build only findings are news: the stats line and "citations OK" stay quiet.
     for line in report.lines():
