@@ -25,8 +25,7 @@ from typing import Any
 
 from .errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
 from .pandoc import format_for, read_json, run_pandoc
-
-Json = Any
+from .tree import Json
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TYPST_TEMPLATE = TEMPLATES / "report.typst"

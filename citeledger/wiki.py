@@ -32,7 +32,7 @@ import re
 import secrets
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,13 +45,8 @@ from .filters.base import FilterOptions, State
 from .filters.wiki import dokuwiki_section_id
 from .ledger import Ledger
 from .pandoc import read_json, run_pandoc
-from .verify.markers import scan, stringify, text_to_inlines
-
-Json = Any
-
-# The obsidian pages use the wiki placement's block links; the filter's table has no entry for
-# a format pandoc does not know, so the build adds it.
-filter_main.PLACEMENTS.setdefault("obsidian", "wiki")
+from .tree import Json, elements, stringify, text_to_inlines
+from .verify.markers import scan
 
 
 @dataclass(frozen=True)
@@ -188,21 +183,6 @@ def doc_title(doc: Json) -> str:
 _ATTR_AT = {"Header": 1, "Div": 0, "Span": 0, "CodeBlock": 0, "Code": 0, "Figure": 0, "Table": 0}
 
 
-def _elements(node: Json) -> Iterator[Json]:
-    """Every element (dict with ``t``) under ``node``, depth first."""
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, list):
-            stack.extend(cur)
-        elif isinstance(cur, dict):
-            if "t" in cur:
-                yield cur
-            c = cur.get("c")
-            if isinstance(c, list):
-                stack.append(c)
-
-
 @dataclass
 class _Target:
     slug: str
@@ -213,7 +193,7 @@ class _Target:
 def _index_ids(pages: list[Page]) -> dict[str, _Target]:
     targets: dict[str, _Target] = {}
     for page in pages:
-        for el in _elements(page.blocks):
+        for el in elements(page.blocks):
             t = el["t"]
             if t == "Note":
                 page.has_notes = True
@@ -246,7 +226,7 @@ def page_href(fmt: WikiFormat, slug: str, anchor: str = "") -> str:
 def _rewrite_links(
     page: Page, fmt: WikiFormat, targets: dict[str, _Target], files: dict[str, str]
 ) -> None:
-    for el in _elements(page.blocks):
+    for el in elements(page.blocks):
         if el["t"] != "Link":
             continue
         url = el["c"][2][0]
@@ -275,7 +255,7 @@ def _raw_cites(lists: list[list[Json]]) -> None:
     cannot carry a class, and a link with one is written as raw HTML (which a reader no longer
     sees as a link, and which costs pandoc an HTML writer call per link). ``lists`` are the
     inline lists that hold citations, or block lists to search whole."""
-    for el in _elements(lists):
+    for el in elements(lists):
         if el.get("t") == "Link" and "citeledger-cite" not in el["c"][0][1]:
             el["c"][0] = ["", [], []]
         c = el.get("c")

@@ -9,12 +9,7 @@ import pytest
 
 from citeledger.errors import BadInput
 from citeledger.ledger import STYLES, load_ledger, render_block
-from citeledger.ledger.render import (
-    latex_escape,
-    latex_url,
-    parse_id_spec,
-    replace_sources_block,
-)
+from citeledger.ledger.render import latex_escape, latex_url, parse_id_spec
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 Golden = Callable[[str | Path, str], None]
@@ -76,46 +71,3 @@ def test_only_spec_parses_ids_and_ranges(spec: str, ids: set[int]) -> None:
 def test_bad_only_spec_is_bad_input(spec: str) -> None:
     with pytest.raises(BadInput, match="--only"):
         parse_id_spec(spec)
-
-
-BLOCK = "## Sources\n\n[1] https://a.org — A"
-
-
-@pytest.mark.parametrize(
-    "draft",
-    [
-        "# Title\n\nIce floats.[1]\n",
-        "# Title\n\nIce floats.[1]",
-        "# Title\n\nIce floats.[1]\n\n",
-        "",
-    ],
-)
-def test_replace_in_appends_once_and_is_idempotent(draft: str) -> None:
-    once = replace_sources_block(draft, BLOCK)
-    assert once.startswith(draft.rstrip("\n"))
-    assert once.endswith(BLOCK + "\n")
-    assert replace_sources_block(once, BLOCK) == once
-
-
-@pytest.mark.parametrize(
-    "heading", ["## Sources", "Sources:", "Sources", "**Sources**", "### sources:"]
-)
-def test_replace_in_rewrites_only_the_trailing_block(heading: str) -> None:
-    body = "# Report\n\nIce floats.[1]  \nTrailing  spaces\tkept.\n\n"
-    draft = body + heading + "\n\n[1] https://old.example/x\n[9] stale\n"
-    assert replace_sources_block(draft, BLOCK) == body + BLOCK + "\n"
-
-
-def test_replace_in_uses_the_last_heading_outside_code_fences() -> None:
-    body = "## Sources\n\nan early section\n\n```\nSources:\n```\n\ntext\n\n"
-    draft = body + "Sources:\n[1] x\n"
-    assert replace_sources_block(draft, BLOCK) == body + BLOCK + "\n"
-    fenced_only = "text\n\n```\n## Sources\n```\n"
-    assert replace_sources_block(fenced_only, BLOCK) == fenced_only + "\n" + BLOCK + "\n"
-
-
-def test_replace_in_keeps_crlf_drafts_crlf() -> None:
-    draft = "Ice floats.[1]\r\n\r\nSources:\r\n[1] old\r\n"
-    out = replace_sources_block(draft, BLOCK)
-    assert out == "Ice floats.[1]\r\n\r\n## Sources\r\n\r\n[1] https://a.org — A\r\n"
-    assert replace_sources_block(out, BLOCK) == out

@@ -16,15 +16,9 @@ from citeledger.filters.main import apply
 from citeledger.filters.pptx import slide_level
 from citeledger.ledger import load_ledger
 from citeledger.pandoc import pandoc_path, run_pandoc
-from citeledger.renderers.pptx import (
-    BodyBox,
-    entry_height_pt,
-    finish_pptx,
-    fit_entry,
-    paginate,
-    wrapped_lines,
-)
-from citeledger.renderers.pptx import Entry as SlideEntry
+from citeledger.renderers.pptx import finish_pptx
+from citeledger.slides import BodyBox, entry_height_pt, fit_entry, paginate, wrapped_lines
+from citeledger.slides import Entry as SlideEntry
 from citeledger.templates.make_reference_pptx import build as build_reference
 
 REFERENCE = Path(__file__).parent.parent / "citeledger" / "templates" / "reference.pptx"

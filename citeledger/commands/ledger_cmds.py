@@ -39,7 +39,6 @@ from ..ledger.render import (
     parse_id_spec,
     pick_sources,
     render_block,
-    replace_sources_block,
 )
 
 LedgerOpt = Annotated[
@@ -350,7 +349,9 @@ def render(
             raise DraftError(f"draft {replace_in} is not UTF-8 text") from None
         except OSError as exc:
             raise DraftError(f"cannot read draft {replace_in}: {exc.strerror or exc}") from None
-        updated = replace_sources_block(original, block)
+        from ..verify.sources_block import replace_in_text
+
+        updated = replace_in_text(original, block)
         if updated != original:
             try:
                 atomic_write_text(target, updated)

@@ -9,14 +9,12 @@ its format, which is the only escaping that never drifts from the format's rules
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..ledger import Ledger, Source
-from ..verify.markers import Marker, Scan, text_to_inlines
-
-Json = Any
+from ..tree import Json, header, link, para, raw_block, str_, text_to_inlines
+from ..verify.markers import Marker, Scan
 
 NOTES = ("footnotes", "endnotes", "list")
 NUMBERING = ("ledger", "sequential")
@@ -100,14 +98,6 @@ def cite_anchor(source_id: int, occurrence: int) -> str:
     return f"cite-{source_id}-{occurrence}"
 
 
-def raw_inline(fmt: str, text: str) -> Json:
-    return {"t": "RawInline", "c": [fmt, text]}
-
-
-def raw_block(fmt: str, text: str) -> Json:
-    return {"t": "RawBlock", "c": [fmt, text]}
-
-
 def add_header_include(doc: Json, fmt: str, text: str) -> None:
     """Append raw ``text`` to the document's ``header-includes`` metadata, keeping what the
     author put there (a single value becomes the first item of a list)."""
@@ -122,36 +112,12 @@ def add_header_include(doc: Json, fmt: str, text: str) -> None:
         meta["header-includes"] = {"t": "MetaList", "c": [current, block]}
 
 
-def str_(text: str) -> Json:
-    return {"t": "Str", "c": text}
-
-
-def attr(identifier: str = "", classes: Iterable[str] = (), kv: Iterable[tuple[str, str]] = ()):
-    return [identifier, list(classes), [list(p) for p in kv]]
-
-
-def link(inlines: list[Json], url: str, identifier: str = "", classes: Iterable[str] = ()):
-    return {"t": "Link", "c": [attr(identifier, classes), inlines, [url, ""]]}
-
-
-def span(inlines: list[Json], identifier: str = "", classes: Iterable[str] = ()) -> Json:
-    return {"t": "Span", "c": [attr(identifier, classes), inlines]}
-
-
-def para(inlines: list[Json]) -> Json:
-    return {"t": "Para", "c": inlines}
-
-
-def header(level: int, text: str, identifier: str = "", classes: Iterable[str] = ()) -> Json:
-    return {"t": "Header", "c": [level, attr(identifier, classes), text_to_inlines(text)]}
-
-
 def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
     """``Title. URL (accessed DATE)`` with a live link: the text of a note or a list entry."""
     out: list[Json] = []
-    title = source.display_title  # a newline in a Str could start markup
+    title = source.title_sentence  # one line: a newline in a Str could start markup
     if title:
-        out += text_to_inlines(title if title.endswith((".", "?", "!")) else title + ".")
+        out += text_to_inlines(title)
     if with_url:
         if out:
             out.append({"t": "Space"})

@@ -12,13 +12,9 @@ two entries named ``src-12`` would send both chunks' ``[12]`` to the first one.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..ledger import Source
+from ..tree import Json, attr, header, inline_lists, link, para, str_
 from . import base, html
-from .pptx import _inline_lists
-
-Json = Any
 
 SPLIT_LEVEL = 1
 
@@ -38,7 +34,7 @@ def chunk_bounds(blocks: list[Json], split_level: int) -> list[tuple[int, int]]:
 
 def _cite_links(blocks: list[Json]) -> list[Json]:
     found: list[Json] = []
-    for inlines in _inline_lists(blocks):
+    for inlines in inline_lists(blocks):
         for el in inlines:
             if el.get("t") == "Link" and "citeledger-cite" in el["c"][0][1]:
                 found.append(el)
@@ -61,14 +57,12 @@ class Placement(html.Placement):
         if not anchors:
             return []
         if len(anchors) == 1:
-            return [
-                base.link([base.str_(html.BACK)], "#" + anchors[0], classes=["citeledger-back"])
-            ]
-        out: list[Json] = [base.str_(html.BACK)]
+            return [link([str_(html.BACK)], "#" + anchors[0], classes=["citeledger-back"])]
+        out: list[Json] = [str_(html.BACK)]
         for k, anchor in enumerate(anchors, 1):
             out += [
                 {"t": "Space"},
-                base.link([base.str_(str(k))], "#" + anchor, classes=["citeledger-back"]),
+                link([str_(str(k))], "#" + anchor, classes=["citeledger-back"]),
             ]
         return out
 
@@ -78,16 +72,16 @@ class Placement(html.Placement):
             {
                 "t": "Div",
                 "c": [
-                    base.attr(self.chunk_anchor(s.id), ["citeledger-source"]),
-                    [base.para(self.entry(s, self.state.number(s.id)))],
+                    attr(self.chunk_anchor(s.id), ["citeledger-source"]),
+                    [para(self.entry(s, self.state.number(s.id)))],
                 ],
             }
             for s in sources
         ]
         level = min(self.split_level + 1, 6)
         title = self.state.options.sources_title
-        heading = base.header(level, title, f"c{self.chunk}-sources", ["unnumbered"])
-        return [heading, {"t": "Div", "c": [base.attr("", ["citeledger-sources"]), entries]}]
+        heading = header(level, title, f"c{self.chunk}-sources", ["unnumbered"])
+        return [heading, {"t": "Div", "c": [attr("", ["citeledger-sources"]), entries]}]
 
     def finish(self) -> None:
         blocks = self.state.doc["blocks"]

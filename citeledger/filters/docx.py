@@ -41,14 +41,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
+from ..docx_contract import bookmark_end, bookmark_start, noteref_field
 from ..ledger import Source
-from ..renderers._oxml_text import bookmark_end, bookmark_start, noteref_field
+from ..tree import INLINES_AT_1, INLINES_AT_C, Json, Walk, header, link, para, span, str_
 from . import base
-from .base import entry_inlines, header, link, para, span, str_
-
-Json = Any
+from .base import entry_inlines
 
 RECORD_KEY = "citeledger-docx"
 
@@ -183,19 +181,11 @@ class Placement(base.Placement):
         meta[RECORD_KEY] = {"t": "MetaString", "c": text}
 
 
-_INLINE_LISTS = frozenset(
-    {"Emph", "Underline", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps"}
-)
-_INLINES_AT_1 = frozenset({"Quoted", "Cite", "Link", "Image", "Span"})
-
-
-class _NoteCounter:
-    """Counts Note elements in document order, descending only where a note can be: on a
-    1.6 MB report this touches each inline once, with no work for Str and Space."""
-
-    __slots__ = ("ours", "numbers", "count")
+class _NoteCounter(Walk):
+    """Counts Note elements in reading order, descending only where a note can be."""
 
     def __init__(self, ours: dict[int, int]) -> None:
+        super().__init__()
         self.ours = ours
         self.numbers: dict[int, int] = {}
         self.count = 0
@@ -208,50 +198,7 @@ class _NoteCounter:
                 sid = self.ours.get(id(el))
                 if sid is not None:
                     self.numbers[sid] = self.count
-            elif t in _INLINE_LISTS:
+            elif t in INLINES_AT_C:
                 self.inlines(el["c"])
-            elif t in _INLINES_AT_1:
+            elif t in INLINES_AT_1:
                 self.inlines(el["c"][1])
-
-    def blocks(self, blocks: list[Json]) -> None:
-        for b in blocks:
-            t = b["t"]
-            c = b.get("c")
-            if t in ("Para", "Plain"):
-                self.inlines(c)
-            elif t == "Header":
-                self.inlines(c[2])
-            elif t == "BlockQuote":
-                self.blocks(c)
-            elif t == "Div":
-                self.blocks(c[1])
-            elif t == "BulletList":
-                for item in c:
-                    self.blocks(item)
-            elif t == "OrderedList":
-                for item in c[1]:
-                    self.blocks(item)
-            elif t == "DefinitionList":
-                for term, definitions in c:
-                    self.inlines(term)
-                    for d in definitions:
-                        self.blocks(d)
-            elif t == "LineBlock":
-                for line in c:
-                    self.inlines(line)
-            elif t == "Figure":
-                self.blocks(c[2])
-                self.blocks(c[1][1])
-            elif t == "Table":
-                self.table(c)
-
-    def table(self, c: list[Json]) -> None:
-        _attr, caption, _specs, head, bodies, foot = c
-        self.blocks(caption[1])
-        rows = list(head[1])
-        for body in bodies:
-            rows += body[2] + body[3]
-        rows += foot[1]
-        for row in rows:
-            for cell in row[1]:
-                self.blocks(cell[4])

@@ -15,13 +15,10 @@ its own way, with two exceptions:
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..ledger import Source
+from ..tree import Json, attr, link, para, raw_inline, str_
 from . import base
-from .base import cite_anchor, entry_inlines, link, source_anchor, str_
-
-Json = Any
+from .base import cite_anchor, entry_inlines, source_anchor
 
 # Markdown flavours whose writers drop Span/Div attributes but pass raw HTML through.
 RAW_HTML_ANCHORS = frozenset({"gfm", "commonmark", "commonmark_x", "markdown_github"})
@@ -72,7 +69,7 @@ class Placement(base.Placement):
         inlines: list[Json] = []
         if self.raw_anchors:
             anchor = source_anchor(source.id)
-            inlines.append(base.raw_inline("html", f'<a id="{anchor}"></a>'))
+            inlines.append(raw_inline("html", f'<a id="{anchor}"></a>'))
         inlines += [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
         back = self.back_links(source)
         if back:
@@ -85,17 +82,17 @@ class Placement(base.Placement):
             return []
         entries: list[Json] = []
         for src in sources:
-            para = base.para(self.entry(src, self.state.number(src.id)))
+            entry = para(self.entry(src, self.state.number(src.id)))
             if self.raw_anchors or not self.links:
-                entries.append(para)
+                entries.append(entry)
             else:
                 entries.append(
                     {
                         "t": "Div",
-                        "c": [base.attr(source_anchor(src.id), ["citeledger-source"]), [para]],
+                        "c": [attr(source_anchor(src.id), ["citeledger-source"]), [entry]],
                     }
                 )
         if self.raw_anchors or not self.links:
             return [self.sources_header(), *entries]
-        listing = {"t": "Div", "c": [base.attr("", ["citeledger-sources"]), entries]}
+        listing = {"t": "Div", "c": [attr("", ["citeledger-sources"]), entries]}
         return [self.sources_header(), listing]

@@ -23,13 +23,11 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from ..ledger import Source
+from ..tree import Json, raw_block, raw_inline
 from . import base
-
-Json = Any
 
 HEADER_FILE = Path(__file__).resolve().parent.parent / "templates" / "citeledger-header.tex"
 
@@ -155,18 +153,15 @@ class Placement(base.Placement):
         self.macro = r"\citeledgerbracket" if self.bracketed else r"\citeledgernote"
 
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        return [
-            base.raw_inline("latex", f"{self.macro}{{{source.id}}}{{{number}}}{{{occurrence}}}")
-        ]
+        return [raw_inline("latex", f"{self.macro}{{{source.id}}}{{{number}}}{{{occurrence}}}")]
 
     def separator(self) -> list[Json]:
-        return [] if self.bracketed else [base.raw_inline("latex", r"\citeledgersep{}")]
+        return [] if self.bracketed else [raw_inline("latex", r"\citeledgersep{}")]
 
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []
-        title = " ".join(source.title.split())
-        if title:
-            parts.append(latex_escape(title if title.endswith((".", "?", "!")) else title + "."))
+        if source.title_sentence:
+            parts.append(latex_escape(source.title_sentence))
         parts.append(r"\citeledgerurl{" + latex_url(source.url) + "}")
         if source.accessed:
             parts.append(f"(accessed {latex_escape(source.accessed)})")
@@ -189,7 +184,7 @@ class Placement(base.Placement):
         heading = self.sources_header()
         if base.base_format(self.state.format) == "beamer":
             heading["c"][1][1].append("allowframebreaks")
-        return [heading, base.raw_block("latex", "\n".join(lines))]
+        return [heading, raw_block("latex", "\n".join(lines))]
 
     def finish(self) -> None:
         base.add_header_include(self.state.doc, "latex", header_snippet())

@@ -71,7 +71,8 @@ from typing import Any
 
 from ..errors import BadInput, CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
-from ..verify.markers import Marker, scan, text_to_inlines
+from ..tree import Json, stringify, text_to_inlines
+from ..verify.markers import Marker, scan
 from .base import (
     NOTES,
     NUMBERING,
@@ -82,8 +83,6 @@ from .base import (
     State,
     base_format,
 )
-
-Json = Any
 
 # Output formats whose readers expect something other than the generic html/markdown form.
 # Values are module names in this package; each exports ``Placement``.
@@ -97,6 +96,7 @@ PLACEMENTS = {
     "mediawiki": "wiki",
     "dokuwiki": "wiki",
     "chunkedhtml": "chunked",
+    "obsidian": "wiki",  # not a pandoc writer: citeledger wiki writes it with gfm
 }
 DEFAULT_PLACEMENT = "html"
 
@@ -121,8 +121,6 @@ _OPTION_KEYS = {
 
 def meta_value(value: Json) -> Any:
     """A pandoc MetaValue as plain Python (strings, bools, lists, dicts)."""
-    from ..verify.markers import stringify
-
     t = value.get("t")
     c = value.get("c")
     if t == "MetaBool":

@@ -19,16 +19,10 @@ cites (``[n] Title — URL``) and their evidence quotes from the ledger.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from ..ledger import Source
-from ..renderers.pptx import BodyBox, Entry, paginate, sources_page_title
-from ..verify.markers import text_to_inlines
+from ..slides import BodyBox, Entry, paginate, sources_page_title
+from ..tree import Json, attr, header, inline_lists, link, str_, text_to_inlines
 from .base import Placement as BasePlacement
-from .base import attr, header, link, str_
-
-Json = Any
 
 CITE_CLASS = "citeledger-cite"
 # Pandoc's default reference.pptx, "Title and Content": body placeholder size in EMU and the
@@ -67,62 +61,6 @@ def slides(blocks: list[Json], level: int) -> list[tuple[int, int]]:
     if start < len(blocks):
         bounds.append((start, len(blocks)))
     return bounds
-
-
-def _inline_lists(blocks: list[Json]) -> Iterator[list[Json]]:
-    """Every inline list inside ``blocks``, outermost first; footnote bodies are not entered."""
-    for b in blocks:
-        t = b.get("t")
-        c = b.get("c")
-        if t in ("Para", "Plain"):
-            yield from _nested_inlines(c)
-        elif t == "Header":
-            yield from _nested_inlines(c[2])
-        elif t == "LineBlock":
-            for line in c:
-                yield from _nested_inlines(line)
-        elif t == "BlockQuote":
-            yield from _inline_lists(c)
-        elif t == "BulletList":
-            for item in c:
-                yield from _inline_lists(item)
-        elif t == "OrderedList":
-            for item in c[1]:
-                yield from _inline_lists(item)
-        elif t == "DefinitionList":
-            for term, defs in c:
-                yield from _nested_inlines(term)
-                for d in defs:
-                    yield from _inline_lists(d)
-        elif t == "Div":
-            yield from _inline_lists(c[1])
-        elif t == "Figure":
-            yield from _inline_lists(c[1][1])
-            yield from _inline_lists(c[2])
-        elif t == "Table":
-            _attr, caption, _specs, head, bodies, foot = c
-            yield from _inline_lists(caption[1])
-            rows = list(head[1]) + list(foot[1])
-            for body in bodies:
-                rows += body[2] + body[3]
-            for row in rows:
-                for cell in row[1]:
-                    yield from _inline_lists(cell[4])
-
-
-_INLINE_CONTAINERS = frozenset(
-    {"Emph", "Underline", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps"}
-)
-
-
-def _nested_inlines(inlines: list[Json]) -> Iterator[list[Json]]:
-    yield inlines
-    for el in inlines:
-        t = el.get("t")
-        if t in _INLINE_CONTAINERS:
-            yield from _nested_inlines(el["c"])
-        elif t in ("Span", "Quoted", "Link", "Cite"):
-            yield from _nested_inlines(el["c"][1])
 
 
 def _is_notes_div(block: Json) -> bool:
@@ -179,7 +117,7 @@ class Placement(BasePlacement):
         body = [b for b in blocks[start:end] if not _is_notes_div(b)]
         footnotes: list[Json] = []
         cited: dict[int, None] = {}
-        for inlines in _inline_lists(body):
+        for inlines in inline_lists(body):
             if any(el.get("t") == "Note" for el in inlines):
                 for el in inlines:
                     if el.get("t") == "Note":

@@ -11,12 +11,9 @@ Titles and URLs are written as raw typst through :func:`typst_escape` (markup) a
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..ledger import Source
+from ..tree import Json, raw_block, raw_inline
 from . import base
-
-Json = Any
 
 # Every character with a meaning in typst markup (a backslash escapes any of them); quotes stay
 # as written so typst's smart quotes apply.
@@ -48,13 +45,12 @@ class Placement(base.Placement):
         mark = typst_escape(f"[{number}]")
         target = base.source_anchor(source.id)
         here = base.cite_anchor(source.id, occurrence)
-        return [base.raw_inline("typst", f"#link(<{target}>)[{mark}]<{here}>")]
+        return [raw_inline("typst", f"#link(<{target}>)[{mark}]<{here}>")]
 
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []
-        title = " ".join(source.title.split())
-        if title:
-            parts.append(typst_escape(title if title.endswith((".", "?", "!")) else title + "."))
+        if source.title_sentence:
+            parts.append(typst_escape(source.title_sentence))
         parts.append(f"#link({typst_string(source.url)})")
         if source.accessed:
             parts.append(typst_escape(f"(accessed {source.accessed})"))
@@ -78,4 +74,4 @@ class Placement(base.Placement):
                 ")]",
             ]
         )
-        return [self.sources_header(), base.raw_block("typst", grid)]
+        return [self.sources_header(), raw_block("typst", grid)]

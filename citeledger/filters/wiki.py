@@ -26,14 +26,12 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from typing import Any
 from urllib.parse import quote
 
 from ..ledger import Source
+from ..tree import Json, link, raw_block, raw_inline, str_
 from . import base
-from .base import link, raw_inline, source_anchor, str_
-
-Json = Any
+from .base import source_anchor
 
 WIKI_FORMATS = frozenset({"mediawiki", "dokuwiki", "obsidian"})
 
@@ -73,13 +71,6 @@ def dokuwiki_section_id(title: str) -> str:
     return cleaned or "section"
 
 
-def _title_text(source: Source) -> str:
-    title = " ".join(source.title.split())
-    if title and not title.endswith((".", "?", "!")):
-        title += "."
-    return title
-
-
 class Placement(base.Placement):
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
@@ -106,7 +97,7 @@ class Placement(base.Placement):
     def markup(self, source: Source) -> str:
         """``[n] Title. URL (accessed DATE)`` as raw markup of the wiki (titles escaped)."""
         number = self.state.number(source.id)
-        title = _title_text(source)
+        title = source.title_sentence
         url = wiki_url(source.url)
         accessed = f" (accessed {html.escape(source.accessed)})" if source.accessed else ""
         if self.fmt == "dokuwiki":
@@ -130,6 +121,6 @@ class Placement(base.Placement):
         if not sources:
             return []
         if self.native:
-            return [self.sources_header(), base.raw_block("mediawiki", "<references />")]
+            return [self.sources_header(), raw_block("mediawiki", "<references />")]
         items = [[{"t": "Plain", "c": self.entry(s, self.state.number(s.id))}] for s in sources]
         return [self.sources_header(), {"t": "BulletList", "c": items}]

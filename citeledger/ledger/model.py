@@ -90,6 +90,13 @@ class Source:
         (docx, pptx) cannot hold C0 controls, and a newline could start markup in markdown."""
         return " ".join(_CONTROL_RE.sub(" ", self.title).split())
 
+    @property
+    def title_sentence(self) -> str:
+        """The display title ending in a full stop (unless it ends in one of ``. ? !``): how a
+        note or a list entry opens, before the URL. Empty when there is no title."""
+        title = self.display_title
+        return title if not title or title.endswith((".", "?", "!")) else title + "."
+
     @classmethod
     def from_dict(cls, data: Any, where: str) -> Source:
         if not isinstance(data, dict):

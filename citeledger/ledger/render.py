@@ -44,9 +44,6 @@ _LATEX_TEXT_RE = re.compile(r"[&%$#_{}~^\\]")
 _URL_ESCAPES = {"%": r"\%", "#": r"\#", "{": r"\%7B", "}": r"\%7D", "\\": r"\%5C"}
 _URL_RE = re.compile(r"[%#{}\\]")
 
-SOURCES_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?sources:?(?:\*\*)?\s*$", re.IGNORECASE)
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
-
 
 def latex_escape(text: str) -> str:
     """``text`` as LaTeX that prints it literally."""
@@ -63,7 +60,7 @@ def _one_line(text: str) -> str:
 
 
 def _entry(source: Source) -> str:
-    title = _one_line(source.title)
+    title = source.display_title
     return f"{source.url} — {title}" if title else source.url
 
 
@@ -87,7 +84,7 @@ def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = 
     if style == "bibtex":
         return "\n".join(
             f"@misc{{source{s.id},\n"
-            f"  title = {{{latex_escape(_one_line(s.title) or s.url)}}},\n"
+            f"  title = {{{latex_escape(s.display_title or s.url)}}},\n"
             f"  howpublished = {{\\url{{{latex_url(s.url)}}}}},\n"
             f"  note = {{Accessed {latex_escape(s.accessed)}}}\n"
             "}"
@@ -122,31 +119,3 @@ def parse_id_spec(spec: str) -> set[int]:
     if not out:
         raise BadInput(f"--only: {spec!r} names no ids", hint="write e.g. 1,3,5-7")
     return out
-
-
-def replace_sources_block(draft: str, block: str) -> str:
-    """``draft`` with its trailing Sources block (from the last Sources heading or ``Sources:``
-    line outside code fences to the end) replaced by ``block``, or ``block`` appended after a
-    blank line when there is none. Everything before the block stays byte-identical, and a
-    second run gives the same text (the appended block is found again)."""
-    newline = "\r\n" if "\r\n" in draft else "\n"
-    lines = draft.splitlines(keepends=True)
-    start: int | None = None
-    offset = 0
-    in_fence = False
-    for line in lines:
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        elif not in_fence and SOURCES_HEADING.match(line):
-            start = offset
-        offset += len(line)
-    new_block = newline.join(block.split("\n")) + newline
-    if start is not None:
-        return draft[:start] + new_block
-    if not draft:
-        return new_block
-    if not draft.endswith(("\n", "\r")):
-        draft += newline
-    if not draft.endswith(("\n\n", "\r\n\r\n", "\r\r")):
-        draft += newline
-    return draft + new_block

@@ -3,8 +3,9 @@
 ``finish(path, ledger=..., options=...)`` picks the renderer by the file's suffix: ``.docx``
 (``renderers/docx.py``: Word marks equal to ledger ids, endnotes) and ``.pptx``
 (``renderers/pptx.py``: Sources slides). ``citeledger finish`` and ``citeledger convert`` both
-call it. The office libraries load only here, inside ``finish``: the filter imports the
-``_oxml_text`` snippets from this package and must start fast.
+call it. The office libraries load only here, inside ``finish``; what the filters and the
+renderers both need (``docx_contract``, ``slides``) lives below both, so neither imports the
+other.
 """
 
 from __future__ import annotations

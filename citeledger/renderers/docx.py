@@ -28,11 +28,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from ..docx_contract import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..errors import BadInput
 from ..filters.base import FilterOptions
 from ..ledger import Ledger
 from . import _oxml
-from ._oxml_text import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 
 RECORD_PROPERTY = "citeledger-docx"
 _HINT_REBUILD = "rebuild it with pandoc --filter pandoc-citeledger"

@@ -18,18 +18,8 @@ the deck's slide level followed by one paragraph per cited source, paginated by 
 estimate for pandoc's default layout and body size. ``finish`` (``finish_pptx``) repaginates
 them for the deck's real layout at :data:`SOURCES_FONT_PT` and checks every link.
 
-How many lines fit — the estimate (python-pptx cannot measure rendered text):
-
-- usable box: the body placeholder's width and height minus the text insets (0.1 in left and
-  right, 0.05 in top and bottom, set explicitly on the slide so the numbers hold);
-- a line is ``font size × 1.2`` high (PowerPoint's single spacing), and each entry adds a space
-  before of ``0.3 × font size``;
-- wrapping: greedy, at spaces, a Latin glyph taken as 0.5 em wide and a space as 0.25 em (Calibri
-  and its metric twin Carlito average about 0.47 em over mixed-case text and URLs: 0.5 leaves a
-  margin), a wide (CJK, fullwidth) character 1 em and breakable anywhere; a word longer than a
-  line breaks across lines, as PowerPoint does with long URLs;
-- an entry is never split across slides; a title so long that its entry would take more than
-  half the box is shortened with "…" (the URL is never shortened).
+How many lines fit is estimated by :mod:`citeledger.slides` (python-pptx cannot measure
+rendered text); the filter paginates with the same estimate.
 
 Autofit is switched off on the rebuilt slides so PowerPoint and LibreOffice do not shrink text
 that the estimate says fits.
@@ -38,167 +28,25 @@ that the estimate says fits.
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from ..slides import (
+    INSET_LR,
+    INSET_TB,
+    SPACE_BEFORE,
+    BodyBox,
+    Entry,
+    paginate,
+    sources_page_title,
+)
+from ..verify.sources_block import is_sources_title, titles_for
 
 if TYPE_CHECKING:
     from ..filters.base import FilterOptions
     from ..ledger import Ledger
 
-EMU_PER_PT = 12700
-SOURCES_FONT_PT = 14.0
-LINE_SPACING = 1.2
-SPACE_BEFORE = 0.3
-LATIN_EM = 0.5
-SPACE_EM = 0.25
-WIDE_EM = 1.0
-INSET_LR = 91440
-INSET_TB = 45720
 NOTES_TITLE = "Notes"
-
-
-@dataclass(frozen=True)
-class BodyBox:
-    """A body placeholder (outer size in EMU) and the font size its text is set in."""
-
-    width: int
-    height: int
-    font_pt: float = SOURCES_FONT_PT
-
-    @property
-    def line_pt(self) -> float:
-        return self.font_pt * LINE_SPACING
-
-    @property
-    def inner_height_pt(self) -> float:
-        return (self.height - 2 * INSET_TB) / EMU_PER_PT
-
-    @property
-    def line_ems(self) -> float:
-        """How many ems of text one line holds."""
-        return (self.width - 2 * INSET_LR) / EMU_PER_PT / self.font_pt
-
-    def max_lines(self) -> int:
-        """Lines that fit when the box holds one paragraph."""
-        return int((self.inner_height_pt - SPACE_BEFORE * self.font_pt) // self.line_pt)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One line of a Sources slide: ``text`` (``[n] Title — ``) followed by the linked URL."""
-
-    text: str
-    url: str
-    source_id: int
-
-
-def _char_em(ch: str) -> float:
-    return WIDE_EM if unicodedata.east_asian_width(ch) in ("W", "F") else LATIN_EM
-
-
-def _tokens(text: str) -> list[tuple[float, bool]]:
-    """``(width in ems, preceded by a space)`` per unbreakable piece: a word, or one wide
-    character (CJK text breaks between any two characters)."""
-    out: list[tuple[float, bool]] = []
-    word = 0.0
-    spaced = False
-    for ch in text:
-        if ch.isspace():
-            if word:
-                out.append((word, spaced))
-                word = 0.0
-            spaced = True
-            continue
-        em = _char_em(ch)
-        if em == WIDE_EM:
-            if word:
-                out.append((word, spaced))
-                word, spaced = 0.0, False
-            out.append((em, spaced))
-            spaced = False
-            continue
-        word += em
-    if word:
-        out.append((word, spaced))
-    return out
-
-
-def wrapped_lines(text: str, box: BodyBox) -> int:
-    """Lines ``text`` takes in ``box`` by the estimate in the module docstring."""
-    capacity = box.line_ems
-    lines = 1
-    used = 0.0
-    for width, spaced in _tokens(text):
-        gap = SPACE_EM if spaced and used else 0.0
-        if used and used + gap + width > capacity:
-            lines += 1
-            used, gap = 0.0, 0.0
-        used += gap
-        while used + width > capacity:  # a word wider than a line breaks across lines
-            width -= capacity - used
-            lines += 1
-            used = 0.0
-        used += width
-    return lines
-
-
-def entry_height_pt(entry: Entry, box: BodyBox) -> float:
-    return wrapped_lines(entry.text + entry.url, box) * box.line_pt + SPACE_BEFORE * box.font_pt
-
-
-def fit_entry(entry: Entry, box: BodyBox) -> Entry:
-    """``entry``, its title shortened with "…" if the entry would take over half the box."""
-    limit = max(1, box.max_lines() // 2)
-    if wrapped_lines(entry.text + entry.url, box) <= limit:
-        return entry
-    match = re.match(r"(\[\d+\] )(.*?)( \u2014 )?$", entry.text, re.S)
-    if not match:
-        return entry
-    prefix, title, dash = match.group(1), match.group(2), match.group(3) or ""
-    words = title.split(" ")
-    while len(words) > 1:
-        words.pop()
-        shorter = f"{prefix}{' '.join(words)}\u2026{dash}"
-        if wrapped_lines(shorter + entry.url, box) <= limit:
-            return Entry(shorter, entry.url, entry.source_id)
-    keep = title
-    while keep:  # one huge word (or CJK run): cut characters
-        keep = keep[: max(0, len(keep) - max(1, len(keep) // 8))]
-        shorter = f"{prefix}{keep}\u2026{dash}"
-        if wrapped_lines(shorter + entry.url, box) <= limit:
-            return Entry(shorter, entry.url, entry.source_id)
-    return Entry(f"{prefix}\u2026{dash}", entry.url, entry.source_id)
-
-
-def paginate(entries: list[Entry], box: BodyBox) -> list[list[Entry]]:
-    """Entries packed, in order, onto as many slides as they need."""
-    pages: list[list[Entry]] = []
-    page: list[Entry] = []
-    used = 0.0
-    room = box.inner_height_pt
-    for raw in entries:
-        entry = fit_entry(raw, box)
-        height = entry_height_pt(entry, box)
-        if page and used + height > room:
-            pages.append(page)
-            page, used = [], 0.0
-        page.append(entry)
-        used += height
-    if page:
-        pages.append(page)
-    return pages
-
-
-def sources_page_title(title: str, page: int, pages: int) -> str:
-    return title if pages == 1 else f"{title} ({page}/{pages})"
-
-
-def _sources_title_re(title: str) -> re.Pattern[str]:
-    return re.compile(rf"^\s*{re.escape(title.strip())}\s*(?:\(\d+/\d+\))?\s*$", re.IGNORECASE)
-
-
 _ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,4})\]")
 
 
@@ -219,12 +67,12 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: FilterOptions) -> None:
             hint="give the .pptx that pandoc wrote",
         ) from None
 
-    title_re = _sources_title_re(options.sources_title)
+    titles = titles_for(options.sources_title)
     slides = list(prs.slides)
     for slide in _pandoc_notes_slides(slides):
         ox.delete_slide(prs, slide)
     slides = list(prs.slides)
-    source_slides = [s for s in slides if title_re.match(_title(s))]
+    source_slides = [s for s in slides if is_sources_title(_title(s), titles)]
     body_slides = [s for s in slides if s not in source_slides]
     entries = _entries_from_sources_slides(source_slides, ledger)
     if not entries:

@@ -30,7 +30,7 @@ from .markers import Scan
 from .markers import scan as scan_doc
 from .report import Finding, Report, VerifyOptions, stats_line
 from .sentences import sentences
-from .sources_block import entries
+from .sources_block import entries, titles_for
 
 __all__ = ["Finding", "Report", "VerifyOptions", "stats_line", "verify"]
 
@@ -71,7 +71,8 @@ def _verify(
 ) -> Report:
     if not isinstance(doc, dict):
         doc = doc.to_json()
-    found = scan if scan is not None else scan_doc(doc)
+    titles = titles_for(options.sources_title)
+    found = scan if scan is not None else scan_doc(doc, titles)
     skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
     notes = (
         note_citations(doc, ledger, skip=skip) if options.footnote_citations else NoteCitations()
@@ -81,7 +82,7 @@ def _verify(
     positions = None
     entry_positions: dict[int, str] = {}
     if source_text is not None:
-        locator = Locator.from_text(source_name, source_text)
+        locator = Locator.from_text(source_name, source_text, titles)
         positions = locator.place(found)
         entry_positions = {i: f"{line}:{col}" for i, (line, col) in locator.entries.items()}
     checker = Checker(

@@ -21,8 +21,6 @@ from .report import Finding, VerifyOptions
 from .sentences import Sentence
 from .sources_block import Entry
 
-Json = Any
-
 MAX_IDS_PER_SENTENCE = 3
 _TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s?%)?(?![\w])")

@@ -15,9 +15,7 @@ from typing import Any
 
 from ..ledger import Ledger
 from ..ledger.urls import url_key
-from .markers import stringify
-
-Json = Any
+from ..tree import Json, elements, stringify
 
 _URL = re.compile(r"https?://[^\s\"'<>)\]}]+")
 _TRAILING = ".,;:!?"
@@ -106,20 +104,11 @@ def _bookmark(el: Json) -> str:
 
 def _urls(blocks: list[Json]) -> list[str]:
     """Link targets first, then URLs written out in the text, each once."""
-    targets: list[str] = []
-    stack: list[Json] = [blocks]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, dict):
-            if cur.get("t") == "Link":
-                target = cur["c"][2][0]
-                if target.startswith(("http://", "https://")):
-                    targets.append(target)
-            c = cur.get("c")
-            if isinstance(c, list):
-                stack.append(c)
-        elif isinstance(cur, list):
-            stack.extend(reversed(cur))
+    targets = [
+        el["c"][2][0]
+        for el in elements(blocks)
+        if el["t"] == "Link" and el["c"][2][0].startswith(("http://", "https://"))
+    ]
     for m in _URL.finditer(stringify(blocks)):
         targets.append(m.group(0).rstrip(_TRAILING))
     return list(dict.fromkeys(url_key(t) for t in targets))

@@ -15,15 +15,13 @@ partner falls back to its heading, so a wrong guess can cost precision, never a 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .markers import MARKER_RE, Hit, Marker, Scan, parse_marker
+from .sources_block import DEFAULT_TITLES, find_sources_lines
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:\s|$)")
-_SOURCES_LINE = re.compile(
-    r"^\s*(?:(#{1,6})\s*)?(?:\*\*)?sources\s*:?\s*(?:\*\*)?\s*(?:#+\s*)?$", re.IGNORECASE
-)
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
 _REF_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
@@ -34,7 +32,6 @@ _COMMENT = re.compile(r"<!--.*?-->")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()\s]*(?:\([^()]*\))?[^()]*\)")
 _LOOKAHEAD = 64
-_ANY_HEADING = 99
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -58,15 +55,16 @@ class Locator:
     entries: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     @classmethod
-    def from_text(cls, name: str, text: str) -> Locator:
+    def from_text(cls, name: str, text: str, titles: Sequence[str] = DEFAULT_TITLES) -> Locator:
         loc = cls(name)
-        loc._read(text)
+        loc._read(text, titles)
         return loc
 
-    def _read(self, text: str) -> None:
+    def _read(self, text: str, titles: Sequence[str]) -> None:
         lines = text.split("\n")
         labels = {m.group(1).strip().lower() for ln in lines if (m := _REF_DEF.match(ln))}
-        sources_at, sources_level = _last_sources_line(lines)
+        block = find_sources_lines(lines, titles)
+        sources = range(block.start, block.end) if block else range(0)
         start = _front_matter_end(lines)
         fence: str | None = None
         in_comment = False
@@ -86,11 +84,9 @@ class Locator:
             if m:
                 fence = m.group(1)
                 continue
-            if number == sources_at:
-                in_sources = True
+            if block is not None and number == block.start:
                 continue
-            if in_sources and (h := _ATX.match(line)) and len(h.group(1)) <= sources_level:
-                in_sources = False
+            in_sources = number in sources
             if in_comment:
                 end = line.find("-->")
                 if end < 0:
@@ -180,30 +176,6 @@ class Locator:
 
 def _key(marker: Marker) -> tuple[str, tuple[int, ...], str | None]:
     return (marker.kind, marker.ids, marker.name)
-
-
-def _last_sources_line(lines: list[str]) -> tuple[int, int]:
-    """The line of the last Sources heading (or ``Sources:`` line) and its heading level
-    (a ``Sources:`` paragraph runs to the next heading of any level)."""
-    at, level = -1, 0
-    fence: str | None = None
-    for number, line in enumerate(lines):
-        m = _FENCE.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
-            continue
-        if m:
-            fence = m.group(1)
-            continue
-        if "ources" in line or "OURCES" in line:
-            s = _SOURCES_LINE.match(line)
-            if s:
-                at, level = number, len(s.group(1) or "") or _ANY_HEADING
-                underline = lines[number + 1].strip() if number + 1 < len(lines) else ""
-                if level == _ANY_HEADING and underline and set(underline) <= {"=", "-"}:
-                    level = 1 if underline[0] == "=" else 2
-    return at, level
 
 
 def _front_matter_end(lines: list[str]) -> int:

@@ -20,12 +20,12 @@ Marker grammar (the grounded-citations convention):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-Json = Any
+from ..tree import INLINES_AT_C, Json, Walk
+from .sources_block import DEFAULT_TITLES, SourcesBlock, find_sources_block
 
 _ID = r"\d{1,4}"
 MARKER_RE = re.compile(
@@ -42,13 +42,8 @@ _GROUP_OPEN_RE = re.compile(rf"\[{_ID}(?:\s*,\s*{_ID})*,$")
 _GROUP_PART_RE = re.compile(rf"^{_ID},?")
 
 _MAX_GROUP_RANGE = 50
-_SOURCES_TITLE_RE = re.compile(r"^\s*sources\s*:?\s*$", re.IGNORECASE)
 
 SKIP_INLINES = frozenset({"Code", "Math", "RawInline", "Link", "Image", "Cite"})
-SKIP_BLOCKS = frozenset({"CodeBlock", "RawBlock", "HorizontalRule", "Null"})
-_CONTAINER_INLINES = frozenset(
-    {"Emph", "Underline", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,15 +132,6 @@ class Hit:
 
 
 @dataclass(slots=True)
-class SourcesBlock:
-    """Top-level blocks ``blocks[start:end]`` form the draft's own Sources block."""
-
-    start: int
-    end: int
-    title: str
-
-
-@dataclass(slots=True)
 class Scan:
     hits: list[Hit] = field(default_factory=list)
     sources: SourcesBlock | None = None
@@ -164,165 +150,22 @@ class Scan:
         return list(seen)
 
 
-def stringify(elements: list[Json]) -> str:
-    """Plain text of an inline list (or block list), for headings, titles and messages."""
-    out: list[str] = []
-    _stringify_into(elements, out)
-    return "".join(out)
-
-
-def _stringify_into(node: Json, out: list[str]) -> None:
-    if isinstance(node, list):
-        for item in node:
-            _stringify_into(item, out)
-        return
-    if not isinstance(node, dict):
-        return
-    t = node.get("t")
-    c: Any = node.get("c")
-    if t == "Str":
-        out.append(c)
-    elif t in ("Space", "SoftBreak"):
-        out.append(" ")
-    elif t == "LineBreak":
-        out.append("\n")
-    elif t in ("Code", "Math"):
-        out.append(c[-1] if isinstance(c[-1], str) else "")
-    elif t == "RawInline":
-        pass
-    elif t in ("Link", "Image", "Span"):
-        _stringify_into(c[1] if t == "Span" else c[1], out)
-    elif t == "Quoted":
-        q = "\u201c" if c[0]["t"] == "DoubleQuote" else "\u2018"
-        out.append(q)
-        _stringify_into(c[1], out)
-        out.append("\u201d" if q == "\u201c" else "\u2019")
-    elif t == "Cite":
-        _stringify_into(c[1], out)
-    elif t == "Note":
-        pass
-    elif t == "Header":
-        _stringify_into(c[2], out)
-    elif t in ("Para", "Plain") or t in _CONTAINER_INLINES:
-        _stringify_into(c, out)
-    elif t == "Div":
-        _stringify_into(c[1], out)
-    elif isinstance(c, list):
-        _stringify_into(c, out)
-
-
-def sources_title(block: Json) -> str | None:
-    """The title if ``block`` opens a Sources block: a heading "Sources" (any level, any case,
-    optional colon) or a paragraph that starts with "Sources:"."""
-    t = block.get("t")
-    if t == "Header":
-        text = stringify(block["c"][2])
-        return text.strip() if _SOURCES_TITLE_RE.match(text) else None
-    if t in ("Para", "Plain"):
-        inlines = block["c"]
-        if inlines and inlines[0].get("t") == "Str":
-            first = inlines[0]["c"]
-            rest = inlines[1:2]
-            if first.lower() == "sources:" and (
-                not rest or rest[0].get("t") in ("SoftBreak", "LineBreak")
-            ):
-                return first
-    return None
-
-
-def find_sources_block(blocks: list[Json]) -> SourcesBlock | None:
-    """The last block that opens a Sources block, up to the next heading of the same or a
-    higher level (a paragraph "Sources:" runs to the next heading)."""
-    for i in range(len(blocks) - 1, -1, -1):
-        title = sources_title(blocks[i])
-        if title is None:
-            continue
-        level = blocks[i]["c"][0] if blocks[i]["t"] == "Header" else 99
-        end = len(blocks)
-        for j in range(i + 1, len(blocks)):
-            b = blocks[j]
-            if b.get("t") == "Header" and b["c"][0] <= level:
-                end = j
-                break
-        return SourcesBlock(i, end, title)
-    return None
-
-
-def scan(doc: Json) -> Scan:
+def scan(doc: Json, titles: Sequence[str] = DEFAULT_TITLES) -> Scan:
     """Find every marker in a pandoc JSON document (a dict with "blocks"), skipping the places
-    where a bracket is never a citation, and locate the Sources block."""
+    where a bracket is never a citation, and locate the Sources block (titled "Sources" or one
+    of ``titles``)."""
     blocks = doc["blocks"]
-    result = Scan(sources=find_sources_block(blocks))
+    result = Scan(sources=find_sources_block(blocks, titles))
     skip = range(result.sources.start, result.sources.end) if result.sources else range(0)
-    heading = ""
-    for index, block in enumerate(blocks):
-        if block.get("t") == "Header":
-            heading = stringify(block["c"][2])
-        if index in skip:
-            continue
-        _Walker(result.hits, index, heading).blocks([block])
+    _Walker(result.hits).top(blocks, skip)
     return result
 
 
-class _Walker:
-    __slots__ = ("hits", "block", "heading", "in_note")
-
-    def __init__(self, hits: list[Hit], block: int, heading: str) -> None:
+class _Walker(Walk):
+    def __init__(self, hits: list[Hit]) -> None:
+        super().__init__()
         self.hits = hits
-        self.block = block
-        self.heading = heading
         self.in_note = False
-
-    def blocks(self, blocks: list[Json]) -> None:
-        for b in blocks:
-            t = b.get("t")
-            if t in SKIP_BLOCKS:
-                continue
-            c = b.get("c")
-            if t in ("Para", "Plain"):
-                self.inlines(c)
-            elif t == "Header":
-                self.inlines(c[2])
-            elif t == "BlockQuote":
-                self.blocks(c)
-            elif t == "BulletList":
-                for item in c:
-                    self.blocks(item)
-            elif t == "OrderedList":
-                for item in c[1]:
-                    self.blocks(item)
-            elif t == "DefinitionList":
-                for term, defs in c:
-                    self.inlines(term)
-                    for d in defs:
-                        self.blocks(d)
-            elif t == "LineBlock":
-                for line in c:
-                    self.inlines(line)
-            elif t == "Div":
-                self.blocks(c[1])
-            elif t == "Figure":
-                self.blocks(c[1][1])
-                self.blocks(c[2])
-            elif t == "Table":
-                self.table(c)
-
-    def table(self, c: list[Json]) -> None:
-        _attr, caption, _specs, head, bodies, foot = c
-        self.blocks(caption[1])
-        for row in head[1]:
-            self.row(row)
-        for body in bodies:
-            for row in body[2]:
-                self.row(row)
-            for row in body[3]:
-                self.row(row)
-        for row in foot[1]:
-            self.row(row)
-
-    def row(self, row: list[Json]) -> None:
-        for cell in row[1]:
-            self.blocks(cell[4])
 
     def inlines(self, inlines: list[Json]) -> None:
         i = 0
@@ -336,7 +179,7 @@ class _Walker:
                     i = self.str_hit(inlines, i, text)
             elif t in SKIP_INLINES:
                 pass
-            elif t in _CONTAINER_INLINES:
+            elif t in INLINES_AT_C:
                 self.inlines(el["c"])
             elif t == "Span" or t == "Quoted":
                 self.inlines(el["c"][1])
@@ -354,7 +197,7 @@ class _Walker:
             end, text = _join_spaced_group(inlines, i, text)
         pieces = split_markers(text)
         if has_marker(pieces):
-            self.hits.append(Hit(inlines, i, end, pieces, self.block, self.heading, self.in_note))
+            self.hits.append(Hit(inlines, i, end, pieces, self.index, self.heading, self.in_note))
             return end
         return i
 
@@ -375,17 +218,6 @@ def _join_spaced_group(inlines: list[Json], i: int, text: str) -> tuple[int, str
         if not nxt.endswith(","):
             break
     return i, text
-
-
-def text_to_inlines(text: str) -> list[Json]:
-    """Plain text back to Str and Space elements."""
-    out: list[Json] = []
-    for k, word in enumerate(text.split(" ")):
-        if k:
-            out.append({"t": "Space"})
-        if word:
-            out.append({"t": "Str", "c": word})
-    return out
 
 
 def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:

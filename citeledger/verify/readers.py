@@ -9,9 +9,7 @@ applies this to its own copy of the tree; the filter never needs it (it sees the
 
 from __future__ import annotations
 
-from typing import Any
-
-Json = Any
+from ..tree import Json
 
 _EMPTY_ATTR = ["", [], []]
 # Formats whose readers are known to wrap brackets in bare Spans.

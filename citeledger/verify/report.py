@@ -27,6 +27,7 @@ class VerifyOptions:
     figures: bool = False
     require_sources_block: bool = True
     footnote_citations: bool = False
+    sources_title: str = "Sources"
 
 
 @dataclass

@@ -18,12 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..ledger.quotes import word_count
-from .markers import SKIP_BLOCKS, Hit, Marker, Scan, stringify
-
-Json = Any
+from ..tree import INLINES_AT_C, OPAQUE_BLOCKS, Json, Walk, stringify
+from .markers import Hit, Marker, Scan
 
 # One private-use character per marker of a block (plane 15: nothing real ever uses it).
 _PH_BASE = 0xF0000
@@ -54,9 +52,6 @@ _ABBR_TAIL = re.compile(
     re.IGNORECASE,
 )
 _ABBR_WINDOW = 12
-_CONTAINERS = frozenset(
-    {"Emph", "Strong", "Underline", "Strikeout", "SmallCaps", "Superscript", "Subscript"}
-)
 _SPACES = {"Space": " ", "SoftBreak": " ", "LineBreak": " "}
 # Stands for an element that needs a closer look; U+FFFF is a noncharacter, never in text.
 _SLOW = "\uffff"
@@ -152,20 +147,17 @@ def sentences(
     ``note_ids`` maps ``id()`` of a Note element to the ledger ids it cites (footnotes of a Word
     file); such a note counts as a citation where it stands and is not prose itself."""
     walker = _Walker(found, note_ids or {})
-    blocks = doc["blocks"]
     skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
-    heading = ""
-    for index, block in enumerate(blocks):
-        if block.get("t") == "Header":
-            heading = stringify(block["c"][2])
-        if index in skip:
-            continue
-        walker.top(block, index, heading)
+    walker.top(doc["blocks"], skip)
     return walker.out
 
 
-class _Walker:
+class _Walker(Walk):
+    # Headings, tables and figures are not prose: their words do not count toward coverage.
+    skip = OPAQUE_BLOCKS | {"Header", "Table", "Figure"}
+
     def __init__(self, found: Scan, note_ids: dict[int, tuple[int, ...]]) -> None:
+        super().__init__()
         self.hits_in: dict[int, list[int]] = {}
         for k, h in enumerate(found.hits):
             self.hits_in.setdefault(id(h.container), []).append(k)
@@ -173,50 +165,26 @@ class _Walker:
         self.note_ids = note_ids
         self.out: list[Sentence] = []
         self.notes: list[list[Json]] = []
-        self.block = 0
-        self.heading = ""
 
-    def top(self, block: Json, index: int, heading: str) -> None:
-        self.block = index
-        self.heading = heading
-        self.blocks([block])
+    def after_top(self) -> None:
+        """A footnote's sentences follow the block that holds its mark."""
         while self.notes:
             pending, self.notes = self.notes, []
             for blocks in pending:
                 self.blocks(blocks)
 
-    def blocks(self, blocks: list[Json]) -> None:
-        for b in blocks:
-            t = b.get("t")
-            if t in SKIP_BLOCKS or t in ("Header", "Table", "Figure"):
-                continue
-            c = b.get("c")
-            if t in ("Para", "Plain"):
-                self.prose(c)
-            elif t == "BlockQuote":
-                self.blocks(c)
-            elif t == "BulletList":
-                for item in c:
-                    self.blocks(item)
-            elif t == "OrderedList":
-                for item in c[1]:
-                    self.blocks(item)
-            elif t == "DefinitionList":
-                for term, defs in c:
-                    self.prose(term)
-                    for d in defs:
-                        self.blocks(d)
-            elif t == "LineBlock":
-                joined: list[Json] = []
-                for line in c:
-                    joined.extend(line)
-                    joined.append({"t": "Space"})
-                self.prose(joined)
-            elif t == "Div":
-                self.blocks(c[1])
+    def inlines(self, inlines: list[Json]) -> None:
+        self.prose(inlines)
+
+    def line_block(self, lines: list[list[Json]]) -> None:
+        joined: list[Json] = []
+        for line in lines:
+            joined.extend(line)
+            joined.append({"t": "Space"})
+        self.prose(joined)
 
     def prose(self, inlines: list[Json]) -> None:
-        unit = _Unit(self.block, self.heading)
+        unit = _Unit(self.index, self.heading)
         self.emit(self.text_of(inlines, unit), unit)
 
     def text_of(self, inlines: list[Json], unit: _Unit) -> str:
@@ -253,7 +221,7 @@ class _Walker:
 
     def element(self, el: Json, unit: _Unit) -> str:
         t = el["t"]
-        if t in _CONTAINERS:
+        if t in INLINES_AT_C:
             return self.text_of(el["c"], unit)
         if t == "Span":
             return self.text_of(el["c"][1], unit)

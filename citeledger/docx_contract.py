@@ -1,10 +1,11 @@
-"""OpenXML snippets as text, for the docx filter.
+"""The contract between the Word filter and the Word renderer, as OpenXML text.
 
 The filter runs inside every pandoc build and must start fast, so it cannot import python-docx;
 the few raw runs it hands pandoc (a bookmark around a source's first note, a ``NOTEREF`` field
 for each later citation) are built here from the standard library. Everything else that touches
-OOXML lives in ``_oxml.py``; the names below are the contract between the two: the renderer finds
-a source's note by the bookmark name, never by guessing from the text.
+OOXML lives in ``renderers/_oxml.py``; the names below are what both sides agree on: the renderer
+finds a source's note by the bookmark name, never by guessing from the text. It sits below both
+packages so that neither imports the other.
 """
 
 from __future__ import annotations

@@ -1,0 +1,276 @@
+"""Pandoc's document tree as plain JSON: the element type, builders, plain text, and the walk.
+
+Everything that reads or builds a document works on the JSON pandoc hands a filter, as plain
+dicts and lists: building panflute's object tree for a whole report costs more than the rest of
+a filter run together. This module is the one place that knows the tree's shape, below the
+verifier, the filters and the renderers alike.
+
+The walk (:class:`Walk`) visits blocks in the order a reader meets them in every writer's output,
+because that order decides which citation of a source comes first (its Word note, its back-link,
+its sequential number): a figure's image before its caption, a table's caption before its head
+rows, each body's intermediate head rows before its rows, the foot last. Each consumer (the
+marker finder, the sentence splitter, the Word note counter, the slide placement, the Sources
+entries) subclasses it and says what to do with an inline list; the block structure is defined
+here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+Json = Any
+
+# Inline elements that hold an inline list: directly as their content, or as c[1] (after an
+# attribute, a quote type or a citation list). A Note holds blocks.
+INLINES_AT_C = frozenset(
+    {"Emph", "Underline", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps"}
+)
+INLINES_AT_1 = frozenset({"Span", "Quoted", "Link", "Image", "Cite"})
+# Blocks that never hold prose or citations.
+OPAQUE_BLOCKS = frozenset({"CodeBlock", "RawBlock", "HorizontalRule", "Null"})
+BREAKS = frozenset({"SoftBreak", "LineBreak"})
+
+
+def child_inlines(el: Json) -> list[Json] | None:
+    """The inline list an inline element holds, or None (text, code, math, notes)."""
+    t = el.get("t")
+    if t in INLINES_AT_C:
+        inner: list[Json] = el["c"]
+        return inner
+    if t in INLINES_AT_1:
+        inner = el["c"][1]
+        return inner
+    return None
+
+
+# Builders ---------------------------------------------------------------------------------
+
+
+def str_(text: str) -> Json:
+    return {"t": "Str", "c": text}
+
+
+def space() -> Json:
+    return {"t": "Space"}
+
+
+def attr(identifier: str = "", classes: Iterable[str] = (), kv: Iterable[tuple[str, str]] = ()):
+    return [identifier, list(classes), [list(p) for p in kv]]
+
+
+def link(inlines: list[Json], url: str, identifier: str = "", classes: Iterable[str] = ()):
+    return {"t": "Link", "c": [attr(identifier, classes), inlines, [url, ""]]}
+
+
+def span(inlines: list[Json], identifier: str = "", classes: Iterable[str] = ()) -> Json:
+    return {"t": "Span", "c": [attr(identifier, classes), inlines]}
+
+
+def div(blocks: list[Json], identifier: str = "", classes: Iterable[str] = ()) -> Json:
+    return {"t": "Div", "c": [attr(identifier, classes), blocks]}
+
+
+def para(inlines: list[Json]) -> Json:
+    return {"t": "Para", "c": inlines}
+
+
+def plain(inlines: list[Json]) -> Json:
+    return {"t": "Plain", "c": inlines}
+
+
+def bullet_list(items: list[list[Json]]) -> Json:
+    return {"t": "BulletList", "c": items}
+
+
+def header(level: int, text: str, identifier: str = "", classes: Iterable[str] = ()) -> Json:
+    return {"t": "Header", "c": [level, attr(identifier, classes), text_to_inlines(text)]}
+
+
+def raw_inline(fmt: str, text: str) -> Json:
+    return {"t": "RawInline", "c": [fmt, text]}
+
+
+def raw_block(fmt: str, text: str) -> Json:
+    return {"t": "RawBlock", "c": [fmt, text]}
+
+
+def text_to_inlines(text: str) -> list[Json]:
+    """Plain text as Str and Space elements (one line: callers flatten newlines first)."""
+    out: list[Json] = []
+    for k, word in enumerate(text.split(" ")):
+        if k:
+            out.append({"t": "Space"})
+        if word:
+            out.append({"t": "Str", "c": word})
+    return out
+
+
+# Text -------------------------------------------------------------------------------------
+
+
+def stringify(elements: Json) -> str:
+    """Plain text of an inline list, a block list or one element, for headings, titles and
+    messages: code and math keep their text, raw markup and notes drop out."""
+    out: list[str] = []
+    _stringify_into(elements, out)
+    return "".join(out)
+
+
+def _stringify_into(node: Json, out: list[str]) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _stringify_into(item, out)
+        return
+    if not isinstance(node, dict):
+        return
+    t = node.get("t")
+    c: Any = node.get("c")
+    if t == "Str":
+        out.append(c)
+    elif t in ("Space", "SoftBreak"):
+        out.append(" ")
+    elif t == "LineBreak":
+        out.append("\n")
+    elif t in ("Code", "Math"):
+        out.append(c[-1] if isinstance(c[-1], str) else "")
+    elif t in ("RawInline", "Note"):
+        pass
+    elif t == "Quoted":
+        double = c[0]["t"] == "DoubleQuote"
+        out.append("\u201c" if double else "\u2018")
+        _stringify_into(c[1], out)
+        out.append("\u201d" if double else "\u2019")
+    elif t in INLINES_AT_1:
+        _stringify_into(c[1], out)
+    elif t == "Header":
+        _stringify_into(c[2], out)
+    elif t == "Div":
+        _stringify_into(c[1], out)
+    elif isinstance(c, list):
+        _stringify_into(c, out)
+
+
+def elements(node: Json) -> Iterator[Json]:
+    """Every element (a dict with ``t``) under ``node``, depth first in document order."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, list):
+            stack.extend(reversed(cur))
+        elif isinstance(cur, dict):
+            if "t" in cur:
+                yield cur
+            c = cur.get("c")
+            if isinstance(c, list):
+                stack.append(c)
+
+
+# The walk ---------------------------------------------------------------------------------
+
+
+class Walk:
+    """Blocks in reading order (see the module docstring); subclasses implement
+    :meth:`inlines` and may skip block types (``skip``) or treat a line block, a heading or a
+    definition term their own way.
+
+    :meth:`top` walks a document's top-level blocks, keeping ``index`` (of the top-level block
+    being walked) and ``heading`` (the text of the nearest heading at or before it) for the
+    consumer's findings, and leaving out the top-level blocks in ``exclude``.
+    """
+
+    skip: frozenset[str] = OPAQUE_BLOCKS
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.heading = ""
+
+    def top(self, blocks: list[Json], exclude: range = range(0)) -> None:
+        heading = ""
+        for index, block in enumerate(blocks):
+            if block.get("t") == "Header":
+                heading = stringify(block["c"][2])
+            if index in exclude:
+                continue
+            self.index = index
+            self.heading = heading
+            self.blocks([block])
+            self.after_top()
+
+    def after_top(self) -> None:
+        """Called after each top-level block (the sentence splitter reads notes there)."""
+
+    def inlines(self, inlines: list[Json]) -> None:
+        raise NotImplementedError
+
+    def line_block(self, lines: list[list[Json]]) -> None:
+        for line in lines:
+            self.inlines(line)
+
+    def blocks(self, blocks: list[Json]) -> None:
+        skip = self.skip
+        for b in blocks:
+            t = b.get("t")
+            if t in skip:
+                continue
+            c = b.get("c")
+            if t == "Para" or t == "Plain":
+                self.inlines(c)
+            elif t == "Header":
+                self.inlines(c[2])
+            elif t == "BlockQuote":
+                self.blocks(c)
+            elif t == "BulletList":
+                for item in c:
+                    self.blocks(item)
+            elif t == "OrderedList":
+                for item in c[1]:
+                    self.blocks(item)
+            elif t == "DefinitionList":
+                for term, definitions in c:
+                    self.inlines(term)
+                    for d in definitions:
+                        self.blocks(d)
+            elif t == "LineBlock":
+                self.line_block(c)
+            elif t == "Div":
+                self.blocks(c[1])
+            elif t == "Figure":
+                self.blocks(c[2])
+                self.blocks(c[1][1])
+            elif t == "Table":
+                self.table(c)
+
+    def table(self, c: list[Json]) -> None:
+        _attr, caption, _specs, head, bodies, foot = c
+        self.blocks(caption[1])
+        rows = list(head[1])
+        for body in bodies:
+            rows += body[2]
+            rows += body[3]
+        rows += foot[1]
+        for row in rows:
+            for cell in row[1]:
+                self.blocks(cell[4])
+
+
+class InlineLists(Walk):
+    """Collects every inline list in reading order, outer lists before the lists they hold;
+    footnote bodies are not entered (a slide's notes and a chunk's links live outside them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[list[Json]] = []
+
+    def inlines(self, inlines: list[Json]) -> None:
+        self.found.append(inlines)
+        for el in inlines:
+            inner = child_inlines(el)
+            if inner is not None:
+                self.inlines(inner)
+
+
+def inline_lists(blocks: list[Json]) -> list[list[Json]]:
+    walk = InlineLists()
+    walk.blocks(blocks)
+    return walk.found
