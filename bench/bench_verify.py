@@ -25,8 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from citeledger.ledger import load_ledger
+from citeledger.options import Options
 from citeledger.pandoc import pandoc_path
-from citeledger.verify import VerifyOptions, verify
+from citeledger.verify import verify
 from citeledger.verify.markers import scan
 
 SIZES = {"100 KB": 100_000, "400 KB": 400_000, "1.6 MB": 1_600_000}
@@ -128,7 +129,7 @@ def main(rounds: int = 5) -> None:
                 verify(
                     doc,
                     ledger,
-                    VerifyOptions(figures=True, evidence=True),
+                    Options(figures=True, evidence=True),
                     scan=scan(doc),
                     source_name=name,
                     source_text=text,

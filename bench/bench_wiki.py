@@ -20,7 +20,7 @@ from pathlib import Path
 
 from citeledger.ledger import load_ledger
 from citeledger.pandoc import run_pandoc
-from citeledger.wiki import FORMATS, WikiOptions, build_wiki
+from citeledger.wiki import FORMATS, build_wiki
 
 _TEXT = (
     "ice water density floats temperature glacier melt ocean salinity measured sample core "
@@ -106,9 +106,7 @@ def main() -> None:
             run_pandoc([str(draft), "-f", "markdown", "-t", fmt.writer, *fmt.args])
 
         def wiki() -> None:
-            build_wiki(
-                [draft], root / "out", ledger, WikiOptions(fmt=args.format), say=lambda _l: None
-            )
+            build_wiki([draft], root / "out", ledger, fmt=args.format, say=lambda _l: None)
 
         t_plain, c_plain = best(plain, args.repeat)
         t_wiki, c_wiki = best(wiki, args.repeat)

@@ -46,9 +46,9 @@ import bench_wiki
 
 from citeledger.ledger import load_ledger
 from citeledger.pandoc import pandoc_path, pandoc_version, run_pandoc
-from citeledger.verify import VerifyOptions, verify
+from citeledger.verify import verify
 from citeledger.verify.markers import scan
-from citeledger.wiki import FORMATS, WikiOptions, build_wiki
+from citeledger.wiki import FORMATS, build_wiki
 
 HERE = Path(__file__).resolve().parent
 
@@ -177,7 +177,7 @@ def verify_rows(work: Path, drafts: list[Path], runs: int) -> list[Row]:
 
         def own_work(raw: bytes = raw, text: str = text, name: str = draft.name) -> None:
             doc = json.loads(raw)
-            verify(doc, ledger, VerifyOptions(), scan=scan(doc), source_name=name, source_text=text)
+            verify(doc, ledger, scan=scan(doc), source_name=name, source_text=text)
 
         b, o = side_by_side(command(parse, work), own_work, runs)
         rows.append(
@@ -248,7 +248,7 @@ def wiki_row(work: Path, pages: int, size: int, runs: int) -> Row:
         run_pandoc([str(draft), "-f", "markdown", "-t", fmt.writer, *fmt.args])
 
     def wiki() -> None:
-        build_wiki([draft], folder / "out", ledger, WikiOptions(fmt="gfm"), say=lambda _l: None)
+        build_wiki([draft], folder / "out", ledger, fmt="gfm", say=lambda _l: None)
 
     b, o = side_by_side(plain, wiki, runs, warm=False)
     return Row(

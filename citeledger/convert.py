@@ -19,13 +19,18 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
+from .options import Options, from_meta
 from .pandoc import format_for, read_json, run_pandoc
 from .tree import Json
+
+if TYPE_CHECKING:
+    from .ledger import Ledger
+    from .verify.markers import Scan
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TYPST_TEMPLATE = TEMPLATES / "report.typst"
@@ -98,11 +103,7 @@ class ConvertRequest:
     pdf_engine: str = "typst"
     reference_doc: Path | None = None
     metadata: Sequence[str] = ()
-    ledger: str | None = None
-    strict: bool = False
-    min_coverage: float | None = None
-    evidence: bool = False
-    figures: bool = False
+    options: Options = field(default_factory=Options)  # flags: win over the draft's metadata
     written: list[Path] = field(default_factory=list)
 
 
@@ -172,9 +173,10 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
 
 def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
-    from .filters.main import apply, read_options
+    from .filters.main import apply
     from .ledger import load_ledger, resolve_ledger_path
     from .verify.markers import scan
+    from .verify.sources_block import titles_for
 
     draft = Path(req.draft)
     if not draft.is_file():
@@ -190,21 +192,13 @@ def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[P
     for item in req.metadata:
         key, value = meta_entry(item)
         meta[key] = value
-    options = read_options(meta, say)
-    if req.ledger:
-        options.ledger = req.ledger
-    options.strict = options.strict or req.strict
-    options.evidence = options.evidence or req.evidence
-    options.figures = options.figures or req.figures
-    if req.min_coverage is not None:
-        options.min_coverage = req.min_coverage
+    options = from_meta(meta, say).merged(req.options)
     ledger = load_ledger(resolve_ledger_path(options.ledger))
 
-    found = scan(doc)
+    found = scan(doc, titles_for(options.sources_title))
     _verify_once(doc, ledger, options, found, draft, from_format, say)
 
     tree = json.dumps(doc, ensure_ascii=False)
-    place_options = replace(options, verify=False)
     written: list[Path] = []
     for target in targets:
         copy = json.loads(tree)
@@ -212,8 +206,8 @@ def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[P
         if target.writer == "pdf" and writer is None:
             writer = "latex"
         fmt = writer or target.writer
-        apply(copy, fmt, options=place_options, ledger=ledger, warn=say)
-        _write(target, fmt, copy, req, draft, ledger, place_options)
+        apply(copy, fmt, options=options, ledger=ledger, warn=say, verify=False)
+        _write(target, fmt, copy, req, draft, ledger, options)
         written.append(target.path)
     req.written[:] = written
     return written
@@ -221,9 +215,9 @@ def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[P
 
 def _verify_once(
     doc: Json,
-    ledger: Any,
-    options: Any,
-    found: Any,
+    ledger: Ledger,
+    options: Options,
+    found: Scan,
     draft: Path,
     from_format: str,
     say: Callable[[str], None],
@@ -280,8 +274,8 @@ def _write(
     doc: Json,
     req: ConvertRequest,
     draft: Path,
-    ledger: Any,
-    options: Any,
+    ledger: Ledger,
+    options: Options,
 ) -> None:
     out = target.path
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -334,7 +328,7 @@ def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
     return pdf
 
 
-def _finish(path: Path, ledger: Any, options: Any, *, say: Callable[[str], None]) -> None:
+def _finish(path: Path, ledger: Ledger, options: Options, *, say: Callable[[str], None]) -> None:
     try:
         from .renderers import finish
     except ImportError:

@@ -41,12 +41,14 @@ from urllib.parse import quote, unquote
 
 from .errors import BadInput, VerificationFailed
 from .filters import main as filter_main
-from .filters.base import FilterOptions, State
+from .filters.base import State
 from .filters.wiki import dokuwiki_section_id
 from .ledger import Ledger
+from .options import Options, from_meta, meta_value
 from .pandoc import read_json, run_pandoc
 from .tree import Json, elements, stringify, text_to_inlines
-from .verify.markers import scan
+from .verify.markers import Scan, scan
+from .verify.sources_block import titles_for
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,7 @@ def split_pages(
 def doc_title(doc: Json) -> str:
     meta = doc.get("meta", {})
     if "title" in meta:
-        return str(filter_main.meta_value(meta["title"])).strip()
+        return str(meta_value(meta["title"])).strip()
     return ""
 
 
@@ -288,40 +290,30 @@ def _raw_cite_links(c: list[Json]) -> None:
 # The build ---------------------------------------------------------------------------------
 
 
-@dataclass
-class WikiOptions:
-    fmt: str = "gfm"
-    split_level: int = 1
-    wiki_refs: str = "anchors"
-    sources_title: str = "Sources"
-    verify: bool = True
-    strict: bool = False
-    min_coverage: float | None = None
-    evidence: bool = False
-    figures: bool = False
-
-
 def build_wiki(
     drafts: list[Path],
     out_dir: Path,
     ledger: Ledger,
-    options: WikiOptions,
+    options: Options | None = None,
     *,
+    fmt: str = "gfm",
+    split_level: int = 1,
+    verify: bool = True,
     say: Callable[[str], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> WikiResult:
     """Verify ``drafts``, split them into pages and write the pages, the index and the sources
-    page into ``out_dir``."""
+    page into ``out_dir``. The pages are always numbered by ledger id (the same on every page)."""
     echo = say or (lambda line: print(line, file=sys.stderr))
-    fmt = FORMATS.get(options.fmt)
-    if fmt is None:
+    opts = (options or Options()).updated({"numbering": "ledger"})
+    form = FORMATS.get(fmt)
+    if form is None:
         raise BadInput(
-            f"--format {options.fmt}: not a wiki format",
-            hint=f"choose one of {', '.join(FORMATS)}",
+            f"--format {fmt}: not a wiki format", hint=f"choose one of {', '.join(FORMATS)}"
         )
-    if not 1 <= options.split_level <= 6:
+    if not 1 <= split_level <= 6:
         raise BadInput(
-            f"--split-level {options.split_level}: not a heading level",
+            f"--split-level {split_level}: not a heading level",
             hint="give a level from 1 to 6",
         )
     for draft in drafts:
@@ -333,15 +325,17 @@ def build_wiki(
     failed = False
     pages: list[Page] = []
     for draft, doc in zip(drafts, docs, strict=True):
-        found = scan(doc)
-        if options.verify:
-            failed |= _verify(draft, doc, found, ledger, options, echo)
+        # Each draft is verified with its own metadata's options; the flags win over them.
+        drafted = from_meta(doc.get("meta", {}), echo).merged(opts)
+        found = scan(doc, titles_for(drafted.sources_title))
+        if verify:
+            failed |= _verify(draft, doc, found, ledger, drafted, echo)
         skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
         cites_at: dict[int, list[Any]] = {}
         for hit in found.hits:
             cites_at.setdefault(hit.block, []).append(hit)
         if len(drafts) == 1:
-            parts = split_pages(doc, options.split_level, skip)
+            parts = split_pages(doc, split_level, skip)
         else:
             title = doc_title(doc) or _first_heading(doc) or draft.stem
             kept = [i for i in range(len(doc["blocks"])) if i not in skip]
@@ -359,30 +353,24 @@ def build_wiki(
             hint="fix the findings above, or run citeledger verify on the draft",
         )
 
-    slugs = unique_slugs([p.title for p in pages], ascii_only=fmt.name == "dokuwiki")
+    slugs = unique_slugs([p.title for p in pages], ascii_only=form.name == "dokuwiki")
     for page, slug in zip(pages, slugs, strict=True):
         page.slug = slug
     files = {Path(p.origin).name: p.slug for p in pages} if len(drafts) > 1 else {}
     targets = _index_ids(pages)
 
-    filter_opts = FilterOptions(
-        numbering="ledger",
-        sources_title=options.sources_title,
-        wiki_refs=options.wiki_refs,
-        verify=False,
-    )
     total = len(pages) + 2
-    writer = _Writer(fmt, api, pages)
+    writer = _Writer(form, api, pages)
     try:
         for n, page in enumerate(pages, 1):
-            _rewrite_links(page, fmt, targets, files)
+            _rewrite_links(page, form, targets, files)
             page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
             own = len(page.blocks)
             filter_main.apply(
-                page_doc, fmt.placement, options=filter_opts, ledger=ledger, warn=echo
+                page_doc, form.placement, options=opts, ledger=ledger, warn=echo, verify=False
             )
             page.blocks = page_doc["blocks"]
-            if fmt.name == "gfm":
+            if form.name == "gfm":
                 _raw_cites(page.containers)
                 _raw_cites(
                     [page.blocks[own - len(page.blocks) :]] if len(page.blocks) > own else []
@@ -394,8 +382,8 @@ def build_wiki(
         for page in pages:
             for i in page.ids:
                 cited_by.setdefault(i, []).append(page.slug)
-        index = _index_page(pages, fmt, docs[0] if len(docs) == 1 else None)
-        sources = _sources_page(pages, cited_by, ledger, fmt, filter_opts)
+        index = _index_page(pages, form, docs[0] if len(docs) == 1 else None)
+        sources = _sources_page(pages, cited_by, ledger, form, opts)
         writer.add(index, flush=True)
         writer.add(sources, flush=True)
         all_pages = [*pages, index, sources]
@@ -406,8 +394,8 @@ def build_wiki(
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for page in all_pages:
-        path = out_dir / f"{page.slug}{fmt.ext}"
-        body = _frame(page.title, page.text) if fmt.name == "html" else page.text
+        path = out_dir / f"{page.slug}{form.ext}"
+        body = _frame(page.title, page.text) if form.name == "html" else page.text
         path.write_text(body, encoding="utf-8")
         written.append(path)
     if progress:
@@ -425,9 +413,9 @@ def _first_heading(doc: Json) -> str:
 def _verify(
     draft: Path,
     doc: Json,
-    found: Any,
+    found: Scan,
     ledger: Ledger,
-    options: WikiOptions,
+    options: Options,
     echo: Callable[[str], None],
 ) -> bool:
     from .filters.main import verify_for_build
@@ -462,7 +450,7 @@ def _sources_page(
     cited_by: dict[int, list[str]],
     ledger: Ledger,
     fmt: WikiFormat,
-    opts: FilterOptions,
+    opts: Options,
 ) -> Page:
     """Every cited source in ledger order, each with the pages that cite it. The entries come
     from the format's own placement, so titles and URLs are escaped as on every page."""

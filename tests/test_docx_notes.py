@@ -22,9 +22,9 @@ import pytest
 from lxml import etree
 
 from citeledger.errors import BadInput
-from citeledger.filters.base import FilterOptions
 from citeledger.filters.main import apply
 from citeledger.ledger import load_ledger
+from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
 from citeledger.renderers import finish
 
@@ -69,10 +69,10 @@ def build(tmp_path: Path, draft: str, *meta: str, name: str = "out.docx") -> Pat
     return out
 
 
-def build_in_process(tmp_path: Path, draft: str, options: FilterOptions) -> Path:
+def build_in_process(tmp_path: Path, draft: str, options: Options) -> Path:
     ledger = load_ledger(write_ledger(tmp_path))
     doc = json.loads(run_pandoc(["-f", "markdown", "-t", "json"], stdin=draft))
-    apply(doc, "docx", options=options, ledger=ledger, warn=lambda line: None)
+    apply(doc, "docx", options=options, ledger=ledger, warn=lambda line: None, verify=False)
     out = tmp_path / "inproc.docx"
     run_pandoc(["-f", "json", "-o", str(out)], stdin=json.dumps(doc))
     return out
@@ -80,7 +80,7 @@ def build_in_process(tmp_path: Path, draft: str, options: FilterOptions) -> Path
 
 def finish_file(path: Path, tmp_path: Path, **options: object) -> None:
     ledger = load_ledger(tmp_path / "ledger.json")
-    finish(path, ledger=ledger, options=FilterOptions(**options))  # type: ignore[arg-type]
+    finish(path, ledger=ledger, options=Options().updated(options))
 
 
 def part(path: Path, name: str) -> etree._Element:
@@ -244,7 +244,7 @@ def test_bare_pandoc_keeps_words_sequential_numbering(tmp_path: Path) -> None:
 
 def test_in_process_apply_gives_the_same_notes_as_the_pandoc_filter(tmp_path: Path) -> None:
     piped = build(tmp_path, DRAFT)
-    inproc = build_in_process(tmp_path, DRAFT, FilterOptions(verify=False))
+    inproc = build_in_process(tmp_path, DRAFT, Options())
     assert [note_text(n) for n in citation_notes(piped)] == [
         note_text(n) for n in citation_notes(inproc)
     ]
@@ -258,13 +258,13 @@ def test_endnotes_without_finish_warn_and_stay_footnotes(
 ) -> None:
     monkeypatch.delenv("CITELEDGER_FINISH", raising=False)
     monkeypatch.setenv("PANDOC_VERSION", "3.9")  # as when pandoc runs the filter
-    out = build_in_process(tmp_path, DRAFT, FilterOptions(verify=False, notes="endnotes"))
+    out = build_in_process(tmp_path, DRAFT, Options(notes="endnotes"))
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "citeledger finish" in err[0] and err[0].startswith("warn:")
     assert len(citation_notes(out)) == 3
     assert not has_part(out, "word/endnotes.xml")
     monkeypatch.delenv("PANDOC_VERSION")  # in-process, as citeledger convert runs it
-    build_in_process(tmp_path, DRAFT, FilterOptions(verify=False, notes="endnotes"))
+    build_in_process(tmp_path, DRAFT, Options(notes="endnotes"))
     assert capsys.readouterr().err == ""
 
 
@@ -323,7 +323,16 @@ def test_filter_records_its_mode_and_drops_the_ledger_path(tmp_path: Path) -> No
     out = build(tmp_path, DRAFT, "citeledger.notes=endnotes")
     props = part(out, "docProps/custom.xml")
     found = {p.get("name"): "".join(p.itertext()) for p in props}
-    assert found == {"citeledger-docx": "notes=endnotes numbering=ledger"}
+    assert list(found) == ["citeledger-options"]
+    recorded = json.loads(found["citeledger-options"])
+    assert recorded == {"notes": "endnotes", "numbering": "ledger", "sources-title": "Sources"}
+
+
+def test_finish_reads_the_mode_files_of_citeledger_0_1_recorded(tmp_path: Path) -> None:
+    from citeledger.renderers import recorded_from_text
+
+    legacy = recorded_from_text(None, "notes=endnotes numbering=sequential")
+    assert (legacy.notes, legacy.numbering) == ("endnotes", "sequential")
 
 
 # The renderer (citeledger finish) ------------------------------------------------------------
@@ -428,7 +437,7 @@ def test_finish_refuses_a_ledger_that_is_not_the_builds(tmp_path: Path) -> None:
     other = [(3, "https://elsewhere.example/", "Other", "2024-01-01"), *SOURCES[1:]]
     ledger = load_ledger(write_ledger(tmp_path, other))
     with pytest.raises(BadInput, match=r"note of \[3\] links https://example.com/ice"):
-        finish(out, ledger=ledger, options=FilterOptions())
+        finish(out, ledger=ledger, options=Options())
 
 
 INJECTION = [
@@ -455,10 +464,10 @@ def test_hostile_titles_and_urls_give_valid_docx_xml(tmp_path: Path, notes: str)
     ledger = load_ledger(tmp_path / "ledger.json")
     draft = "One claim here.[1][2] Two claims here.[3][4] Repeat all.[1][2][3][4]\n\n# Sources\n"
     doc = json.loads(run_pandoc(["-f", "markdown", "-t", "json"], stdin=draft))
-    apply(doc, "docx", options=FilterOptions(verify=False, notes=notes), ledger=ledger)
+    apply(doc, "docx", options=Options(notes=notes), ledger=ledger, verify=False)
     out = tmp_path / f"{notes}.docx"
     run_pandoc(["-f", "json", "-o", str(out)], stdin=json.dumps(doc))
-    finish(out, ledger=ledger, options=FilterOptions(notes=notes))
+    finish(out, ledger=ledger, options=Options(notes=notes))
     xml = parts_xml(out)  # every part parses
     text = "".join(
         "".join(etree.fromstring(xml[n]).itertext())

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from citeledger.errors import BadInput, VerificationFailed
-from citeledger.filters.base import FilterOptions
 from citeledger.filters.latex import latex_escape, latex_url
-from citeledger.filters.main import apply, read_options
+from citeledger.filters.main import apply
 from citeledger.filters.typst import typst_escape, typst_string
 from citeledger.ledger import Ledger, Source
+from citeledger.options import Options, from_meta
 from citeledger.pandoc import run_pandoc
 
 
@@ -36,9 +36,9 @@ def write(doc: dict, fmt: str, *extra: str) -> str:
     return run_pandoc(args, stdin=json.dumps(doc)).decode()
 
 
-def placed(markdown: str, fmt: str, tmp_path: Path, **opts) -> dict:
+def placed(markdown: str, fmt: str, tmp_path: Path, verify: bool = True, **opts) -> dict:
     doc = tree(markdown)
-    return apply(doc, fmt, options=FilterOptions(**opts), ledger=make_ledger(tmp_path))
+    return apply(doc, fmt, options=Options(**opts), ledger=make_ledger(tmp_path), verify=verify)
 
 
 DRAFT = (
@@ -111,7 +111,7 @@ def test_unknown_id_stops_the_filter_before_placing(tmp_path):
         apply(
             tree("Ice floats on water.[99]\n"),
             "html5",
-            options=FilterOptions(),
+            options=Options(),
             ledger=make_ledger(tmp_path),
             warn=lines.append,
         )
@@ -120,7 +120,7 @@ def test_unknown_id_stops_the_filter_before_placing(tmp_path):
 
 def test_latex_marks_are_endnotes_keyed_by_ledger_id_and_macros_are_loaded(tmp_path):
     doc = tree("---\nheader-includes: \\usepackage{mine}\n---\n\n" + DRAFT)
-    apply(doc, "latex", options=FilterOptions(verify=False), ledger=make_ledger(tmp_path))
+    apply(doc, "latex", options=Options(), ledger=make_ledger(tmp_path), verify=False)
     tex = write(doc, "latex", "-s")
     body = tex.split("\\begin{document}", 1)[1]
     assert "\\citeledgernote{7}{7}{1}\\citeledgersep{}\\citeledgernote{1}{1}{1}" in body
@@ -175,11 +175,11 @@ def test_typst_escape_and_string():
 def test_options_come_from_nested_map_and_dotted_keys():
     doc = tree("---\ncitebook: 1\nciteledger:\n  notes: list\n  strict: true\n---\n\nx\n")
     doc["meta"]["citeledger.numbering"] = {"t": "MetaString", "c": "sequential"}
-    opts = read_options(doc["meta"], warn=lambda line: None)
+    opts = from_meta(doc["meta"], warn=lambda line: None)
     assert (opts.notes, opts.strict, opts.numbering) == ("list", True, "sequential")
 
 
 def test_bad_option_value_is_one_clear_error():
     doc = tree("---\nciteledger:\n  notes: sidenotes\n---\n\nx\n")
     with pytest.raises(BadInput, match="citeledger.notes"):
-        read_options(doc["meta"], warn=lambda line: None)
+        from_meta(doc["meta"], warn=lambda line: None)

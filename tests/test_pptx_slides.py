@@ -11,10 +11,10 @@ from pathlib import Path
 
 from pptx import Presentation
 
-from citeledger.filters.base import FilterOptions
 from citeledger.filters.main import apply
 from citeledger.filters.pptx import slide_level
 from citeledger.ledger import load_ledger
+from citeledger.options import Options
 from citeledger.pandoc import pandoc_path, run_pandoc
 from citeledger.renderers.pptx import finish_pptx
 from citeledger.slides import BodyBox, entry_height_pt, fit_entry, paginate, wrapped_lines
@@ -58,7 +58,7 @@ def deck_md(count: int, *, footnote: bool = False) -> str:
 
 def build_in_process(tmp: Path, md: str, ledger_path: Path, **opts: object) -> Path:
     ledger = load_ledger(ledger_path)
-    options = FilterOptions(**opts)  # type: ignore[arg-type]
+    options = Options(**opts)  # type: ignore[arg-type]
     doc = json.loads(run_pandoc(["-f", "markdown", "-t", "json"], stdin=md))
     apply(doc, "pptx", options=options, ledger=ledger, warn=lambda _l: None)
     out = tmp / "deck.pptx"
@@ -186,11 +186,11 @@ def test_finish_repaginates_a_deck_written_by_pandoc_with_the_filter(tmp_path: P
     ledger_path = write_ledger(tmp_path / "ledger.json", 30)
     deck = build_with_pandoc_filter(tmp_path, deck_md(30), ledger_path)
     before = len(source_slides(deck))
-    finish_pptx(deck, ledger=load_ledger(ledger_path), options=FilterOptions())
+    finish_pptx(deck, ledger=load_ledger(ledger_path), options=Options())
     after = source_slides(deck)
     assert 1 < len(after) < before  # 14 pt on the real layout packs more per slide than 24 pt
     assert linked_urls(after) == [f"https://example.org/studies/{i}" for i in range(1, 31)]
-    finish_pptx(deck, ledger=load_ledger(ledger_path), options=FilterOptions())
+    finish_pptx(deck, ledger=load_ledger(ledger_path), options=Options())
     assert len(source_slides(deck)) == len(after)  # finishing twice changes nothing
 
 
@@ -209,7 +209,7 @@ def test_finish_removes_pandocs_notes_slide(tmp_path: Path) -> None:
     out = tmp_path / "plain.pptx"
     run_pandoc(["-f", "markdown", "-o", str(out)], stdin=md)  # no filter: pandoc's Notes slide
     assert titles(out)[-1] == "Notes"
-    finish_pptx(out, ledger=load_ledger(ledger_path), options=FilterOptions())
+    finish_pptx(out, ledger=load_ledger(ledger_path), options=Options())
     assert "Notes" not in titles(out)
     assert linked_urls(source_slides(out)) == [
         "https://example.org/studies/1",

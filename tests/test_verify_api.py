@@ -14,8 +14,9 @@ import panflute
 import pytest
 
 from citeledger.ledger import Ledger, Quote, Source
+from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
-from citeledger.verify import Finding, Report, VerifyOptions, verify
+from citeledger.verify import Finding, Report, verify
 from citeledger.verify.markers import Scan, scan
 
 DRAFT = """# Ice
@@ -67,7 +68,7 @@ def test_failures_come_after_warnings_and_fail_the_report() -> None:
 
 def test_strict_report_fails_on_a_warning_alone() -> None:
     lenient = verify(tree(DRAFT), ledger(1, 2))
-    strict = verify(tree(DRAFT), ledger(1, 2), VerifyOptions(strict=True))
+    strict = verify(tree(DRAFT), ledger(1, 2), Options(strict=True))
     assert not lenient.failed and strict.failed
     assert {f.level for f in strict.findings} == {"warn"}
 
@@ -86,8 +87,7 @@ def test_a_scan_passed_in_is_used_not_redone() -> None:
 
 def test_filter_mode_needs_no_sources_block() -> None:
     data = tree("Ice floats because it is less dense than water.[1]\n")
-    options = VerifyOptions(require_sources_block=False)
-    assert verify(data, ledger(1), options).findings == []
+    assert verify(data, ledger(1), build=True).findings == []
     codes = [f.code for f in verify(data, ledger(1)).findings]
     assert codes == ["missing-sources-block"]
 

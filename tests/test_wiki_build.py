@@ -14,9 +14,9 @@ import pytest
 
 from citeledger.errors import VerificationFailed
 from citeledger.ledger import load_ledger
+from citeledger.options import Options
 from citeledger.wiki import (
     FORMATS,
-    WikiOptions,
     build_wiki,
     github_anchor,
     page_href,
@@ -83,8 +83,12 @@ def site(tmp_path: Path):
 
     def build(fmt: str, **kw: object):
         out = tmp_path / f"out-{fmt}"
-        opts = WikiOptions(fmt=fmt, **kw)  # type: ignore[arg-type]
-        return build_wiki([draft], out, ledger, opts, say=lambda _l: None), out
+        split = int(kw.pop("split_level", 1))  # type: ignore[call-overload]
+        opts = Options().updated({k.replace("_", "-"): v for k, v in kw.items()})
+        result = build_wiki(
+            [draft], out, ledger, opts, fmt=fmt, split_level=split, say=lambda _l: None
+        )
+        return result, out
 
     return build
 
@@ -233,7 +237,7 @@ def test_several_drafts_make_one_page_each_and_cross_links_resolve(tmp_path: Pat
         [tmp_path / "a.md", tmp_path / "b.md"],
         tmp_path / "out",
         ledger,
-        WikiOptions(fmt="gfm"),
+        Options(),
         say=lambda _l: None,
     )
     assert [(p.slug, p.ids) for p in result.pages] == [("alpha", [1]), ("beta", [1, 2])]
@@ -244,7 +248,7 @@ def test_a_failed_verification_writes_no_pages(tmp_path: Path) -> None:
     ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
     (tmp_path / "bad.md").write_text("# A\n\nIce floats.[99]\n")
     with pytest.raises(VerificationFailed):
-        build_wiki([tmp_path / "bad.md"], tmp_path / "out", ledger, WikiOptions())
+        build_wiki([tmp_path / "bad.md"], tmp_path / "out", ledger, Options())
     assert not (tmp_path / "out").exists()
 
 
@@ -256,7 +260,7 @@ def test_each_pages_footnotes_stay_on_that_page(tmp_path: Path, fmt: str) -> Non
         "# One\n\nIce.^[First note.] Floats.[1]\n\n# Two\n\nPlain.\n\n"
         "# Three\n\nWater.^[Third note.] Too.[2]\n"
     )
-    build_wiki([draft], tmp_path / "o", ledger, WikiOptions(fmt=fmt), say=lambda _l: None)
+    build_wiki([draft], tmp_path / "o", ledger, fmt=fmt, say=lambda _l: None)
     ext = FORMATS[fmt].ext
     one = (tmp_path / "o" / f"one{ext}").read_text()
     three = (tmp_path / "o" / f"three{ext}").read_text()
@@ -324,11 +328,9 @@ def test_wiki_pages_match_golden(case: str, fmt: str, tmp_path: Path, golden) ->
         [folder / "input.md"],
         tmp_path,
         ledger,
-        WikiOptions(
-            fmt=fmt,
-            split_level=int(opts.get("split-level", "1")),
-            wiki_refs=opts.get("wiki-refs", "anchors"),
-        ),
+        Options(wiki_refs=opts.get("wiki-refs", "anchors")),
+        fmt=fmt,
+        split_level=int(opts.get("split-level", "1")),
         say=lambda _l: None,
     )
     pages = sorted(tmp_path.iterdir())

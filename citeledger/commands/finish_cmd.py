@@ -5,25 +5,30 @@ A pandoc-driven build stays two lines::
     pandoc draft.md --filter pandoc-citeledger -o out.docx
     citeledger finish out.docx
 
-The options come from what the filter recorded in the file (notes, numbering), then from
-``-M KEY=VAL`` (the filter's keys, with or without the ``citeledger.`` prefix), which win.
+The options come from what the filter recorded in the file (notes, numbering, sources-title),
+then from ``-M KEY=VAL`` (the filter's keys, with or without the ``citeledger.`` prefix), then
+from flags (``--notes endnotes``); later ones win.
 The ledger is ``--ledger`` (before or after the verb), else ``$CITELEDGER_LEDGER``,
 ``$HERMES_CITATION_LEDGER``, ``./ledger.json``: the one the build used.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from ..errors import BadInput
-from ..ledger import load_ledger
+from ..ledger import load_ledger, resolve_ledger_path
+from ..options import Options, from_meta, with_flags
+from .ledger_cmds import global_ledger
 
 
-def _meta_pairs(items: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _meta_options(items: list[str]) -> Options:
+    """``-M KEY=VAL`` entries (the filter's keys, with or without the ``citeledger.`` prefix)."""
+    meta: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         key = key.strip()
@@ -33,23 +38,16 @@ def _meta_pairs(items: list[str]) -> dict[str, str]:
             )
         if not key.startswith("citeledger."):
             key = f"citeledger.{key}"
-        out[key] = value
-    return out
+        meta[key] = {"t": "MetaString", "c": value}
+    return from_meta(meta, lambda line: print(line, file=sys.stderr))
 
 
+@with_flags("finish")
 def finish(
     ctx: typer.Context,
     files: Annotated[
         list[Path], typer.Argument(metavar="FILE...", help=".docx or .pptx files pandoc wrote.")
     ],
-    ledger: Annotated[
-        str | None,
-        typer.Option(
-            "--ledger",
-            metavar="PATH",
-            help="Ledger file (default: $CITELEDGER_LEDGER, then ./ledger.json).",
-        ),
-    ] = None,
     meta: Annotated[
         list[str] | None,
         typer.Option(
@@ -59,16 +57,14 @@ def finish(
             help="A filter option, e.g. -M citeledger.notes=endnotes (wins over the file's).",
         ),
     ] = None,
+    *,
+    options: Options,
 ) -> None:
     """Post-process files pandoc wrote: Word marks = ledger ids, endnotes, Sources slides."""
-    import sys
-
-    from ..filters.main import read_options
     from ..renderers import SUFFIXES, recorded_options
     from ..renderers import finish as render_finish
-    from .ledger_cmds import ledger_path
 
-    given = _meta_pairs(meta or [])
+    given = _meta_options(meta or []).merged(options)
     for path in files:  # every argument checked before any file is touched
         if path.suffix.lower() not in SUFFIXES:
             raise BadInput(
@@ -77,13 +73,10 @@ def finish(
             )
         if not path.is_file():
             raise BadInput(f"{path}: no such file", hint="run pandoc first, then finish its output")
-    book = load_ledger(ledger_path(ctx, ledger))
+    given = global_ledger(ctx, given)
+    book = load_ledger(resolve_ledger_path(given.ledger))
     for path in files:
-        pairs = {f"citeledger.{k}": v for k, v in recorded_options(path).items()}
-        pairs.update(given)
-        meta_json = {k: {"t": "MetaString", "c": v} for k, v in pairs.items()}
-        options = read_options(meta_json, lambda line: print(line, file=sys.stderr))
-        render_finish(path, ledger=book, options=options)
+        render_finish(path, ledger=book, options=recorded_options(path).merged(given))
         print(f"finished {path}")
 
 

@@ -40,6 +40,7 @@ from ..ledger.render import (
     pick_sources,
     render_block,
 )
+from ..options import Options
 
 LedgerOpt = Annotated[
     str | None,
@@ -60,6 +61,15 @@ def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:
     root = ctx.find_root()
     global_value = (root.params or {}).get("ledger") if root is not None else None
     return resolve_ledger_path(global_value or None)
+
+
+def global_ledger(ctx: typer.Context, options: Options) -> Options:
+    """``options`` with the ledger given before the verb, when the command got none itself."""
+    root = ctx.find_root()
+    global_value = (root.params or {}).get("ledger") if root is not None else None
+    if options.is_set("ledger") or not global_value:
+        return options
+    return options.updated({"ledger": global_value})
 
 
 def _main_callback(

@@ -17,9 +17,10 @@ from typing import Annotated
 
 import typer
 
-from ..errors import DraftError
-from ..ledger import load_ledger
-from .ledger_cmds import LedgerOpt, ledger_path
+from ..errors import BadInput, DraftError
+from ..ledger import load_ledger, resolve_ledger_path
+from ..options import Options, with_flags
+from .ledger_cmds import global_ledger
 
 # Formats whose raw text the verifier can map markers back onto (LINE:COL locations).
 _MARKDOWN_FORMATS = ("markdown", "commonmark", "commonmark_x", "gfm", "markdown_strict")
@@ -28,29 +29,10 @@ _MARKDOWN_FORMATS = ("markdown", "commonmark", "commonmark_x", "gfm", "markdown_
 _FOOTNOTE_FORMATS = ("docx", "odt", "org")
 
 
+@with_flags("verify")
 def verify_command(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(metavar="FILE", help="The draft or document to check.")],
-    strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as failures.")] = False,
-    min_coverage: Annotated[
-        float | None,
-        typer.Option(
-            "--min-coverage",
-            metavar="X",
-            help="Required share of prose sentences with declared provenance, e.g. 0.5.",
-        ),
-    ] = None,
-    evidence: Annotated[
-        bool,
-        typer.Option("--evidence", help="Require every cited source to carry a verbatim quote."),
-    ] = False,
-    figures: Annotated[
-        bool,
-        typer.Option(
-            "--figures",
-            help="Warn when a cited sentence states numbers no quote of its sources contains.",
-        ),
-    ] = False,
     from_format: Annotated[
         str | None,
         typer.Option(
@@ -61,20 +43,21 @@ def verify_command(
         str,
         typer.Option("--format", metavar="text|json", help="Findings as text lines or JSON."),
     ] = "text",
-    ledger: LedgerOpt = None,
+    *,
+    options: Options,
 ) -> None:
-    """Check a draft's citations against the ledger."""
+    """Check a draft's citations against the ledger. Options in the document's metadata
+    (a citeledger: map) apply too; flags win over them."""
     if output_format not in ("text", "json"):
-        raise typer.BadParameter("choose text or json", param_hint="--format")
-    if min_coverage is not None and not 0.0 <= min_coverage <= 1.0:
-        raise typer.BadParameter("give a share between 0 and 1", param_hint="--min-coverage")
+        raise BadInput(f"--format {output_format}: not text or json", hint="choose text or json")
     path = Path(file)
     if not path.is_file():
         raise DraftError(f"no such draft: {file}", hint="check the path")
-    book = load_ledger(ledger_path(ctx, ledger), missing_ok=True)
+    options = global_ledger(ctx, options)
 
+    from ..options import from_meta
     from ..pandoc import format_for, read_json, read_text_draft
-    from ..verify import VerifyOptions, verify
+    from ..verify import verify
     from ..verify.readers import SPLITS_BRACKETS, join_bracket_spans
 
     fmt = from_format or format_for(path)
@@ -88,18 +71,15 @@ def verify_command(
         gc.enable()
     if base in SPLITS_BRACKETS:
         join_bracket_spans(doc)
+    options = from_meta(doc.get("meta", {}), _warn).merged(options)
+    book = load_ledger(resolve_ledger_path(options.ledger), missing_ok=True)
     report = verify(
         doc,
         book,
-        VerifyOptions(
-            strict=strict,
-            min_coverage=min_coverage,
-            evidence=evidence,
-            figures=figures,
-            footnote_citations=base in _FOOTNOTE_FORMATS,
-        ),
+        options,
         source_name=file,
         source_text=source_text,
+        footnote_citations=base in _FOOTNOTE_FORMATS,
     )
     if output_format == "json":
         sys.stdout.write(report.to_json() + "\n")
@@ -109,6 +89,10 @@ def verify_command(
             print(line, file=sys.stderr)
     if report.failed:
         raise typer.Exit(1)
+
+
+def _warn(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,13 +12,15 @@ from typing import Annotated
 
 import typer
 
-from ..ledger import load_ledger
-from .ledger_cmds import LedgerOpt, ledger_path
+from ..ledger import load_ledger, resolve_ledger_path
+from ..options import Options, with_flags
+from .ledger_cmds import global_ledger
 
 # Below this many pages a bar would only flicker.
 PROGRESS_MIN_PAGES = 20
 
 
+@with_flags("wiki")
 def wiki_command(
     ctx: typer.Context,
     drafts: Annotated[list[Path], typer.Argument(metavar="DRAFT...", help="Drafts to publish.")],
@@ -37,48 +39,14 @@ def wiki_command(
             help="One draft: a page per heading of level <= N.",
         ),
     ] = 1,
-    wiki_refs: Annotated[
-        str,
-        typer.Option(
-            "--wiki-refs",
-            metavar="anchors|native",
-            help="mediawiki: linked [n] and a list, or <ref> notes and <references/>.",
-        ),
-    ] = "anchors",
-    sources_title: Annotated[
-        str, typer.Option("--sources-title", metavar="TEXT", help="Title of each page's list.")
-    ] = "Sources",
-    strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as failures.")] = False,
-    min_coverage: Annotated[
-        float | None,
-        typer.Option("--min-coverage", metavar="X", help="Required share of cited sentences."),
-    ] = None,
-    evidence: Annotated[
-        bool, typer.Option("--evidence", help="Require a verbatim quote for every cited source.")
-    ] = False,
-    figures: Annotated[
-        bool, typer.Option("--figures", help="Warn about numbers no quote supports.")
-    ] = False,
-    ledger: LedgerOpt = None,
+    *,
+    options: Options,
 ) -> None:
     """Write wiki pages, each with its own Sources list, plus an index and a sources page."""
-    from ..wiki import FORMATS, WikiOptions, build_wiki
+    from ..wiki import build_wiki
 
-    if fmt not in FORMATS:
-        raise typer.BadParameter(f"choose one of {', '.join(FORMATS)}", param_hint="--format")
-    if wiki_refs not in ("anchors", "native"):
-        raise typer.BadParameter("choose anchors or native", param_hint="--wiki-refs")
-    book = load_ledger(ledger_path(ctx, ledger))
-    options = WikiOptions(
-        fmt=fmt,
-        split_level=split_level,
-        wiki_refs=wiki_refs,
-        sources_title=sources_title,
-        strict=strict,
-        min_coverage=min_coverage,
-        evidence=evidence,
-        figures=figures,
-    )
+    options = global_ledger(ctx, options)
+    book = load_ledger(resolve_ledger_path(options.ledger))
     if sys.stdout.isatty():
         from rich.progress import Progress
 
@@ -89,9 +57,11 @@ def wiki_command(
                 if total >= PROGRESS_MIN_PAGES:
                     bar.update(task, completed=done, total=total)
 
-            result = build_wiki(drafts, out, book, options, progress=advance)
+            result = build_wiki(
+                drafts, out, book, options, fmt=fmt, split_level=split_level, progress=advance
+            )
     else:
-        result = build_wiki(drafts, out, book, options)
+        result = build_wiki(drafts, out, book, options, fmt=fmt, split_level=split_level)
     print(f"{len(result.files)} pages written to {out} ({len(result.cited_by)} sources cited)")
 
 

@@ -13,31 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ledger import Ledger, Source
+from ..options import Options
 from ..tree import Json, header, link, para, raw_block, str_, text_to_inlines
 from ..verify.markers import Marker, Scan
-
-NOTES = ("footnotes", "endnotes", "list")
-NUMBERING = ("ledger", "sequential")
-PROVENANCE = ("keep", "drop")
-WIKI_REFS = ("anchors", "native")
-
-
-@dataclass
-class FilterOptions:
-    """The filter's options; read from document metadata (see ``filters/main.py``)."""
-
-    ledger: str | None = None
-    notes: str = "footnotes"
-    numbering: str = "ledger"
-    sources_title: str = "Sources"
-    strict: bool = False
-    min_coverage: float | None = None
-    evidence: bool = False
-    figures: bool = False
-    provenance: str = "keep"
-    slide_notes: bool = False
-    wiki_refs: str = "anchors"
-    verify: bool = True
 
 
 @dataclass
@@ -46,7 +24,7 @@ class State:
 
     doc: Json
     format: str
-    options: FilterOptions
+    options: Options
     ledger: Ledger
     scan: Scan
     order: dict[int, int] = field(default_factory=dict)
@@ -134,6 +112,10 @@ class Placement:
     (the list), :meth:`separator` (between adjacent citations) and :meth:`finish` (anything
     the document needs besides: header-includes, metadata).
     """
+
+    # Whether the written file records the options it was built with (files a renderer
+    # finishes: ``citeledger finish`` reads them back).
+    records_options = False
 
     def __init__(self, state: State) -> None:
         self.state = state

@@ -32,9 +32,8 @@ Sources block of its own (the list is then rendered from the ledger in its place
 when ``citeledger.sources-title`` is set; ``-M citeledger.sources-title=`` (empty) leaves it
 out. Each entry starts with the source's mark (a ``NOTEREF`` field, so it matches the notes).
 
-The filter records the options it resolved in the document metadata as ``citeledger-docx``
-(pandoc writes it to the file's custom properties) for ``citeledger finish`` to read, and drops
-the ``citeledger.*`` option keys so a local ledger path never reaches the delivered file.
+The filter records the options it was built with in the file's custom properties
+(``citeledger-options``, see ``filters/main.py``) for ``citeledger finish`` to read.
 """
 
 from __future__ import annotations
@@ -48,23 +47,14 @@ from ..tree import INLINES_AT_1, INLINES_AT_C, Json, Walk, header, link, para, s
 from . import base
 from .base import entry_inlines
 
-RECORD_KEY = "citeledger-docx"
-
 
 def raw(xml: str) -> Json:
     return {"t": "RawInline", "c": ["openxml", xml]}
 
 
-def _sources_title_set(meta: dict[str, Json]) -> bool:
-    if "citeledger.sources-title" in meta or "citeledger.sources_title" in meta:
-        return True
-    nested = meta.get("citeledger")
-    if isinstance(nested, dict) and nested.get("t") == "MetaMap":
-        return any(k in nested["c"] for k in ("sources-title", "sources_title"))
-    return False
-
-
 class Placement(base.Placement):
+    records_options = True
+
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
         opts = state.options
@@ -84,10 +74,9 @@ class Placement(base.Placement):
         self._notes: dict[int, int] = {}  # id(Note element) -> source id
         self._noted: set[int] = set()
         self._refs: list[tuple[Json, int, bool]] = []  # (RawInline, source id, as_mark)
-        meta = state.doc.setdefault("meta", {})
         self._list = opts.notes == "list" or (
             bool(opts.sources_title.strip())
-            and (state.scan.sources is not None or _sources_title_set(meta))
+            and (state.scan.sources is not None or opts.is_set("sources-title"))
         )
         under_pandoc = bool(os.environ.get("PANDOC_VERSION"))
         if (
@@ -163,7 +152,6 @@ class Placement(base.Placement):
             numbers = self._note_numbers()
             for element, sid, as_mark in self._refs:
                 element["c"][1] = noteref_field(sid, str(numbers.get(sid, "")), as_mark=as_mark)
-        self._record()
 
     def _note_numbers(self) -> dict[int, int]:
         """Word's sequential number of each source's note: its rank among all notes of the
@@ -171,14 +159,6 @@ class Placement(base.Placement):
         counter = _NoteCounter(self._notes)
         counter.blocks(self.state.doc["blocks"])
         return counter.numbers
-
-    def _record(self) -> None:
-        meta = self.state.doc.setdefault("meta", {})
-        for key in [k for k in meta if k == "citeledger" or k.startswith("citeledger.")]:
-            del meta[key]
-        opts = self.state.options
-        text = f"notes={opts.notes} numbering={opts.numbering}"
-        meta[RECORD_KEY] = {"t": "MetaString", "c": text}
 
 
 class _NoteCounter(Walk):

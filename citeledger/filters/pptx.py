@@ -68,6 +68,8 @@ def _is_notes_div(block: Json) -> bool:
 
 
 class Placement(BasePlacement):
+    records_options = True
+
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
         # The Span carries the id to finish(), which finds each slide's sources by it; the pptx
         # writer renders only its text.

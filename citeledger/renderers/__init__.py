@@ -10,19 +10,21 @@ other.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import BadInput
+from ..options import RECORD_PROPERTY, Options, from_record
 
 if TYPE_CHECKING:
-    from ..filters.base import FilterOptions
     from ..ledger import Ledger
 
 SUFFIXES = (".docx", ".pptx")
+LEGACY_PROPERTY = "citeledger-docx"
 
 
-def finish(path: Path, *, ledger: Ledger, options: FilterOptions) -> None:
+def finish(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Apply the renderer for ``path``'s format to the file in place."""
     path = Path(path)
     suffix = path.suffix.lower()
@@ -44,11 +46,27 @@ def finish(path: Path, *, ledger: Ledger, options: FilterOptions) -> None:
         finish_pptx(path, ledger=ledger, options=options)
 
 
-def recorded_options(path: Path) -> dict[str, str]:
-    """The options the filter recorded in a written file (``{"notes": ..., ...}``), so that
-    ``citeledger finish`` repeats nothing the build already said; empty when none."""
-    if Path(path).suffix.lower() == ".docx":
-        from .docx import recorded_options as docx_recorded
+def recorded_options(path: Path) -> Options:
+    """The options the filter recorded in a .docx or .pptx it built (``citeledger-options``),
+    so ``citeledger finish`` repeats what the build was told; defaults when there are none."""
+    from . import _oxml
 
-        return docx_recorded(Path(path))
-    return {}
+    if Path(path).suffix.lower() not in SUFFIXES:
+        return Options()
+    return recorded_from_text(
+        _oxml.custom_property(Path(path), RECORD_PROPERTY),
+        _oxml.custom_property(Path(path), LEGACY_PROPERTY),
+    )
+
+
+def recorded_from_text(record: str | None, legacy: str | None = None) -> Options:
+    """Recorded options from the JSON property, or from the ``notes=... numbering=...`` text
+    that Word files built by citeledger 0.1 carry."""
+    if record is not None:
+        return from_record(record)
+    values: dict[str, str] = {}
+    for item in (legacy or "").split():
+        key, sep, value = item.partition("=")
+        if sep and key in ("notes", "numbering"):
+            values[key] = value
+    return from_record(json.dumps(values))

@@ -30,11 +30,10 @@ from typing import Any
 
 from ..docx_contract import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..errors import BadInput
-from ..filters.base import FilterOptions
 from ..ledger import Ledger
+from ..options import Options
 from . import _oxml
 
-RECORD_PROPERTY = "citeledger-docx"
 _HINT_REBUILD = "rebuild it with pandoc --filter pandoc-citeledger"
 
 
@@ -62,18 +61,6 @@ def _related(part: Any, reltype: str) -> Any | None:
         return None
 
 
-def recorded_options(path: Path) -> dict[str, str]:
-    """The options the filter recorded in the file (custom property ``citeledger-docx``), as
-    ``{"notes": ..., "numbering": ...}``; empty when the file has none."""
-    text = _oxml.custom_property(path, RECORD_PROPERTY)
-    out: dict[str, str] = {}
-    for item in (text or "").split():
-        key, sep, value = item.partition("=")
-        if sep:
-            out[key] = value
-    return out
-
-
 def _check_note(path: Path, source_id: int, note: Any, part: Any, ledger: Ledger) -> None:
     source = ledger.get(source_id)
     if source is None:
@@ -90,7 +77,7 @@ def _check_note(path: Path, source_id: int, note: Any, part: Any, ledger: Ledger
         )
 
 
-def finish_docx(path: Path, *, ledger: Ledger, options: FilterOptions) -> None:
+def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Post-process the .docx at ``path`` in place (see the module docstring)."""
     path = Path(path)
     document = _open(path)

@@ -43,14 +43,14 @@ from ..slides import (
 from ..verify.sources_block import is_sources_title, titles_for
 
 if TYPE_CHECKING:
-    from ..filters.base import FilterOptions
     from ..ledger import Ledger
+    from ..options import Options
 
 NOTES_TITLE = "Notes"
 _ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,4})\]")
 
 
-def finish_pptx(path: Path, *, ledger: Ledger, options: FilterOptions) -> None:
+def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Rebuild the Sources slides of the deck at ``path`` in place (see the module docstring)."""
     from pptx import Presentation
     from pptx.enum.text import MSO_AUTO_SIZE

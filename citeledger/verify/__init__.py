@@ -23,39 +23,54 @@ import gc
 from typing import Any
 
 from ..ledger import Ledger
+from ..options import Options
 from .checks import Checker
 from .docx_input import NoteCitations, note_citations
 from .locate import Locator
 from .markers import Scan
 from .markers import scan as scan_doc
-from .report import Finding, Report, VerifyOptions, stats_line
+from .report import Finding, Report, stats_line
 from .sentences import sentences
 from .sources_block import entries, titles_for
 
-__all__ = ["Finding", "Report", "VerifyOptions", "stats_line", "verify"]
+__all__ = ["Finding", "Report", "stats_line", "verify"]
 
 
 def verify(
     doc: Any,
     ledger: Ledger,
-    options: VerifyOptions | None = None,
+    options: Options | None = None,
     *,
     scan: Scan | None = None,
     source_name: str = "-",
     source_text: str | None = None,
+    build: bool = False,
+    footnote_citations: bool = False,
 ) -> Report:
     """Check ``doc`` (pandoc JSON as a dict, or a panflute Doc) against ``ledger``.
 
     ``scan`` is the marker scan the caller already made of this same ``doc`` (the filter has
     one; scanning twice would cost a second walk). ``source_text`` is the raw draft when it is
     markdown: findings then carry ``source_name:LINE:COL`` instead of the nearest heading.
+    ``build``: the document is being built, and the build renders the Sources list from the
+    ledger, so the draft need not carry one. ``footnote_citations``: a footnote holding a
+    ledger URL counts as a citation (Word and ODF files read back).
     """
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a long report, costs a third of the verifier's own time.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _verify(doc, ledger, options or VerifyOptions(), scan, source_name, source_text)
+        return _verify(
+            doc,
+            ledger,
+            options or Options(),
+            scan,
+            source_name,
+            source_text,
+            require_sources_block=not build,
+            footnote_citations=footnote_citations,
+        )
     finally:
         if collecting:
             gc.enable()
@@ -64,19 +79,20 @@ def verify(
 def _verify(
     doc: Any,
     ledger: Ledger,
-    options: VerifyOptions,
+    options: Options,
     scan: Scan | None,
     source_name: str,
     source_text: str | None,
+    *,
+    require_sources_block: bool,
+    footnote_citations: bool,
 ) -> Report:
     if not isinstance(doc, dict):
         doc = doc.to_json()
     titles = titles_for(options.sources_title)
     found = scan if scan is not None else scan_doc(doc, titles)
     skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
-    notes = (
-        note_citations(doc, ledger, skip=skip) if options.footnote_citations else NoteCitations()
-    )
+    notes = note_citations(doc, ledger, skip=skip) if footnote_citations else NoteCitations()
     prose = sentences(doc, found, note_ids=notes.ids)
     listed = entries(doc["blocks"], found.sources) if found.sources else []
     positions = None
@@ -88,6 +104,7 @@ def _verify(
     checker = Checker(
         ledger=ledger,
         options=options,
+        require_sources_block=require_sources_block,
         found=found,
         sentences=prose,
         entries=listed,

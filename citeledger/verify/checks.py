@@ -14,10 +14,11 @@ from typing import Any
 
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import url_key
+from ..options import Options
 from .docx_input import NoteCitations
 from .locate import heading_location, hit_location
 from .markers import Hit, Marker, Scan
-from .report import Finding, VerifyOptions
+from .report import Finding
 from .sentences import Sentence
 from .sources_block import Entry
 
@@ -42,7 +43,8 @@ def _snippet(text: str, width: int = 60) -> str:
 @dataclass
 class Checker:
     ledger: Ledger
-    options: VerifyOptions
+    options: Options
+    require_sources_block: bool
     found: Scan
     sentences: list[Sentence]
     entries: list[Entry]
@@ -111,7 +113,7 @@ class Checker:
         for entry in self.entries:
             listed[entry.id] = entry
         has_list = bool(listed) or bool(self.notes.ids)
-        if cited and not has_list and self.options.require_sources_block:
+        if cited and not has_list and self.require_sources_block:
             self.add(
                 "FAIL",
                 "missing-sources-block",

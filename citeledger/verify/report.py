@@ -1,4 +1,4 @@
-"""What a verification run hands back: options in, findings and stats out.
+"""What a verification run hands back: findings and stats.
 
 The text form keeps the grounded-citations ``sources.py verify`` lines (``info: stats: ...``,
 ``warn: ...``, ``FAIL: ...``, then ``citations OK`` or ``verification failed``) so agents and
@@ -13,21 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 LEVELS = ("info", "warn", "FAIL")
-
-
-@dataclass
-class VerifyOptions:
-    """``require_sources_block`` is False in the pandoc filter: it renders the list from the
-    ledger, so a draft without its own block is fine there. ``footnote_citations`` makes a
-    footnote holding a ledger URL count as a citation (Word files read back)."""
-
-    strict: bool = False
-    min_coverage: float | None = None
-    evidence: bool = False
-    figures: bool = False
-    require_sources_block: bool = True
-    footnote_citations: bool = False
-    sources_title: str = "Sources"
 
 
 @dataclass

@@ -1,0 +1,452 @@
+"""Every option of citeledger, declared once.
+
+The pandoc filter reads options from document metadata (a ``citeledger:`` map, or
+``-M citeledger.<key>=<value>``); ``convert``, ``wiki``, ``verify`` and ``finish`` take the same
+options as flags (``--min-coverage 0.6``) and as ``-M`` entries. All of them come from the one
+table below: the metadata reader, the typed :class:`Options` object, the typer flags of each
+command (:func:`with_flags`), the filter's manual and the README's table. A value is checked by
+the same rule wherever it enters (``--min-coverage nan`` is refused by every command and by the
+filter, in one line that names where it came from).
+
+:class:`Options` remembers which keys were given, so a placement can tell "left at the default"
+from "set to the default" (a Word file gets a Sources section when ``sources-title`` is set).
+
+Only the standard library: ``citeledger add`` imports the ledger verbs, which import this.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+from .errors import BadInput
+from .tree import stringify
+
+COMMANDS = ("filter", "convert", "wiki", "verify", "finish")
+_BOOL_TRUE = frozenset({"true", "yes", "on", "1"})
+_BOOL_FALSE = frozenset({"false", "no", "off", "0", ""})
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option. ``kind`` is ``path``, ``text``, ``bool``, ``choice`` or ``fraction`` (a
+    number from 0 to 1). ``commands`` are the commands that take it as a flag (the filter takes
+    every option from metadata). ``recorded`` options are written into a .docx or .pptx the
+    filter built, so ``citeledger finish`` repeats what the build was told."""
+
+    key: str
+    kind: str
+    default: Any
+    summary: str
+    manual: str
+    choices: tuple[str, ...] = ()
+    commands: frozenset[str] = frozenset()
+    recorded: bool = False
+    default_text: str = ""
+
+    @property
+    def field(self) -> str:
+        return self.key.replace("-", "_")
+
+    @property
+    def flag(self) -> str:
+        return f"--{self.key}"
+
+    @property
+    def meta_key(self) -> str:
+        return f"citeledger.{self.key}"
+
+    @property
+    def metavar(self) -> str:
+        if self.kind == "choice":
+            return "|".join(self.choices)
+        return {"path": "PATH", "text": "TEXT", "fraction": "X"}.get(self.kind, "")
+
+    def parse(self, value: Any, where: str) -> Any:
+        """``value`` (from metadata or a flag named by ``where``) as this option's type, or a
+        ``BadInput`` naming the place and the values that would do."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in _BOOL_TRUE:
+                return True
+            if text in _BOOL_FALSE:
+                return False
+            raise BadInput(f"{where}: {value!r} is not true or false", hint="write true or false")
+        if self.kind == "choice":
+            text = str(value).strip().lower()
+            if text not in self.choices:
+                raise BadInput(
+                    f"{where}: {value!r} is not one of {', '.join(self.choices)}",
+                    hint=f"write e.g. {self.meta_key}={self.choices[0]}",
+                )
+            return text
+        if self.kind == "fraction":
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                number = math.nan
+            if not (math.isfinite(number) and 0.0 <= number <= 1.0):
+                raise BadInput(
+                    f"{where}: {value!r} is not a number from 0 to 1",
+                    hint="give a fraction such as 0.6",
+                )
+            return number
+        text = " ".join(str(value).split()) if self.kind == "text" else str(value).strip()
+        return text or None if self.kind == "path" else text
+
+    def values_text(self) -> str:
+        """The README's "values" cell: choices with the default first, or the kind."""
+        if self.kind == "choice":
+            return ", ".join(f"`{c}`" for c in self.choices)
+        if self.kind == "bool":
+            return "`false`, `true`"
+        if self.kind == "fraction":
+            return "none, a fraction such as `0.6`"
+        return f"{self.kind} ({self.default_text or f'`{self.default}`'})"
+
+
+def _all(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "ledger",
+        "path",
+        None,
+        "the ledger",
+        "The ledger that holds the ids.",
+        commands=_all("convert", "wiki", "verify", "finish"),
+        default_text="`$CITELEDGER_LEDGER`, `$HERMES_CITATION_LEDGER`, `ledger.json`",
+    ),
+    Option(
+        "notes",
+        "choice",
+        "footnotes",
+        "where the format allows the choice",
+        "Where the format allows the choice: Word footnotes or endnotes; LaTeX raised endnote "
+        "marks (``footnotes`` and ``endnotes`` alike) or, with ``list``, bracketed ``[n]`` marks; "
+        "in every format ``list`` means only a Sources list with linked ``[n]`` marks.",
+        choices=("footnotes", "endnotes", "list"),
+        commands=_all("convert", "finish"),
+        recorded=True,
+    ),
+    Option(
+        "numbering",
+        "choice",
+        "ledger",
+        "the visible mark: ledger id or order of first citation",
+        "The visible mark: the ledger id, or the order of first citation. Word marks equal to "
+        "the ledger id need the docx renderer (``citeledger finish report.docx``); bare pandoc "
+        "gives Word's own sequential numbering.",
+        choices=("ledger", "sequential"),
+        commands=_all("convert", "finish"),
+        recorded=True,
+    ),
+    Option(
+        "sources-title",
+        "text",
+        "Sources",
+        "title of the Sources list, slide or section",
+        "The title of the Sources list, slide or section; a draft's own block may carry it "
+        '(or "Sources").',
+        commands=_all("convert", "wiki", "verify", "finish"),
+        recorded=True,
+    ),
+    Option(
+        "strict",
+        "bool",
+        False,
+        "warnings fail the build",
+        "Warnings fail the build.",
+        commands=_all("convert", "wiki", "verify"),
+    ),
+    Option(
+        "min-coverage",
+        "fraction",
+        None,
+        "fail below this share of cited sentences",
+        "Fail when fewer sentences of 4+ words carry a marker.",
+        commands=_all("convert", "wiki", "verify"),
+    ),
+    Option(
+        "evidence",
+        "bool",
+        False,
+        "fail when a cited source has no quote",
+        "Fail when a cited source has no verbatim quote in the ledger.",
+        commands=_all("convert", "wiki", "verify"),
+    ),
+    Option(
+        "figures",
+        "bool",
+        False,
+        "warn when a sentence's numbers are in none of its quotes",
+        "Warn when a sentence's numbers appear in none of its sources' quotes.",
+        commands=_all("convert", "wiki", "verify"),
+    ),
+    Option(
+        "provenance",
+        "choice",
+        "keep",
+        "keep or drop `[unverified]`, `[tool:x]`, `[policy]` in the output",
+        "Keep or drop the ``[unverified]``, ``[tool:x]`` and ``[policy]`` markers in the output.",
+        choices=("keep", "drop"),
+        commands=_all("convert", "wiki"),
+    ),
+    Option(
+        "slide-notes",
+        "bool",
+        False,
+        "pptx: speaker notes list each slide's sources and quotes",
+        "pptx: each slide's speaker notes list the sources it cites, with their quotes.",
+        commands=_all("convert"),
+    ),
+    Option(
+        "wiki-refs",
+        "choice",
+        "anchors",
+        "mediawiki: anchored per-page list, or `<ref>`/`<references/>`",
+        'mediawiki: ``[n]`` linked to a per-page list of ``<span id="src-N">`` anchors, or '
+        'MediaWiki\'s own ``<ref name="src-N">`` with ``<references/>``.',
+        choices=("anchors", "native"),
+        commands=_all("convert", "wiki"),
+    ),
+)
+BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
+
+
+def _default(key: str) -> Any:
+    return BY_KEY[key].default
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options of one run, typed; ``given`` holds the keys that were set explicitly."""
+
+    ledger: str | None = _default("ledger")
+    notes: str = _default("notes")
+    numbering: str = _default("numbering")
+    sources_title: str = _default("sources-title")
+    strict: bool = _default("strict")
+    min_coverage: float | None = _default("min-coverage")
+    evidence: bool = _default("evidence")
+    figures: bool = _default("figures")
+    provenance: str = _default("provenance")
+    slide_notes: bool = _default("slide-notes")
+    wiki_refs: str = _default("wiki-refs")
+    given: frozenset[str] = frozenset()
+
+    def is_set(self, key: str) -> bool:
+        return key in self.given
+
+    def updated(self, values: Mapping[str, Any]) -> Options:
+        """A copy with ``values`` (option key -> parsed value) set and marked given."""
+        if not values:
+            return self
+        changes = {BY_KEY[k].field: v for k, v in values.items()}
+        return dataclasses.replace(self, **changes, given=self.given | frozenset(values))
+
+    def merged(self, later: Options) -> Options:
+        """These options with every key ``later`` was given taking ``later``'s value."""
+        return self.updated({k: getattr(later, BY_KEY[k].field) for k in later.given})
+
+    def record(self) -> str:
+        """The recorded options as JSON, for a written file's custom properties."""
+        values = {o.key: getattr(self, o.field) for o in OPTIONS if o.recorded}
+        return json.dumps(values, ensure_ascii=False, sort_keys=True)
+
+
+if {f.name for f in dataclasses.fields(Options)} != {o.field for o in OPTIONS} | {"given"}:
+    raise AssertionError("Options and OPTIONS disagree")  # pragma: no cover - a developer's slip
+
+
+def parse_values(raw: Mapping[str, Any], where: Callable[[Option], str]) -> dict[str, Any]:
+    """Parse ``raw`` (option key -> value as written) through the table."""
+    return {key: BY_KEY[key].parse(value, where(BY_KEY[key])) for key, value in raw.items()}
+
+
+# Metadata ---------------------------------------------------------------------------------
+
+RECORD_PROPERTY = "citeledger-options"
+
+
+def meta_value(value: Any) -> Any:
+    """A pandoc MetaValue as plain Python (strings, bools, lists, dicts)."""
+    if not isinstance(value, dict):
+        return value
+    t = value.get("t")
+    c: Any = value.get("c")
+    if t == "MetaBool":
+        return bool(c)
+    if t == "MetaString":
+        return c
+    if t in ("MetaInlines", "MetaBlocks"):
+        return stringify(c)
+    if t == "MetaList":
+        return [meta_value(v) for v in c]
+    if t == "MetaMap":
+        return {k: meta_value(v) for k, v in c.items()}
+    return c
+
+
+def from_meta(meta: Mapping[str, Any], warn: Callable[[str], None]) -> Options:
+    """Options from a ``citeledger`` map and from flat ``citeledger.<key>`` entries (what
+    ``-M citeledger.key=value`` makes); a flat key wins, an unknown key is a warning."""
+    raw: dict[str, Any] = {}
+    if "citeledger" in meta:
+        nested = meta_value(meta["citeledger"])
+        if isinstance(nested, dict):
+            raw.update(nested)
+        elif isinstance(nested, str) and nested:
+            raw["ledger"] = nested
+    for key, value in meta.items():
+        if key.startswith("citeledger."):
+            raw[key[len("citeledger.") :]] = meta_value(value)
+    known: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = key.replace("_", "-")
+        if name not in BY_KEY:
+            warn(f"warn: unknown option citeledger.{key} ignored (see the filter's manual)")
+            continue
+        known[name] = value
+    return Options().updated(parse_values(known, lambda o: o.meta_key))
+
+
+def is_option_meta(key: str) -> bool:
+    """Whether a metadata key carries citeledger options (dropped from written documents)."""
+    return key == "citeledger" or key.startswith("citeledger.")
+
+
+def from_record(text: str | None) -> Options:
+    """The options recorded in a written file (``Options.record``); unreadable or unknown
+    entries are ignored (the file may come from another version)."""
+    try:
+        data = json.loads(text or "{}")
+    except ValueError:
+        return Options()
+    if not isinstance(data, dict):
+        return Options()
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        option = BY_KEY.get(key)
+        if option is None or not option.recorded:
+            continue
+        try:
+            values[key] = option.parse(value, RECORD_PROPERTY)
+        except BadInput:
+            continue
+    return Options().updated(values)
+
+
+# Flags ------------------------------------------------------------------------------------
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def flagged(command: str) -> list[Option]:
+    return [o for o in OPTIONS if command in o.commands]
+
+
+def with_flags(command: str) -> Callable[[F], F]:
+    """Give a typer command one flag per option the table assigns to ``command``; the command
+    receives them as one ``options: Options`` argument (a flag left out is not given)."""
+    import typer
+
+    def decorate(func: F) -> F:
+        # Annotations resolved now: typer reads the wrapper's signature as it is given.
+        signature = inspect.signature(func, eval_str=True)
+        kept = [p for p in signature.parameters.values() if p.name != "options"]
+        options = flagged(command)
+        added: list[inspect.Parameter] = []
+        annotations: dict[str, Any] = {p.name: p.annotation for p in kept}
+        for o in options:
+            if o.kind == "bool":
+                annotation: Any = Annotated[bool, typer.Option(o.flag, help=_help(o))]
+                default: Any = False
+            else:
+                annotation = Annotated[
+                    str | None, typer.Option(o.flag, help=_help(o), metavar=o.metavar)
+                ]
+                default = None
+            added.append(
+                inspect.Parameter(
+                    o.field, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+                )
+            )
+            annotations[o.field] = annotation
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            given = {}
+            for o in options:
+                value = kwargs.pop(o.field)
+                if value is not None and value is not False:
+                    given[o.key] = value
+            parsed = Options().updated(parse_values(given, lambda o: o.flag))
+            return func(*args, options=parsed, **kwargs)
+
+        wrapper.__signature__ = signature.replace(parameters=[*kept, *added])  # type: ignore[attr-defined]
+        wrapper.__annotations__ = annotations
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def _help(option: Option) -> str:
+    text = option.summary[0].upper() + option.summary[1:]
+    return text.replace("`", "") + "."
+
+
+# Documentation ----------------------------------------------------------------------------
+
+
+def manual_text() -> str:
+    """The filter manual's option list (reStructuredText-ish, as the module docstring)."""
+    out: list[str] = []
+    for o in OPTIONS:
+        if o.kind == "choice":
+            shape = " | ".join(f"``{c}``" for c in o.choices) + f"; default ``{o.default}``"
+        elif o.kind == "bool":
+            shape = "bool; default false"
+        elif o.kind == "fraction":
+            shape = "number 0-1; default none"
+        elif o.kind == "path":
+            shape = "path; default " + (o.default_text or str(o.default)).replace("`", "``")
+        else:
+            shape = f"text; default ``{o.default}``"
+        out.append(f"``{o.meta_key}`` ({shape})")
+        out.extend(_wrap(o.manual, 96, "    "))
+    return "\n".join(out)
+
+
+def readme_table() -> str:
+    """The README's option table, row for row."""
+    rows = [
+        "| key | values (default first) | meaning |",
+        "|---|---|---|",
+    ]
+    for o in OPTIONS:
+        rows.append(f"| `{o.meta_key}` | {o.values_text()} | {o.summary} |")
+    return "\n".join(rows)
+
+
+def _wrap(text: str, width: int, indent: str) -> Iterable[str]:
+    line = indent
+    for word in text.split():
+        if len(line) + len(word) + 1 > width and line.strip():
+            yield line.rstrip()
+            line = indent
+        line += word + " "
+    if line.strip():
+        yield line.rstrip()
