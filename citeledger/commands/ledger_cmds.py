@@ -6,7 +6,8 @@ check says no (quote not on the page, no URL in the input, nothing to render), 2
 
 ``--ledger PATH`` is accepted before the verb (``citeledger --ledger L add ...``) and after it
 (``citeledger add --ledger L ...``); the one after the verb wins. Without it:
-``$CITELEDGER_LEDGER``, ``$HERMES_CITATION_LEDGER``, ``./ledger.json``.
+``$CITELEDGER_LEDGER``, ``$HERMES_CITATION_LEDGER``, ``$HERMES_HOME/cache/citations/ledger.json``
+when ``$HERMES_HOME`` is set, else ``./ledger.json`` (see ``locate_ledger``).
 
 Module-level imports stay light (``add`` runs at every retrieval): evidence reading, PDF
 support and the draft marker finder load inside the verbs that use them.
@@ -28,7 +29,6 @@ from ..ledger import (
     load_ledger,
     normalize_url,
     reset_ledger,
-    resolve_ledger_path,
     today,
     transaction,
 )
@@ -41,26 +41,33 @@ from ..ledger.render import (
     render_block,
     replace_sources_block,
 )
+from ..ledger.store import locate_ledger
 
 LedgerOpt = Annotated[
     str | None,
     typer.Option(
         "--ledger",
         metavar="PATH",
-        help="Ledger file (default: $CITELEDGER_LEDGER, $HERMES_CITATION_LEDGER, ./ledger.json).",
+        help="Ledger file (default: $CITELEDGER_LEDGER, $HERMES_CITATION_LEDGER, "
+        "$HERMES_HOME/cache/citations/ledger.json, ./ledger.json).",
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of lines.")]
 
 
-def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:
-    """The ledger a command works on: its own ``--ledger``, else the one given before the verb,
-    else the environment and default. Other command modules (verify) use this too."""
+def ledger_location(ctx: typer.Context, explicit: str | None = None) -> tuple[Path, str]:
+    """The ledger a command works on and why: its own ``--ledger``, else the one given before
+    the verb, else the environment and default (``locate_ledger``)."""
     if explicit:
-        return resolve_ledger_path(explicit)
+        return locate_ledger(explicit)
     root = ctx.find_root()
     global_value = (root.params or {}).get("ledger") if root is not None else None
-    return resolve_ledger_path(global_value or None)
+    return locate_ledger(global_value or None)
+
+
+def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:
+    """The ledger path alone. Other command modules (verify, wiki, finish) use this too."""
+    return ledger_location(ctx, explicit)[0]
 
 
 def _main_callback(
@@ -270,13 +277,14 @@ def list_sources(
     ledger: LedgerOpt = None,
 ) -> None:
     """Show the ledger."""
-    path = ledger_path(ctx, ledger)
+    path, why = ledger_location(ctx, ledger)
     sources = pick_sources(load_ledger(path, missing_ok=True), None)
     if as_json:
         _echo(json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False))
         return
     if not sources:
-        _echo(f"ledger is empty: {path}")
+        # Which ledger and why: an agent that expected sources learns it is looking elsewhere.
+        _echo(f"ledger is empty: {path} ({why})")
         return
     for s in sources:
         title = f"  {' '.join(s.title.split())}" if s.title else ""
