@@ -127,7 +127,10 @@ OPTIONS: tuple[Option, ...] = (
         "the ledger",
         "The ledger that holds the ids.",
         commands=_all("convert", "wiki", "verify", "finish"),
-        default_text="`$CITELEDGER_LEDGER`, `$HERMES_CITATION_LEDGER`, `ledger.json`",
+        default_text=(
+            "`$CITELEDGER_LEDGER`, `$HERMES_CITATION_LEDGER`, "
+            "`$HERMES_HOME/cache/citations/ledger.json`, `ledger.json`"
+        ),
     ),
     Option(
         "notes",

@@ -15,6 +15,14 @@ import pytest
 GOLDEN_ROOT = Path(__file__).parent / "golden"
 
 
+@pytest.fixture(autouse=True)
+def _no_hermes_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``$HERMES_HOME`` set (any shell inside a Hermes agent) citeledger keeps its ledger
+    under it: no test may read or write the developer's own ledger there. Tests that want the
+    variable set it themselves."""
+    monkeypatch.delenv("HERMES_HOME", raising=False)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

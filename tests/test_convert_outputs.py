@@ -153,4 +153,4 @@ def test_docx_written_by_convert_verifies_back_against_the_ledger(draft: Path) -
     assert proc.returncode == 0, proc.stderr
     check = citeledger("verify", "out.docx", cwd=draft.parent)
     assert check.returncode == 0, check.stderr
-    assert "citations OK" in check.stderr
+    assert "citations OK" in check.stdout

@@ -575,4 +575,4 @@ def test_verify_passes_on_the_finished_docx(tmp_path: Path) -> None:
             text=True,
         )
         assert proc.returncode == 0, proc.stderr
-        assert proc.stderr.strip().splitlines()[-1] == "citations OK"
+        assert proc.stdout.strip().splitlines()[-1] == "citations OK"

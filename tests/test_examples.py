@@ -187,7 +187,7 @@ def test_report_docx_has_one_footnote_per_source_and_verifies_back(built: Build)
         cwd=built.examples / "report",
     )
     assert proc.returncode == 0, proc.stderr
-    assert "12 distinct source(s) cited" in proc.stderr
+    assert "12 distinct source(s) cited" in proc.stdout
 
 
 def _pdf_text(path: Path) -> str:

@@ -141,10 +141,10 @@ def workdir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_cli_text_lines_go_to_stderr_and_exit_zero(workdir: Path) -> None:
+def test_cli_text_lines_go_to_stdout_as_sources_py_and_exit_zero(workdir: Path) -> None:
     proc = run("verify", "draft.md", cwd=workdir)
-    assert proc.returncode == 0 and proc.stdout == ""
-    lines = proc.stderr.splitlines()
+    assert proc.returncode == 0 and proc.stderr == ""
+    lines = proc.stdout.splitlines()
     assert lines[0].startswith("info: stats: ") and lines[-1] == "citations OK"
 
 
@@ -158,7 +158,7 @@ def test_cli_json_goes_to_stdout(workdir: Path) -> None:
 
 def test_cli_strict_exits_one(workdir: Path) -> None:
     proc = run("verify", "draft.md", "--strict", cwd=workdir)
-    assert proc.returncode == 1 and proc.stderr.splitlines()[-1] == "verification failed"
+    assert proc.returncode == 1 and proc.stdout.splitlines()[-1] == "verification failed"
 
 
 @pytest.mark.parametrize(

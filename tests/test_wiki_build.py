@@ -173,8 +173,8 @@ def test_every_gfm_page_verifies_against_the_ledger(site, tmp_path: Path) -> Non
             check=False,
         )
         assert proc.returncode == 0, proc.stderr
-        assert proc.stderr.strip().endswith("citations OK")
-        stats = next(ln for ln in proc.stderr.splitlines() if "distinct source(s) cited" in ln)
+        assert proc.stdout.strip().endswith("citations OK")
+        stats = next(ln for ln in proc.stdout.splitlines() if "distinct source(s) cited" in ln)
         assert f"{len(ids)} distinct source(s) cited" in stats
 
 

@@ -6,7 +6,8 @@ check says no (quote not on the page, no URL in the input, nothing to render), 2
 
 ``--ledger PATH`` is accepted before the verb (``citeledger --ledger L add ...``) and after it
 (``citeledger add --ledger L ...``); the one after the verb wins. Without it:
-``$CITELEDGER_LEDGER``, ``$HERMES_CITATION_LEDGER``, ``./ledger.json``.
+``$CITELEDGER_LEDGER``, ``$HERMES_CITATION_LEDGER``, ``$HERMES_HOME/cache/citations/ledger.json``
+when ``$HERMES_HOME`` is set, else ``./ledger.json`` (see ``locate_ledger``).
 
 Module-level imports stay light (``add`` runs at every retrieval): evidence reading, PDF
 support and the draft marker finder load inside the verbs that use them.
@@ -16,19 +17,21 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from ..errors import BadInput, CiteledgerError, DraftError, NothingFound, QuoteNotFound
+from ..errors import BadInput, BadURL, CiteledgerError, DraftError, NothingFound, QuoteNotFound
 from ..ledger import (
+    Ledger,
     Quote,
+    Source,
     load_ledger,
     normalize_url,
     reset_ledger,
-    resolve_ledger_path,
     today,
     transaction,
 )
@@ -40,6 +43,7 @@ from ..ledger.render import (
     pick_sources,
     render_block,
 )
+from ..ledger.store import locate_ledger
 from ..options import Options
 
 LedgerOpt = Annotated[
@@ -47,20 +51,26 @@ LedgerOpt = Annotated[
     typer.Option(
         "--ledger",
         metavar="PATH",
-        help="Ledger file (default: $CITELEDGER_LEDGER, $HERMES_CITATION_LEDGER, ./ledger.json).",
+        help="Ledger file (default: $CITELEDGER_LEDGER, $HERMES_CITATION_LEDGER, "
+        "$HERMES_HOME/cache/citations/ledger.json, ./ledger.json).",
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of lines.")]
 
 
-def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:
-    """The ledger a command works on: its own ``--ledger``, else the one given before the verb,
-    else the environment and default. Other command modules (verify) use this too."""
+def ledger_location(ctx: typer.Context, explicit: str | None = None) -> tuple[Path, str]:
+    """The ledger a command works on and why: its own ``--ledger``, else the one given before
+    the verb, else the environment and default (``locate_ledger``)."""
     if explicit:
-        return resolve_ledger_path(explicit)
+        return locate_ledger(explicit)
     root = ctx.find_root()
     global_value = (root.params or {}).get("ledger") if root is not None else None
-    return resolve_ledger_path(global_value or None)
+    return locate_ledger(global_value or None)
+
+
+def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:
+    """The ledger path alone. Other command modules (verify, wiki, finish) use this too."""
+    return ledger_location(ctx, explicit)[0]
 
 
 def global_ledger(ctx: typer.Context, options: Options) -> Options:
@@ -87,13 +97,44 @@ def _warn(line: str) -> None:
     print(f"citeledger: warning: {line}", file=sys.stderr)
 
 
-def _check_date(value: str) -> str:
-    try:
-        return _dt.date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise BadInput(
-            f"--accessed {value!r} is not a date", hint="write it as YYYY-MM-DD"
-        ) from None
+# ISO 8601 calendar dates, alone or with a time of day, in extended (2024-01-31T14:05:09.5+01:00)
+# or basic (20240131T140509Z) form; a space may stand for the T, as RFC 3339 allows. Groups:
+# year, month, day, hour, minute, second, offset hours, offset minutes.
+_ISO_FORMS = (
+    re.compile(
+        r"(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?"
+        r"(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?)?"
+    ),
+    re.compile(
+        r"(\d{4})(\d{2})(\d{2})(?:[Tt](\d{2})(?:(\d{2})(?:(\d{2})(?:[.,]\d+)?)?)?"
+        r"(?:[Zz]|[+-](\d{2})(\d{2})?)?)?"
+    ),
+)
+_DATE_FORMS = (
+    "give an ISO 8601 date or date-time: YYYY-MM-DD or YYYYMMDD, optionally followed by "
+    "Thh:mm[:ss[.fff]] and Z or +hh:mm, e.g. 2024-01-31 or 2024-01-31T14:05:09Z; "
+    "a date-time is stored as its date"
+)
+
+
+def _check_accessed(value: str) -> str:
+    """The access date as the ledger stores it, ``YYYY-MM-DD``, from an ISO 8601 date or
+    date-time. A date-time keeps the calendar date it was written with (no time-zone
+    conversion): the day the page was read, where it was read. Anything else (``31/01/2024``,
+    ``yesterday``, a bare year) is refused, so every ledger's dates sort and render alike."""
+    for form in _ISO_FORMS:
+        match = form.fullmatch(value.strip())
+        if match is None:
+            continue
+        y, mo, d, h, mi, sec, zh, zm = (int(part or 0) for part in match.groups())
+        try:
+            day = _dt.date(y, mo, d)
+            _dt.time(h, mi, sec)
+            _dt.time(zh, zm)
+        except ValueError:
+            break
+        return day.isoformat()
+    raise BadInput(f"--accessed {value!r} is not an ISO 8601 date or date-time", hint=_DATE_FORMS)
 
 
 def reset(
@@ -118,26 +159,84 @@ def add(
     ] = None,
     accessed: Annotated[
         str | None,
-        typer.Option("--accessed", metavar="DATE", help="Access date YYYY-MM-DD (default: today)."),
+        typer.Option(
+            "--accessed",
+            metavar="DATE",
+            help="Access date, ISO 8601 (2024-01-31 or 2024-01-31T14:05Z; default: today).",
+        ),
     ] = None,
     as_json: JsonOpt = False,
     ledger: LedgerOpt = None,
 ) -> None:
     """Register source URL(s) and print their ids as `[n] url`."""
     path = ledger_path(ctx, ledger)
-    # Every URL is checked before the ledger is touched: a bad one changes nothing.
-    canonical = [normalize_url(u) for u in urls]
-    date = _check_date(accessed) if accessed else today()
+    canonical, refused = _check_urls(path, urls)
+    errors: list[CiteledgerError] = list(refused.values())
+    problems = [f"argument {n + 1}: {exc.line()}" for n, exc in refused.items()]
+    date = today()
+    if accessed:
+        try:
+            date = _check_accessed(accessed)
+        except BadInput as exc:
+            errors.append(exc)
+            problems.append(exc.line())
+    if len(errors) == 1 and len(urls) == 1:
+        raise errors[0]
+    if errors:
+        raise BadInput(
+            f"nothing added, {len(errors)} bad argument(s): " + "; ".join(problems),
+            hint="fix or drop each one and run add again: a batch is added whole or not at all",
+        )
     if title and len(urls) > 1:
         _warn("--title is ignored when several URLs are added at once")
         title = None
     with transaction(path) as book:
-        entries = [book.add(u, title=title or "", accessed=date)[0] for u in canonical]
+        pairs = zip(urls, canonical, strict=True)
+        entries = [_register(book, raw, key, title or "", date) for raw, key in pairs]
     if as_json:
         _echo(json.dumps([e.to_dict() for e in entries], indent=2, ensure_ascii=False))
     else:
         for e in entries:
             _echo(f"[{e.id}] {e.url}")
+
+
+def _check_urls(path: Path, urls: list[str]) -> tuple[list[str | None], dict[int, BadURL]]:
+    """Every argument's canonical URL, checked before the ledger is touched (a bad one changes
+    nothing), and the refusals by position. An argument that is no URL but names an entry of a
+    ledger sources.py wrote (it stored any text, e.g. ``example.com/page``) is not refused: its
+    canonical form is None and ``_register`` prints that entry's id."""
+    canonical: list[str | None] = []
+    refused: dict[int, BadURL] = {}
+    for n, raw in enumerate(urls):
+        try:
+            canonical.append(normalize_url(raw))
+        except BadURL as exc:
+            canonical.append(None)
+            refused[n] = exc
+    if refused:
+        try:
+            book = load_ledger(path, missing_ok=True)
+        except CiteledgerError:  # the transaction reports it if the URLs are fine
+            return canonical, refused
+        refused = {n: exc for n, exc in refused.items() if book.find_url(urls[n]) is None}
+    return canonical, refused
+
+
+def _register(book: Ledger, raw: str, canonical: str | None, title: str, date: str) -> Source:
+    if canonical is not None:
+        return book.add(canonical, title=title, accessed=date)[0]
+    existing = book.find_url(raw)
+    if existing is None:  # a reset removed it since the check: refuse, nothing is written
+        raise BadURL(
+            f"{raw!r} is not a URL and no longer in ledger {book.path}",
+            hint="give a full http(s) URL",
+        )
+    book.fill_title(existing, title)
+    _warn(
+        f"[{existing.id}] {existing.url} is not an http(s) URL: an entry carried over from an "
+        "older ledger, cited as it stands"
+    )
+    return existing
 
 
 def urls_from_json(payload: Any) -> list[tuple[str, str]]:
@@ -279,13 +378,14 @@ def list_sources(
     ledger: LedgerOpt = None,
 ) -> None:
     """Show the ledger."""
-    path = ledger_path(ctx, ledger)
+    path, why = ledger_location(ctx, ledger)
     sources = pick_sources(load_ledger(path, missing_ok=True), None)
     if as_json:
         _echo(json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False))
         return
     if not sources:
-        _echo(f"ledger is empty: {path}")
+        # Which ledger and why: an agent that expected sources learns it is looking elsewhere.
+        _echo(f"ledger is empty: {path} ({why})")
         return
     for s in sources:
         title = f"  {' '.join(s.title.split())}" if s.title else ""

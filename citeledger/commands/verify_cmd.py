@@ -2,8 +2,10 @@
 
 Flags and exit codes are the seed's (``--strict``, ``--min-coverage X``, ``--evidence``; 0 ok,
 1 verification failed, 2 bad input), plus ``--figures``, ``--from FORMAT`` and
-``--format json``. The text lines go to stderr, the last one ``citations OK`` or
-``verification failed``; with ``--format json`` stdout holds the report and stderr only the
+``--format json``. The streams are sources.py's too, because callers are built on them
+(``verify ... | tail -1``, ``$(verify ...)``, ``2>/dev/null``): ``info:`` and ``warn:`` lines
+and the final ``citations OK`` / ``verification failed`` on stdout, ``FAIL:`` lines on stderr.
+With ``--format json`` stdout holds the report alone (a parser reads it whole) and stderr the
 verdict line. Pandoc and the verifier load inside the command: ``citeledger add`` must not pay
 for them.
 """
@@ -81,12 +83,13 @@ def verify_command(
         source_text=source_text,
         footnote_citations=base in _FOOTNOTE_FORMATS,
     )
+    lines = report.lines()
     if output_format == "json":
         sys.stdout.write(report.to_json() + "\n")
-        print(report.lines()[-1], file=sys.stderr)
+        print(lines[-1], file=sys.stderr)
     else:
-        for line in report.lines():
-            print(line, file=sys.stderr)
+        for line in lines:
+            print(line, file=sys.stderr if line.startswith("FAIL:") else sys.stdout, flush=True)
     if report.failed:
         raise typer.Exit(1)
 

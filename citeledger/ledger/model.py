@@ -191,9 +191,7 @@ class Ledger:
         title = " ".join((title or "").split())
         existing = self.find_url(canonical)
         if existing is not None:
-            if title and not existing.title:
-                existing.title = title
-                self.dirty = True
+            self.fill_title(existing, title)
             return existing, False
         source = Source(id=self.next_id(), url=canonical, title=title, accessed=accessed or today())
         by_id, by_url = self._indexes()
@@ -203,6 +201,14 @@ class Ledger:
         self.last_id = self._max_id = source.id
         self.dirty = True
         return source, True
+
+    def fill_title(self, source: Source, title: str) -> None:
+        """Give ``source`` a title if it has none: the first title a source got stays, so a later
+        search result with a worse title cannot replace it."""
+        title = " ".join((title or "").split())
+        if title and not source.title:
+            source.title = title
+            self.dirty = True
 
     def add_quote(self, source: Source, quote: Quote) -> bool:
         """Attach ``quote`` unless the source already holds the same text (compared under the

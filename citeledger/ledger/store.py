@@ -30,6 +30,8 @@ from .model import Ledger, ShapeError
 
 DEFAULT_NAME = "ledger.json"
 ENV_VARS = ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER")
+# Where the grounded-citations skill keeps its ledger, under $HERMES_HOME.
+HERMES_SUBPATH = Path("cache", "citations", DEFAULT_NAME)
 _RECOVER = "fix the file by hand, restore a backup, or run `citeledger reset` to start a new one"
 # Where filelock has to poll, a waiter re-tries this often (parallel adds stay quick).
 _POLL_SECONDS = 0.002
@@ -37,16 +39,36 @@ _POLL_SECONDS = 0.002
 _NO_FLOCK = {errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOLCK, errno.EINVAL}
 
 
-def resolve_ledger_path(explicit: str | Path | None = None) -> Path:
-    """``--ledger``, then ``$CITELEDGER_LEDGER``, then ``$HERMES_CITATION_LEDGER`` (the
-    grounded-citations variable, so existing set-ups keep working), then ``./ledger.json``."""
+def locate_ledger(explicit: str | Path | None = None) -> tuple[Path, str]:
+    """The ledger to use and why, first that applies:
+
+    1. ``--ledger PATH``;
+    2. ``$CITELEDGER_LEDGER``, then ``$HERMES_CITATION_LEDGER`` (the grounded-citations
+       variable, so existing set-ups keep working);
+    3. ``$HERMES_HOME/cache/citations/ledger.json`` when ``$HERMES_HOME`` is set: inside a
+       Hermes agent the skill tells the agent its ledger lives there, and sources.py put it there;
+    4. ``./ledger.json``: a publishing project keeps its ledger beside its drafts. (sources.py
+       falls back to ``~/.hermes``; outside Hermes a hidden per-user ledger would mix projects.)
+
+    The reason is a phrase for messages such as ``list``'s empty-ledger line."""
     if explicit is not None and str(explicit).strip():
-        return Path(explicit).expanduser()
+        return Path(explicit).expanduser(), "given by --ledger"
     for var in ENV_VARS:
         value = os.environ.get(var, "").strip()
         if value:
-            return Path(value).expanduser()
-    return Path(DEFAULT_NAME)
+            return Path(value).expanduser(), f"given by ${var}"
+    home = os.environ.get("HERMES_HOME", "").strip()
+    if home:
+        return Path(home).expanduser() / HERMES_SUBPATH, "the skill's place under $HERMES_HOME"
+    return Path(DEFAULT_NAME), (
+        "the working directory's, as none of --ledger, $CITELEDGER_LEDGER, "
+        "$HERMES_CITATION_LEDGER, $HERMES_HOME is set"
+    )
+
+
+def resolve_ledger_path(explicit: str | Path | None = None) -> Path:
+    """The ledger path alone (see ``locate_ledger`` for the order)."""
+    return locate_ledger(explicit)[0]
 
 
 def load_ledger(path: Path, *, missing_ok: bool = False) -> Ledger:

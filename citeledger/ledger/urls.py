@@ -107,9 +107,11 @@ def _doi_url(doi: str, shown: str) -> str:
 
 
 def url_key(url: str) -> str:
-    """The lookup key of a stored URL: its canonical form, or the stripped text when a ledger
-    written by an older tool holds something that is not a URL (it still must be found)."""
+    """The lookup key of a stored URL: its canonical form. A ledger carried over from
+    sources.py may hold text that is not a URL (``example.com/page``); it must still be found,
+    under sources.py's own identity for it: stripped, fragment and trailing slashes dropped."""
     try:
         return normalize_url(url)
     except BadURL:
-        return (url or "").strip()
+        text = (url or "").strip().split("#", 1)[0]
+        return text.rstrip("/") or text
