@@ -15,8 +15,6 @@ twice gives the same bytes and a change to the template shows up as a real diff.
 from __future__ import annotations
 
 import io
-import sys
-import zipfile
 from datetime import datetime
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from docx.shared import Pt, RGBColor
 
 from ..pandoc import run_pandoc
 from ..renderers import _oxml
+from ._reproducible import FIXED_TIME, fixed_zip, write_main
 
 HERE = Path(__file__).resolve().parent
 BODY_FONT = "Cambria"
@@ -34,7 +33,6 @@ HEADING_FONT = "Calibri"
 HEADING_RGB = RGBColor(0x1F, 0x3A, 0x5F)
 LINK_RGB = RGBColor(0x1F, 0x4E, 0x79)
 TEXT_RGB = RGBColor(0x22, 0x22, 0x22)
-FIXED_TIME = (2024, 1, 1, 0, 0, 0)
 HEADING_SIZES = {1: 16, 2: 13, 3: 12, 4: 11, 5: 11, 6: 11}
 
 
@@ -119,28 +117,11 @@ def build() -> bytes:
 
     out = io.BytesIO()
     document.save(out)
-    return _fixed_zip(out.getvalue())
-
-
-def _fixed_zip(data: bytes) -> bytes:
-    """The same members in a fixed order with fixed timestamps: reproducible bytes."""
-    src = zipfile.ZipFile(io.BytesIO(data))
-    names = sorted(src.namelist(), key=lambda n: (n != "[Content_Types].xml", n))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for name in names:
-            info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            dst.writestr(info, src.read(name))
-    return out.getvalue()
+    return fixed_zip(out.getvalue())
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    target = Path(args[0]) if args else HERE / "reference.docx"
-    target.write_bytes(build())
-    print(f"wrote {target}")
+    write_main(build, HERE / "reference.docx", argv)
 
 
 if __name__ == "__main__":

@@ -13,9 +13,7 @@ the same bytes and a change to the template shows up as a real diff.
 from __future__ import annotations
 
 import io
-import sys
 import tempfile
-import zipfile
 from datetime import datetime
 from pathlib import Path
 
@@ -24,11 +22,11 @@ from pptx.util import Emu
 
 from ..pandoc import run_pandoc
 from ..renderers import _pptx_oxml as ox
+from ._reproducible import FIXED_TIME, fixed_zip, write_main
 
 HERE = Path(__file__).resolve().parent
 TITLE_RGB = "1F3A5F"
 ACCENT_RGB = "2E75B6"
-FIXED_TIME = (2024, 1, 1, 0, 0, 0)
 
 
 def build() -> bytes:
@@ -62,30 +60,11 @@ def build() -> bytes:
     core.created = core.modified = datetime(*FIXED_TIME)
     out = io.BytesIO()
     prs.save(out)
-    return deterministic_zip(out.getvalue())
-
-
-def deterministic_zip(data: bytes) -> bytes:
-    """The same members re-packed with fixed timestamps and permissions, ``[Content_Types].xml``
-    first (Office wants it there), the rest sorted."""
-    src = zipfile.ZipFile(io.BytesIO(data))
-    names = src.namelist()
-    order = sorted(names, key=lambda n: (n != "[Content_Types].xml", n))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for name in order:
-            info = zipfile.ZipInfo(name, FIXED_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            dst.writestr(info, src.read(name))
-    return out.getvalue()
+    return fixed_zip(out.getvalue())
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    target = Path(args[0]) if args else HERE / "reference.pptx"
-    target.write_bytes(build())
-    print(target)
+    write_main(build, HERE / "reference.pptx", argv)
 
 
 if __name__ == "__main__":
