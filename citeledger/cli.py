@@ -7,11 +7,15 @@ commands that need them.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+from typing import Any, TextIO
 
 import typer
 
-from .errors import CiteledgerError
+from .errors import BadInput, CiteledgerError
+from .escape import terminal_text
 
 app = typer.Typer(
     name="citeledger",
@@ -40,16 +44,93 @@ def _register() -> None:
 _register()
 
 
+class _TerminalSafe:
+    """A text stream that prints web content inert: every line citeledger prints may hold a
+    title, a URL or a quote, and ESC, CSI or a bidirectional override in one of them must show
+    as text, not move the cursor or reorder the screen (``citeledger.escape.terminal_text``)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(terminal_text(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _Terminated(Exception):
+    """SIGTERM, raised where the program stands so that a running pandoc is killed on the way
+    out (``subprocess.run`` kills its child when an exception passes through it)."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _undecodable_argument(argv: list[str]) -> int | None:
+    """The position of the first argument that was not valid UTF-8 (Python keeps such bytes
+    as lone surrogates), or None."""
+    for k, arg in enumerate(argv, 1):
+        if any("\ud800" <= ch <= "\udfff" for ch in arg):
+            return k
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: every CiteledgerError becomes one line and its exit code."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    sys.stdout = _TerminalSafe(sys.stdout)
+    sys.stderr = _TerminalSafe(sys.stderr)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
-        app(args=argv, prog_name="citeledger")
+        bad = _undecodable_argument(args)
+        if bad is not None:
+            raise BadInput(
+                f"argument {bad} is not valid UTF-8 text",
+                hint="pass file names and text as UTF-8; check the shell's locale",
+            )
+        code = app(args=args, prog_name="citeledger", standalone_mode=False)
     except CiteledgerError as exc:
         print(f"citeledger: error: {exc.line()}", file=sys.stderr)
         sys.exit(exc.exit_code)
+    except typer.Abort:
+        print("citeledger: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Exception as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `citeledger`: the help, as before
+            print(getattr(exc, "format_message", str)())
+            sys.exit(2)
+        line = _usage_error(exc, args)
+        if line is None:
+            raise
+        print(f"citeledger: error: {line}", file=sys.stderr)
+        sys.exit(2)
     except KeyboardInterrupt:
         print("citeledger: interrupted", file=sys.stderr)
         sys.exit(130)
+    except _Terminated:
+        print("citeledger: terminated", file=sys.stderr)
+        sys.exit(143)
+    finally:
+        sys.stdout = sys.stdout._stream if isinstance(sys.stdout, _TerminalSafe) else sys.stdout
+        sys.stderr = sys.stderr._stream if isinstance(sys.stderr, _TerminalSafe) else sys.stderr
+    if isinstance(code, int) and code:
+        sys.exit(code)
+
+
+def _usage_error(exc: Exception, args: list[str]) -> str | None:
+    """A command-line mistake (unknown option, missing argument, bad value) as one line, in
+    place of click's usage block; None for anything else. Duck-typed: typer vendors its own
+    copy of click, so the exception classes depend on typer's version."""
+    message = getattr(exc, "format_message", None)
+    if not callable(message) or not isinstance(getattr(exc, "exit_code", None), int):
+        return None
+    verbs = {c.name for c in app.registered_commands}
+    verb = next((a for a in args if a in verbs), "")
+    where = f"citeledger {verb} --help" if verb else "citeledger --help"
+    return f"{' '.join(str(message()).split())} (see {where})"
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from citeledger.errors import BadInput, VerificationFailed
-from citeledger.filters.latex import latex_escape, latex_url
+from citeledger.escape import latex_text as latex_escape
+from citeledger.escape import latex_url, typst_string
+from citeledger.escape import typst_markup as typst_escape
 from citeledger.filters.main import apply
-from citeledger.filters.typst import typst_escape, typst_string
 from citeledger.ledger import Ledger, Source
 from citeledger.options import Options, from_meta
 from citeledger.pandoc import run_pandoc

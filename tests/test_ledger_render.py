@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from citeledger.errors import BadInput
+from citeledger.escape import bibtex_text, latex_url
 from citeledger.ledger import STYLES, load_ledger, render_block
-from citeledger.ledger.render import latex_escape, latex_url, parse_id_spec
+from citeledger.ledger.render import parse_id_spec
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 Golden = Callable[[str | Path, str], None]
@@ -48,9 +49,10 @@ def test_unknown_style_is_bad_input() -> None:
         render_block(load_ledger(GOLDEN / "ledger.json"), None, "apa")
 
 
-def test_latex_escape_covers_every_special_character() -> None:
-    assert latex_escape(r"& % $ # _ { } ~ ^ \ plain") == (
-        r"\& \% \$ \# \_ \{ \} \textasciitilde{} \textasciicircum{} \textbackslash{} plain"
+def test_bibtex_text_covers_every_special_character_and_keeps_braces_balanced() -> None:
+    assert bibtex_text(r"& % $ # _ { } ~ ^ \ plain") == (
+        r"\& \% \$ \# \_ \textbraceleft{} \textbraceright{} \textasciitilde{} "
+        r"\textasciicircum{} \textbackslash{} plain"
     )
 
 

@@ -43,7 +43,7 @@ def test_marker_inside_code_span_is_not_a_citation() -> None:
         "```{=latex}\n[1]\n```\n",
         "See [1](https://example.org/one).\n",
         "Definition [1]: not a marker.\n",
-        "Too long [12345] for an id.\n",
+        "Too long [1234567] for an id.\n",
     ],
 )
 def test_brackets_in_code_math_links_images_raw_are_not_citations(markdown: str) -> None:

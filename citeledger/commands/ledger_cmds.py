@@ -35,6 +35,8 @@ from ..ledger import (
     today,
     transaction,
 )
+from ..ledger.files import read_file, read_stream
+from ..ledger.model import MAX_ID
 from ..ledger.quotes import MIN_WORDS, quote_in_text, word_count
 from ..ledger.render import (
     HEADED_STYLES,
@@ -56,6 +58,10 @@ LedgerOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of lines.")]
+# Tool output and drafts read by the verbs; far above any search result page.
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+# Evidence is the passage that supports a claim, not the page.
+MAX_QUOTE = 4_000
 
 
 def ledger_location(ctx: typer.Context, explicit: str | None = None) -> tuple[Path, str]:
@@ -275,11 +281,16 @@ def urls_from_json(payload: Any) -> list[tuple[str, str]]:
 
 def _read_text_input(source: str, what: str) -> str:
     if source == "-":
-        data = sys.stdin.buffer.read()
+        data = read_stream(
+            sys.stdin.buffer,
+            limit=MAX_INPUT_BYTES,
+            what=f"{what} on standard input",
+            error=BadInput,
+        )
         where = "standard input"
     else:
         try:
-            data = Path(source).read_bytes()
+            data = read_file(source, limit=MAX_INPUT_BYTES, what=what, error=BadInput)
         except FileNotFoundError:
             raise BadInput(
                 f"no {what} file {source}", hint="check the path, or use - for stdin"
@@ -313,6 +324,8 @@ def ingest(
         ) from None
     except RecursionError:
         raise BadInput(f"{where} nests too deeply to read") from None
+    except ValueError as exc:  # a number of thousands of digits, say
+        raise BadInput(f"{where} is not JSON citeledger can read ({exc})") from None
     pairs = urls_from_json(payload)
     if not pairs:
         raise NothingFound(
@@ -326,9 +339,14 @@ def ingest(
 
 
 def _parse_id(value: str) -> int:
+    """A ledger id as typed (``3`` or ``[3]``): ASCII digits only (``²`` or ``٣`` is no id)."""
     text = value.strip().strip("[]")
-    if not text.isdigit() or int(text) < 1:
-        raise BadInput(f"{value!r} is not a ledger id", hint="give the number n of a source [n]")
+    if not re.fullmatch(r"[0-9]{1,7}", text) or not 1 <= int(text) <= MAX_ID:
+        shown = value if len(value) <= 20 else value[:17] + "..."
+        raise BadInput(
+            f"{shown!r} is not a ledger id",
+            hint=f"give the number n of a source [n], 1 to {MAX_ID}",
+        )
     return int(text)
 
 
@@ -352,6 +370,11 @@ def quote(
     text = text.strip()
     if word_count(text) < MIN_WORDS:
         raise BadInput("quote too short", hint=f"use at least {MIN_WORDS} words of verbatim text")
+    if len(text) > MAX_QUOTE:
+        raise BadInput(
+            f"quote is {len(text)} characters long",
+            hint=f"keep evidence to the passage that supports the claim, at most {MAX_QUOTE}",
+        )
     if load_ledger(path, missing_ok=True).get(sid) is None:
         raise BadInput(f"no source [{sid}] in ledger {path}", hint="run `citeledger list` for ids")
     page = read_evidence(evidence)
@@ -388,7 +411,7 @@ def list_sources(
         _echo(f"ledger is empty: {path} ({why})")
         return
     for s in sources:
-        title = f"  {' '.join(s.title.split())}" if s.title else ""
+        title = f"  {s.display_title}" if s.title else ""
         n = len(s.quotes)
         mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
         _echo(f"[{s.id}] {s.url}{title}{mark}")
@@ -401,6 +424,18 @@ def _draft_ids(draft: str) -> list[int]:
     from citeledger.verify.markers import cited_ids_in_file
 
     return list(cited_ids_in_file(path))
+
+
+def _refuse_non_markdown(draft: str) -> None:
+    """The block is markdown: written into an HTML page it would land after ``</html>``."""
+    from ..pandoc import TEXT_FORMATS, format_for
+
+    fmt = format_for(draft)
+    if fmt not in TEXT_FORMATS:
+        raise BadInput(
+            f"--replace-in {draft}: a {fmt} file, not a markdown draft",
+            hint="rewrite the markdown draft it was built from, then build it again",
+        )
 
 
 def render(
@@ -436,6 +471,8 @@ def render(
             f"--replace-in cannot place a {style} block",
             hint="use --style " + ", ".join(HEADED_STYLES) + "; or print the block and paste it",
         )
+    if replace_in:
+        _refuse_non_markdown(replace_in)
     path = ledger_path(ctx, ledger)
     wanted = parse_id_spec(only) if only else None
     book = load_ledger(path, missing_ok=True)

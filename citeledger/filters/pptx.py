@@ -148,7 +148,7 @@ class Placement(BasePlacement):
                     ],
                 }
             )
-            quotes = [" ".join(q.text.split()) for q in src.quotes if q.text.strip()]
+            quotes = [q.display_text for q in src.quotes if q.display_text]
             if quotes:
                 items = [[{"t": "Plain", "c": text_to_inlines(f"\u201c{q}\u201d")}] for q in quotes]
                 out.append({"t": "BulletList", "c": items})

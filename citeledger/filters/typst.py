@@ -5,44 +5,22 @@ and carries a label of its own, so the entry's mark can link back to the first c
 Sources section is a two-column grid (mark, ``Title. URL (accessed DATE)``) under a heading;
 the ``typst`` wheel compiles it, so a PDF needs nothing but pip.
 
-Titles and URLs are written as raw typst through :func:`typst_escape` (markup) and
-:func:`typst_string` (string literals), the only two places that escape for typst.
+Titles and URLs are written as raw typst through :func:`citeledger.escape.typst_markup`
+(markup) and :func:`citeledger.escape.typst_string` (string literals), the only two places that
+escape for typst.
 """
 
 from __future__ import annotations
 
+from ..escape import typst_markup, typst_string
 from ..ledger import Source
 from ..tree import Json, raw_block, raw_inline
 from . import base
 
-# Every character with a meaning in typst markup (a backslash escapes any of them); quotes stay
-# as written so typst's smart quotes apply.
-_MARKUP = frozenset("\\#*_`$<>@[]=-+/~.:")
-
-
-def typst_escape(text: str) -> str:
-    """Text as typst markup that shows exactly that text."""
-    out: list[str] = []
-    for ch in text:
-        if ch in _MARKUP:
-            out.append("\\" + ch)
-        elif ch < " " or ch == "\x7f":
-            out.append(" ")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def typst_string(text: str) -> str:
-    """A typst string literal holding ``text``."""
-    body = text.replace("\\", "\\\\").replace('"', '\\"')
-    body = "".join(" " if ch < " " or ch == "\x7f" else ch for ch in body)
-    return f'"{body}"'
-
 
 class Placement(base.Placement):
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        mark = typst_escape(f"[{number}]")
+        mark = typst_markup(f"[{number}]")
         target = base.source_anchor(source.id)
         here = base.cite_anchor(source.id, occurrence)
         return [raw_inline("typst", f"#link(<{target}>)[{mark}]<{here}>")]
@@ -50,10 +28,10 @@ class Placement(base.Placement):
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []
         if source.title_sentence:
-            parts.append(typst_escape(source.title_sentence))
+            parts.append(typst_markup(source.title_sentence))
         parts.append(f"#link({typst_string(source.url)})")
         if source.accessed:
-            parts.append(typst_escape(f"(accessed {source.accessed})"))
+            parts.append(typst_markup(f"(accessed {source.accessed})"))
         return " ".join(parts)
 
     def sources_blocks(self) -> list[Json]:
@@ -62,7 +40,7 @@ class Placement(base.Placement):
             return []
         cells: list[str] = []
         for src in sources:
-            mark = typst_escape(f"[{self.state.number(src.id)}]")
+            mark = typst_markup(f"[{self.state.number(src.id)}]")
             back = base.cite_anchor(src.id, 1)
             anchor = base.source_anchor(src.id)
             cells.append(f"  [#link(<{back}>)[{mark}]<{anchor}>], [{self.entry_text(src)}],")

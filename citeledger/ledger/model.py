@@ -20,12 +20,46 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import LedgerError
 from .quotes import normalize_for_match
-from .urls import normalize_url, url_key
+from .urls import normalize_url, stored_url_problem, url_key
 
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+# What no output may show: C0 and C1 controls and DEL (XML cannot hold them, a terminal obeys
+# them), noncharacters and lone surrogates, and the bidirectional controls that make a reader
+# see other text than is there. Zero-width joiners stay: scripts need them.
+_HIDDEN_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff\ufffe\uffff]"
+)
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 SCHEMA_VERSION = 1
+# Ids are at most six digits: the marker grammar reads ``[1]`` to ``[999999]``.
+MAX_ID = 999_999
+# Titles come from search results: a longer one is cut when stored, and every output shows at
+# most MAX_TITLE_SHOWN characters of whatever a ledger holds.
+MAX_TITLE = 2_000
+MAX_TITLE_SHOWN = 300
+MAX_QUOTE_SHOWN = 2_000
+
+
+def clip_title(title: str | None) -> str:
+    """A title as the ledger stores it: one line, at most :data:`MAX_TITLE` characters."""
+    one = " ".join(_SURROGATE_RE.sub("\ufffd", title or "").split())
+    return one if len(one) <= MAX_TITLE else one[: MAX_TITLE - 1] + "\u2026"
+
+
+def display_text(text: str, limit: int) -> str:
+    """``text`` on one line, without hidden characters, at most ``limit`` characters (cut at a
+    word boundary where one is near, with "…"): what every output and message shows."""
+    one = " ".join(_HIDDEN_RE.sub(" ", text).split())
+    if len(one) <= limit:
+        return one
+    cut = one[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip() + "\u2026"
 
 
 def today() -> str:
@@ -40,6 +74,10 @@ _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
 
 class ShapeError(ValueError):
     """The JSON parsed but is not a ledger; the message says where (``sources[3].id``)."""
+
+
+class UnsafeEntry(ShapeError):
+    """An entry whose URL a reader could not safely open (``javascript:``, a hidden host)."""
 
 
 @dataclass
@@ -65,6 +103,11 @@ class Quote:
             extra={k: v for k, v in data.items() if k not in _QUOTE_KEYS},
         )
 
+    @property
+    def display_text(self) -> str:
+        """The quote as outputs show it (see :func:`display_text`)."""
+        return display_text(self.text, MAX_QUOTE_SHOWN)
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text, "added": self.added}
         if self.sha256 is not None:
@@ -88,7 +131,7 @@ class Source:
     def display_title(self) -> str:
         """The title on one line, without control characters: what every output shows. XML
         (docx, pptx) cannot hold C0 controls, and a newline could start markup in markdown."""
-        return " ".join(_CONTROL_RE.sub(" ", self.title).split())
+        return display_text(self.title, MAX_TITLE_SHOWN)
 
     @property
     def title_sentence(self) -> str:
@@ -104,9 +147,14 @@ class Source:
         sid = data.get("id")
         if isinstance(sid, bool) or not isinstance(sid, int) or sid < 1:
             raise ShapeError(f"{where}.id is missing or not a positive whole number")
+        if sid > MAX_ID:
+            raise ShapeError(f"{where}.id is larger than {MAX_ID}")
         url = data.get("url")
         if not isinstance(url, str) or not url.strip():
             raise ShapeError(f"{where}.url is missing or not a string")
+        problem = stored_url_problem(url)
+        if problem:
+            raise UnsafeEntry(f"{where}.url: {problem}")
         raw_quotes = data.get("quotes", [])
         if not isinstance(raw_quotes, list):
             raise ShapeError(f"{where}.quotes is not a list")
@@ -169,6 +217,10 @@ class Ledger:
     def get(self, id: int) -> Source | None:
         return self._indexes()[0].get(id)
 
+    def source(self, id: int) -> Source:
+        """The source with ``id``, which the caller knows is in the ledger."""
+        return self._indexes()[0][id]
+
     def find_url(self, url: str) -> Source | None:
         """The source stored under ``url`` after normalisation."""
         return self._indexes()[1].get(url_key(url))
@@ -188,12 +240,18 @@ class Ledger:
         """Register ``url`` (normalised here) and return ``(source, created)``. An existing
         source keeps its id; a title fills its title only when that is empty."""
         canonical = normalize_url(url)
-        title = " ".join((title or "").split())
+        title = clip_title(title)
         existing = self.find_url(canonical)
         if existing is not None:
             self.fill_title(existing, title)
             return existing, False
-        source = Source(id=self.next_id(), url=canonical, title=title, accessed=accessed or today())
+        new_id = self.next_id()
+        if new_id > MAX_ID:
+            raise LedgerError(
+                f"ledger {self.path} is full: ids stop at {MAX_ID} (markers are [1] to [{MAX_ID}])",
+                hint="start another ledger for new work; merge reads one into another",
+            )
+        source = Source(id=new_id, url=canonical, title=title, accessed=accessed or today())
         by_id, by_url = self._indexes()
         self.sources.append(source)
         by_id[source.id] = source
@@ -205,7 +263,7 @@ class Ledger:
     def fill_title(self, source: Source, title: str) -> None:
         """Give ``source`` a title if it has none: the first title a source got stays, so a later
         search result with a worse title cannot replace it."""
-        title = " ".join((title or "").split())
+        title = clip_title(title)
         if title and not source.title:
             source.title = title
             self.dirty = True

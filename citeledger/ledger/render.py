@@ -9,8 +9,10 @@ so a block looks the same wherever it is made::
     footnotes  [^n]: url — title
     bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}
 
-Entries come in id order. BibTeX fields are escaped for LaTeX; the text formats print titles
-as stored, with whitespace runs made single spaces so one entry stays one line.
+Entries come in id order. Titles and quotes are web content: the text styles show them on one
+line, without hidden characters, escaped as markdown text (a title cannot become a link, an
+image or HTML once the block is rendered); BibTeX fields are escaped for BibTeX and the URL for
+``\\url`` (``citeledger.escape``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 from collections.abc import Iterable
 
 from ..errors import BadInput
+from ..escape import bibtex_text, latex_url, markdown_text
 from .model import Ledger, Source
 
 STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence")
@@ -26,41 +29,9 @@ STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence")
 # block again and rewrite it instead of appending a second one.
 HEADED_STYLES = ("markdown", "plain", "evidence")
 
-_LATEX_TEXT = {
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "\\": r"\textbackslash{}",
-}
-_LATEX_TEXT_RE = re.compile(r"[&%$#_{}~^\\]")
-# Inside \url{} hyperref prints most characters verbatim; % and # still need a backslash, and
-# braces or a backslash would unbalance the argument, so those are percent-encoded.
-_URL_ESCAPES = {"%": r"\%", "#": r"\#", "{": r"\%7B", "}": r"\%7D", "\\": r"\%5C"}
-_URL_RE = re.compile(r"[%#{}\\]")
-
-
-def latex_escape(text: str) -> str:
-    """``text`` as LaTeX that prints it literally."""
-    return _LATEX_TEXT_RE.sub(lambda m: _LATEX_TEXT[m.group(0)], text)
-
-
-def latex_url(url: str) -> str:
-    """``url`` as the argument of ``\\url{}``."""
-    return _URL_RE.sub(lambda m: _URL_ESCAPES[m.group(0)], url)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
 
 def _entry(source: Source) -> str:
-    title = source.display_title
+    title = markdown_text(source.display_title)
     return f"{source.url} — {title}" if title else source.url
 
 
@@ -84,9 +55,9 @@ def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = 
     if style == "bibtex":
         return "\n".join(
             f"@misc{{source{s.id},\n"
-            f"  title = {{{latex_escape(s.display_title or s.url)}}},\n"
+            f"  title = {{{bibtex_text(s.display_title or s.url)}}},\n"
             f"  howpublished = {{\\url{{{latex_url(s.url)}}}}},\n"
-            f"  note = {{Accessed {latex_escape(s.accessed)}}}\n"
+            f"  note = {{Accessed {bibtex_text(s.accessed)}}}\n"
             "}"
             for s in picked
         )
@@ -96,7 +67,7 @@ def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = 
     for s in picked:
         lines.append(f"[{s.id}] {_entry(s)}")
         if style == "evidence":
-            lines.extend(f'    > "{_one_line(q.text)}"' for q in s.quotes)
+            lines.extend(f'    > "{markdown_text(q.display_text)}"' for q in s.quotes)
     return "\n".join(lines)
 
 
@@ -106,10 +77,12 @@ def parse_id_spec(spec: str) -> set[int]:
     for chunk in spec.replace(" ", "").split(","):
         if not chunk:
             continue
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", chunk)
+        match = re.fullmatch(r"([0-9]{1,7})(?:-([0-9]{1,7}))?", chunk)
         if match is None:
             raise BadInput(f"--only: {chunk!r} is not an id or a range", hint="write e.g. 1,3,5-7")
         low = int(match.group(1))
+        if low < 1:
+            raise BadInput(f"--only: {chunk!r} names id 0", hint="ids start at 1")
         high = int(match.group(2) or low)
         if high < low:
             raise BadInput(f"--only: range {chunk!r} runs backwards", hint=f"write {high}-{low}")

@@ -22,13 +22,20 @@ import contextlib
 import errno
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import LedgerError
-from .model import Ledger, ShapeError
+from .files import read_file
+from .model import Ledger, ShapeError, UnsafeEntry
 
 DEFAULT_NAME = "ledger.json"
+# Far above any real ledger (10,000 sources with quotes is a few MB), low enough that a wrong
+# path (a disk image) is refused before it fills memory.
+MAX_LEDGER_BYTES = 256 * 1024 * 1024
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 ENV_VARS = ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER")
 # Where the grounded-citations skill keeps its ledger, under $HERMES_HOME.
 HERMES_SUBPATH = Path("cache", "citations", DEFAULT_NAME)
@@ -77,12 +84,9 @@ def load_ledger(path: Path, *, missing_ok: bool = False) -> Ledger:
     fault and the way out."""
     path = Path(path)
     if path.is_dir():
-        raise LedgerError(
-            f"ledger path {path} is a folder",
-            hint=f"point --ledger at a file, e.g. {path / DEFAULT_NAME}",
-        )
+        raise _folder_error(path)
     try:
-        raw = path.read_bytes()
+        raw = read_file(path, limit=MAX_LEDGER_BYTES, what="ledger", error=LedgerError)
     except FileNotFoundError:
         if missing_ok:
             return Ledger(path)
@@ -117,10 +121,43 @@ def parse_ledger(path: Path, raw: bytes) -> Ledger:
         ) from None
     except RecursionError:
         raise LedgerError(f"ledger {path} nests too deeply to be a ledger", hint=_RECOVER) from None
+    except ValueError as exc:  # a number of thousands of digits, say
+        raise LedgerError(f"ledger {path} is not a ledger ({exc})", hint=_RECOVER) from None
+    # JSON can spell a lone surrogate (\ud800), which no file or terminal can print; only text
+    # holding such an escape needs the walk.
+    if _SURROGATE_ESCAPE.search(text) and (where := _lone_surrogate(data, "")):
+        raise LedgerError(
+            f"ledger {path} holds text that is not valid Unicode at {where.lstrip('.')}",
+            hint=_RECOVER,
+        )
     try:
         return Ledger.from_dict(path, data)
+    except UnsafeEntry as exc:
+        raise LedgerError(
+            f"ledger {path} holds an entry no reader should open: {exc}",
+            hint="fix or remove that entry by hand (citeledger never rewrites a ledger it "
+            "refuses), or run `citeledger reset`",
+        ) from None
     except ShapeError as exc:
         raise LedgerError(f"ledger {path} has the wrong shape: {exc}", hint=_RECOVER) from None
+
+
+def _lone_surrogate(node: object, where: str) -> str | None:
+    """The place of the first string (key or value) holding a lone surrogate, or None."""
+    stack: list[tuple[object, str]] = [(node, where)]
+    while stack:
+        cur, at = stack.pop()
+        if isinstance(cur, str):
+            if _SURROGATE.search(cur):
+                return at or "the top level"
+        elif isinstance(cur, dict):
+            for key, value in cur.items():
+                if _SURROGATE.search(key):
+                    return f"{at}.{key!a}"
+                stack.append((value, f"{at}.{key}"))
+        elif isinstance(cur, list):
+            stack.extend((item, f"{at}[{i}]") for i, item in enumerate(cur))
+    return None
 
 
 @contextlib.contextmanager
@@ -129,38 +166,76 @@ def transaction(path: Path) -> Iterator[Ledger]:
     marked it dirty. An exception inside the block writes nothing."""
     target = _real_target(Path(path))
     with _locked(target):
+        _refuse_read_only(target, path)
         _remove_stale_temps(target)
         ledger = load_ledger(target, missing_ok=True)
         ledger.path = Path(path)
         yield ledger
         if ledger.dirty:
-            try:
-                atomic_write_text(target, dump_ledger(ledger))
-            except OSError as exc:
-                raise LedgerError(
-                    f"cannot write ledger {path}: {exc.strerror or exc}",
-                    hint="check the folder's permissions and free space; the old ledger is intact",
-                ) from None
+            _write(target, dump_ledger(ledger).encode("utf-8"), path)
             ledger.dirty = False
 
 
 def reset_ledger(path: Path) -> Path | None:
     """Replace the ledger by an empty one, under the lock. An unreadable old file is first
-    copied aside (``<name>.corrupt-<time>``) so the reset loses nothing; its path is returned."""
+    copied aside (``<name>.corrupt-<time>``, never over an earlier copy) so the reset loses
+    nothing; its path is returned. A read-only ledger, or a path that is not a regular file,
+    is refused."""
     target = _real_target(Path(path))
     saved: Path | None = None
     with _locked(target):
+        _refuse_read_only(target, path)
         try:
-            parse_ledger(target, target.read_bytes())
+            raw = read_file(target, limit=MAX_LEDGER_BYTES, what="ledger", error=LedgerError)
         except FileNotFoundError:
-            pass
-        except LedgerError:
-            import time
-
-            saved = target.with_name(f"{target.name}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
-            atomic_write_bytes(saved, target.read_bytes())
-        atomic_write_text(target, dump_ledger(Ledger(target)))
+            raw = None
+        except OSError as exc:
+            raise LedgerError(f"cannot read ledger {path}: {exc.strerror or exc}") from None
+        if raw is not None:
+            try:
+                parse_ledger(target, raw)
+            except LedgerError:
+                saved = _backup_name(target)
+                _write(saved, raw, saved)
+        _write(target, dump_ledger(Ledger(target)).encode("utf-8"), path)
     return saved
+
+
+def _backup_name(target: Path) -> Path:
+    """``<name>.corrupt-<time>``, with ``-2``, ``-3``... when a copy of that second exists."""
+    import time
+
+    stem = f"{target.name}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}"
+    candidate = target.with_name(stem)
+    n = 2
+    while os.path.lexists(candidate):
+        candidate = target.with_name(f"{stem}-{n}")
+        n += 1
+    return candidate
+
+
+def _refuse_read_only(target: Path, shown: Path) -> None:
+    """A ledger whose mode forbids writing is someone's decision (an archived ledger, a shared
+    read-only copy): replacing it through the folder would override that, so refuse."""
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return
+    if not mode & 0o222:
+        raise LedgerError(
+            f"ledger {shown} is read-only",
+            hint=f"citeledger will not replace it; chmod u+w {shown} to allow changes",
+        )
+
+
+def _write(target: Path, data: bytes, shown: Path) -> None:
+    try:
+        atomic_write_bytes(target, data)
+    except OSError as exc:
+        raise LedgerError(
+            f"cannot write {shown}: {exc.strerror or exc}",
+            hint="check the folder's permissions and free space; the old ledger is intact",
+        ) from None
 
 
 def _remove_stale_temps(target: Path) -> None:
@@ -242,10 +317,7 @@ def _real_target(path: Path) -> Path:
     """Where writes go: through a symlinked ledger to its file (the link stays a link), and
     into a folder that exists. A folder given as the ledger is refused before any lock file."""
     if path.is_dir():
-        raise LedgerError(
-            f"ledger path {path} is a folder",
-            hint=f"point --ledger at a file, e.g. {path / DEFAULT_NAME}",
-        )
+        raise _folder_error(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     folder = target.parent if str(target.parent) else Path(".")
     try:

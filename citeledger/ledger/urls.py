@@ -1,28 +1,45 @@
 """URL identity: the one canonical form a source is stored and looked up under.
 
 Two spellings of the same page must get the same ledger id, or a draft ends up citing one page
-twice under two numbers. The rules, in order:
+twice under two numbers; and a URL is web content an attacker can choose, published into HTML,
+wiki pages, LaTeX and Word files, so what a browser or TeX would read differently from what the
+ledger shows is refused or encoded here, once. The rules, in order:
 
 - ``doi:10.x/y`` and DOI URLs (``doi.org``, ``dx.doi.org``, any scheme) become
   ``https://doi.org/10.x/y``; ``arXiv:2401.01234`` becomes ``https://arxiv.org/abs/2401.01234``.
 - Anything else must be an absolute http(s) URL with a host. ``javascript:``, ``data:``,
   ``file:``, ``mailto:``, bare words and an empty host are refused (``BadURL``): a ledger entry
   is a promise that a reader can open the page.
+- Refused because a browser would open another page than the one shown: a user name or password
+  before the host (``https://good.example@evil.example``), a backslash (browsers read it as
+  ``/``, so ``https://evil.example\\@good.example`` opens evil.example), port 0; refused because
+  they hide what the text says: control characters (C0, C1), white space, bidirectional
+  controls and zero-width characters; longer than :data:`MAX_URL_LENGTH` characters.
+- The host is IDNA-folded and stored in its ASCII form: full-width letters fold to ASCII
+  (``https://ｅｖｉｌ.com`` is ``https://evil.com``) and a non-ASCII host is stored as
+  punycode (``xn--...``), so a look-alike host shows as what it is.
+- ``" < > ` { } | ^ [ ]`` in the path or query are percent-encoded (the same page to any
+  server; raw, they end links in markdown, wiki and TeX syntax), as is a ``%`` that starts no
+  escape. Other non-ASCII text in the path stays as written (a reader sees the page's name).
 - The fragment is dropped (it selects a place in the page, not another page), trailing slashes
   of the path are dropped, scheme and host are lower-cased, a default port is dropped.
 - The query is kept (it usually selects different content) and the path keeps its case
   (servers are case-sensitive).
 
-``normalize_url`` is idempotent: a stored URL normalises to itself.
+``normalize_url`` is idempotent: a stored URL normalises to itself. A ledger read from disk is
+checked entry by entry (:func:`stored_url_problem`), not only what ``add`` lets in: a
+hand-edited or merged ledger gets the same scrutiny.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from ..errors import BadURL
 
+MAX_URL_LENGTH = 4096
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 _DOI_PREFIX = re.compile(r"^doi:\s*", re.IGNORECASE)
 _DOI_HOSTS = {"doi.org", "dx.doi.org", "www.doi.org"}
@@ -30,79 +47,141 @@ _ARXIV_PREFIX = re.compile(r"^arxiv:\s*", re.IGNORECASE)
 # New-style ids (2401.01234, optional version) and old-style ones (hep-th/9901001, math.GT/0309136).
 _ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
-_BAD_CHARS = re.compile(r"[\s\x00-\x1f\x7f]")
+# Characters no URL may hold: white space, C0 and C1 controls, bidirectional controls, zero-width
+# characters, surrogates (undecodable input) and the BOM.
+_BAD_CHARS = re.compile(
+    "[\\s\\x00-\\x1f\\x7f-\\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
+    "\ud800-\udfff\ufff0-\uffff]"
+)
+_HOST = re.compile(r"^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$")
 # Characters a DOI may carry that still have to be percent-encoded inside a URL path.
-_DOI_SAFE = "/:;()[]._-~!$&'*+,=@<>"
+_DOI_SAFE = "/:;()._-~!$&'*+,=@"
+_ESCAPE = re.compile(r"%[0-9a-f][0-9A-Fa-f]|%[0-9A-F][a-f]")
+_LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_UNSAFE_ASCII = re.compile(r"[\"<>`{}|^\[\]\\]")
 
 _FIX = "give a full http(s) URL, a doi:10.x/y or an arXiv:NNNN.NNNNN id"
 # URLs already in canonical form (lower-case ASCII host, no port, user, fragment or trailing
-# slash, printable ASCII): returned as they are. Every stored URL takes this path when a ledger
-# is indexed, which keeps loading a 10,000-source ledger cheap. DOI hosts always take the full
-# path (http://doi.org becomes https).
+# slash, only characters that need no encoding): returned as they are. Every stored URL takes
+# this path when a ledger is indexed, which keeps loading a 10,000-source ledger cheap. DOI hosts
+# always take the full path (http://doi.org becomes https).
+_PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-F]{2})"
 _CANONICAL = re.compile(
     r"https?://(?!(?:dx\.|www\.)?doi\.org(?:[/?]|$))[a-z0-9-]+(?:\.[a-z0-9-]+)*"
-    r"(?:/[\x21\x24-\x3e\x40-\x7e]*[\x21\x24-\x2e\x30-\x3e\x40-\x7e])?"
-    r"(?:\?[\x21\x24-\x7e]+)?"
+    rf"(?:(?:/{_PCHAR}*)*/{_PCHAR}+)?"
+    rf"(?:\?(?:{_PCHAR}|[/?])+)?"
 )
+# What sources.py stored when someone added a bare domain (``example.com/page``): such entries
+# load, and ``add`` finds them, but they are not URLs a reader can open (verify says so when
+# one is cited). Nothing here could be read as a scheme by a browser.
+_LEGACY = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+(?:/[!#-~]*)?")
 
 
 def normalize_url(raw: str) -> str:
     """Return the canonical ledger form of ``raw`` or raise ``BadURL`` saying why not."""
     text = (raw or "").strip()
-    if _CANONICAL.fullmatch(text):
+    if len(text) <= MAX_URL_LENGTH and _CANONICAL.fullmatch(text):
         return text
     return _normalize(text)
+
+
+def shown(text: str) -> str:
+    """``text`` as a message shows it: at most 80 characters, controls escaped."""
+    short = text if len(text) <= 80 else text[:77] + "..."
+    return repr(short)
 
 
 def _normalize(text: str) -> str:
     if not text:
         raise BadURL("empty URL", hint=_FIX)
-    shown = text if len(text) <= 80 else text[:77] + "..."
+    if len(text) > MAX_URL_LENGTH:
+        raise BadURL(
+            f"URL {shown(text)} is {len(text)} characters long",
+            hint=f"a ledger keeps URLs of up to {MAX_URL_LENGTH} characters; cite a shorter one",
+        )
     if _DOI_PREFIX.match(text):
-        return _doi_url(_DOI_PREFIX.sub("", text), shown)
+        return _doi_url(_DOI_PREFIX.sub("", text), text)
     if _ARXIV_PREFIX.match(text):
         ident = _ARXIV_PREFIX.sub("", text)
         if not _ARXIV_ID.match(ident):
-            raise BadURL(f"{shown!r} is not an arXiv id", hint="write it like arXiv:2401.01234")
+            raise BadURL(f"{shown(text)} is not an arXiv id", hint="write it like arXiv:2401.01234")
         return f"https://arxiv.org/abs/{ident}"
     if _BAD_CHARS.search(text):
         raise BadURL(
-            f"URL {shown!r} contains whitespace or control characters",
-            hint="percent-encode them (a space is %20)",
+            f"URL {shown(text)} contains white space, control, bidirectional or zero-width "
+            "characters",
+            hint="percent-encode them (a space is %20), or copy the URL from the address bar",
         )
     scheme_match = _SCHEME.match(text)
     if scheme_match is None:
         looks_like_host = re.match(r"^[\w-]+(\.[\w-]+)+(/|$)", text)
         hint = f"did you mean https://{text}?" if looks_like_host else _FIX
-        raise BadURL(f"{shown!r} is not a URL (no scheme)", hint=hint)
+        raise BadURL(f"{shown(text)} is not a URL (no scheme)", hint=hint)
     scheme = scheme_match.group(1).lower()
     if scheme not in _DEFAULT_PORTS:
-        raise BadURL(f"refusing {scheme}: URL {shown!r}: only http(s) sources", hint=_FIX)
+        raise BadURL(f"refusing {scheme}: URL {shown(text)}: only http(s) sources", hint=_FIX)
+    if "\\" in text:
+        raise BadURL(
+            f"URL {shown(text)} contains a backslash, which browsers read as /",
+            hint="write / or %5C for what the page really uses",
+        )
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as exc:
-        raise BadURL(f"URL {shown!r} is malformed ({exc})", hint=_FIX) from None
-    host = (parts.hostname or "").rstrip(".")
-    if not host:
-        raise BadURL(f"URL {shown!r} has no host", hint=_FIX)
-    if ":" in host:
-        host = f"[{host}]"
+        raise BadURL(f"URL {shown(text)} is malformed ({exc})", hint=_FIX) from None
+    if "@" in parts.netloc:
+        raise BadURL(
+            f"URL {shown(text)} carries a user name before the host",
+            hint="drop the part before @: browsers open the host after it",
+        )
+    if port == 0:
+        raise BadURL(f"URL {shown(text)} names port 0", hint="drop the port or give the real one")
+    host = _fold_host(parts.hostname or "", text)
     netloc = host
     if port is not None and str(port) != _DEFAULT_PORTS[scheme]:
         netloc = f"{host}:{port}"
-    userinfo, at, _ = parts.netloc.rpartition("@")
-    if at:
-        netloc = f"{userinfo}@{netloc}"
-    path = parts.path.rstrip("/")
+    path = _encode(parts.path).rstrip("/")
+    query = _encode(parts.query)
     if host in _DOI_HOSTS and path.startswith("/10."):
-        return urlunsplit(("https", "doi.org", path, parts.query, ""))
-    return urlunsplit((scheme, netloc, path, parts.query, ""))
+        return urlunsplit(("https", "doi.org", path, query, ""))
+    return urlunsplit((scheme, netloc, path, query, ""))
 
 
-def _doi_url(doi: str, shown: str) -> str:
+def _fold_host(raw: str, text: str) -> str:
+    """The host in its ASCII form (see the module docstring); IPv6 literals bracketed."""
+    host = raw.rstrip(".")
+    if not host:
+        raise BadURL(f"URL {shown(text)} has no host", hint=_FIX)
+    if ":" in host:  # an IPv6 literal; urlsplit checked its brackets
+        return f"[{host}]"
+    if not host.isascii():
+        try:
+            host = unicodedata.normalize("NFKC", host).encode("idna").decode("ascii")
+        except UnicodeError:
+            raise BadURL(
+                f"URL {shown(text)} has a host name that is not a valid domain", hint=_FIX
+            ) from None
+    host = host.lower()
+    if not _HOST.match(host):
+        raise BadURL(f"URL {shown(text)} has a host name that is not a valid domain", hint=_FIX)
+    return host
+
+
+def _encode(part: str) -> str:
+    """Percent-encode what must not stay raw in a path or query (escapes in upper case, as
+    ``quote`` writes them); keep non-ASCII letters."""
+    if _UNSAFE_ASCII.search(part):
+        part = _UNSAFE_ASCII.sub(lambda m: quote(m.group(0), safe=""), part)
+    if "%" in part:
+        part = _LONE_PERCENT.sub("%25", part)
+        part = _ESCAPE.sub(lambda m: m.group(0).upper(), part)
+    return part
+
+
+def _doi_url(doi: str, text: str) -> str:
     if not doi.startswith("10.") or "/" not in doi or _BAD_CHARS.search(doi):
-        raise BadURL(f"{shown!r} is not a DOI", hint="write it like doi:10.1000/xyz123")
+        raise BadURL(f"{shown(text)} is not a DOI", hint="write it like doi:10.1000/xyz123")
     return "https://doi.org/" + quote(doi.rstrip("/"), safe=_DOI_SAFE)
 
 
@@ -115,3 +194,23 @@ def url_key(url: str) -> str:
     except BadURL:
         text = (url or "").strip().split("#", 1)[0]
         return text.rstrip("/") or text
+
+
+def is_legacy(url: str) -> bool:
+    """Whether a stored URL is a sources.py entry without a scheme (``example.com/page``)."""
+    return not _SCHEME.match(url) and bool(_LEGACY.fullmatch(url.strip()))
+
+
+def stored_url_problem(url: str) -> str | None:
+    """Why a URL read from a ledger file must not be used (a one-line reason), or None. A
+    sources.py entry without a scheme passes (see :func:`is_legacy`)."""
+    text = url.strip()
+    if len(text) <= MAX_URL_LENGTH and _CANONICAL.fullmatch(text):
+        return None
+    try:
+        normalize_url(text)
+    except BadURL as exc:
+        if is_legacy(text) and not _BAD_CHARS.search(text) and len(text) <= MAX_URL_LENGTH:
+            return None
+        return exc.message
+    return None

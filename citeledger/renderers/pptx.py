@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ..options import Options
 
 NOTES_TITLE = "Notes"
-_ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,4})\]")
+_ENTRY_NUMBER = re.compile(r"^\s*\[([0-9]{1,6})\]")
 
 
 def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ledger import Ledger, normalize_for_match
-from ..ledger.urls import url_key
+from ..ledger.urls import is_legacy, url_key
 from ..options import Options
 from .docx_input import NoteCitations
 from .locate import heading_location, hit_location
@@ -105,6 +105,15 @@ class Checker:
                     "FAIL",
                     "unknown-id",
                     f"citations not in the ledger (hallucinated or renumbered): [{i}]",
+                    first[i],
+                    (i,),
+                )
+            elif is_legacy(url := self.ledger.source(i).url):
+                self.add(
+                    "FAIL",
+                    "not-a-url",
+                    f"[{i}] is {url}, which is not a URL a reader can open (a sources.py entry) "
+                    f"\u2014 run `citeledger add https://{url}` and cite that id",
                     first[i],
                     (i,),
                 )

@@ -11,7 +11,8 @@ Cite, a footnote label or reference-link definition (pandoc consumes those), and
 
 Marker grammar (the grounded-citations convention):
 
-- ``[n]``: 1-4 digits, not followed by ``(`` or ``:`` (that would be a link or a definition);
+- ``[n]``: 1-6 ASCII digits, not followed by ``(`` or ``:`` (that would be a link or a
+  definition); the seed read 1-4, and ids past 9999 must stay citable;
 - ``[unverified]``, ``[policy]``, ``[tool:<name>]`` with name ``[A-Za-z0-9][A-Za-z0-9_.-]*``;
 - ``[1, 2]``, ``[1-3]``, ``[1,2]``: several ids in one bracket, a *group*; it cites each id and
   the verifier warns about its style.
@@ -27,7 +28,8 @@ from pathlib import Path
 from ..tree import INLINES_AT_C, Json, Walk
 from .sources_block import DEFAULT_TITLES, SourcesBlock, find_sources_block
 
-_ID = r"\d{1,4}"
+# Ledger ids run to six digits (``MAX_ID``); ASCII digits only, so ``[²]`` or ``[٣]`` is text.
+_ID = r"[0-9]{1,6}"
 MARKER_RE = re.compile(
     r"\[(?:"
     rf"(?P<id>{_ID})"

@@ -253,7 +253,7 @@ def replace_in_text(draft: str, block: str, titles: Sequence[str] = DEFAULT_TITL
 
 # Entries ----------------------------------------------------------------------------------
 
-_ENTRY = re.compile(r"^\s*\[(\d{1,4})\]\s*[-\u2013:]?\s*(\S+)")
+_ENTRY = re.compile(r"^\s*\[([0-9]{1,6})\]\s*[-\u2013:]?\s*(\S+)")
 _URL = re.compile(r"https?://[^\s\"'<>)\]}]+")
 
 

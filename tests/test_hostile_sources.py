@@ -1,0 +1,441 @@
+"""Hostile sources: titles, URLs, quotes and files an attacker can choose never become code, live
+markup, terminal control, or a lost ledger. Each test is named for the attack it stops."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from citeledger.errors import BadURL, LedgerError
+from citeledger.ledger import load_ledger, normalize_url
+from citeledger.ledger.model import Ledger, display_text
+from citeledger.pandoc import run_pandoc
+
+
+def cli(
+    *args: str, cwd: Path, stdin: bytes | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
+    return subprocess.run(
+        [sys.executable, "-m", "citeledger", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        timeout=timeout,
+    )
+
+
+def one_line_refusal(done: subprocess.CompletedProcess[bytes], *words: str) -> str:
+    err = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 2, (done.returncode, err)
+    assert "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1, err
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def write_ledger(folder: Path, *sources: dict, **extra: object) -> Path:
+    full = [
+        {"accessed": "2026-01-01", "title": "", "quotes": [], **s, "id": s.get("id", k)}
+        for k, s in enumerate(sources, 1)
+    ]
+    path = folder / "ledger.json"
+    path.write_text(json.dumps({"version": 1, "sources": full, **extra}, ensure_ascii=False))
+    return path
+
+
+# Critical ---------------------------------------------------------------------------------
+
+TEX_DUMP_URL = "https://example.com/^^5cpdffiledump^^20length^^2064^^7b/etc/hostname^^7d"
+
+
+def test_bibtex_url_with_tex_caret_escapes_is_inert(tmp_path: Path) -> None:
+    assert cli("add", TEX_DUMP_URL, "--title", "Dump", cwd=tmp_path).returncode == 0
+    done = cli("render", "--style", "bibtex", cwd=tmp_path)
+    assert done.returncode == 0
+    bib = done.stdout.decode()
+    assert "^" not in bib and "\\pdffiledump" not in bib
+    assert "%5E%5E5cpdffiledump".replace("%", "\\%") in bib
+
+
+@pytest.mark.latex
+def test_bibtex_url_with_tex_caret_escapes_cannot_read_a_local_file(tmp_path: Path) -> None:
+    from test_injection import require_tool
+
+    for tool in ("pdflatex", "bibtex"):
+        require_tool(tool)
+    from pypdf import PdfReader
+
+    assert cli("add", TEX_DUMP_URL, "--title", "Dump", cwd=tmp_path).returncode == 0
+    bib = cli("render", "--style", "bibtex", cwd=tmp_path).stdout.decode()
+    (tmp_path / "refs.bib").write_text(bib)
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\\usepackage{url}\\usepackage{hyperref}\n"
+        "\\begin{document}\\nocite{*}\\bibliographystyle{plain}\\bibliography{refs}\n"
+        "\\end{document}\n"
+    )
+    for step in (["pdflatex", "-interaction=nonstopmode", "main"], ["bibtex", "main"]) * 2:
+        subprocess.run(step, cwd=tmp_path, capture_output=True, timeout=120)
+    uris = [
+        annot.get_object()["/A"]["/URI"]
+        for page in PdfReader(tmp_path / "main.pdf").pages
+        for annot in page.get("/Annots", [])
+        if "/A" in annot.get_object()
+    ]
+    hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").exists() else ""
+    assert uris, "the bibliography holds no link"
+    for uri in uris:
+        assert "%5E%5E5cpdffiledump" in uri
+        assert not hostname or hostname.encode().hex() not in uri
+
+
+def test_two_resets_of_corrupt_ledgers_in_one_second_keep_both_copies(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.json"
+    saved = []
+    for text in ("{corrupt one", "{corrupt two"):
+        ledger.write_text(text)
+        done = cli("reset", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        saved.append(text)
+    copies = sorted(p.read_text() for p in tmp_path.glob("ledger.json.corrupt-*"))
+    assert copies == sorted(saved)
+
+
+# High -------------------------------------------------------------------------------------
+
+LIVE_TITLE = (
+    "<img src=x onerror=alert(1)> [click](javascript:alert(2)) ![](https://tracker.example/p) "
+    "&lt;b&gt; `code` $x$"
+)
+
+
+@pytest.mark.parametrize("style", ["markdown", "plain", "footnotes", "evidence"])
+def test_rendered_titles_hold_no_live_markup_once_the_block_is_html(
+    style: str, tmp_path: Path
+) -> None:
+    write_ledger(tmp_path, {"url": "https://a.org/x", "title": LIVE_TITLE})
+    block = cli("render", "--style", style, cwd=tmp_path).stdout.decode()
+    if style == "footnotes":
+        block = "Ice floats.[^1]\n\n" + block
+    html = run_pandoc(["-f", "markdown", "-t", "html"], stdin=block).decode()
+    tags = _tags(html)
+    assert {t for t, _ in tags} <= {
+        "h2",
+        "p",
+        "div",
+        "blockquote",
+        "sup",
+        "section",
+        "ol",
+        "li",
+        "a",
+        "hr",
+    }
+    assert all(not href or href.startswith("#") for t, href in tags if t == "a"), tags
+    assert "<img" in html.replace("&lt;img", "<img")  # the title is still there, as text
+
+
+def _tags(html: str) -> list[tuple[str, str]]:
+    """Every start tag of ``html`` with its href."""
+    from html.parser import HTMLParser
+
+    found: list[tuple[str, str]] = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.append((tag, dict(attrs).get("href") or ""))
+
+    Collect().feed(html)
+    return found
+
+
+def test_replace_in_refuses_an_html_page(tmp_path: Path) -> None:
+    write_ledger(tmp_path, {"url": "https://a.org/x", "title": "A"})
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>Ice.[1]</p></body></html>\n")
+    before = page.read_bytes()
+    one_line_refusal(cli("render", "--replace-in", "page.html", cwd=tmp_path), "page.html")
+    assert page.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "data:text/html,<script>alert(1)</script>",
+        "https://a.org/x\n# Injected heading",
+        "https://a.org/\x07bell",
+        "https://good.example@evil.example/",
+        "https://evil.example\\@good.example/",
+    ],
+)
+def test_a_hand_edited_ledger_with_an_unsafe_url_is_refused_when_read(
+    url: str, tmp_path: Path
+) -> None:
+    path = write_ledger(tmp_path, {"url": url, "title": "T"})
+    before = path.read_bytes()
+    (tmp_path / "d.md").write_text("Ice floats on water.[1]\n\n## Sources\n\n[1] x\n")
+    one_line_refusal(cli("verify", "d.md", cwd=tmp_path), "ledger.json", "sources[0].url")
+    one_line_refusal(cli("convert", "d.md", "-o", "d.html", cwd=tmp_path), "sources[0].url")
+    assert not (tmp_path / "d.html").exists()
+    one_line_refusal(cli("add", "https://b.org/y", cwd=tmp_path), "sources[0].url")
+    assert path.read_bytes() == before
+
+
+def test_a_sources_py_entry_without_scheme_still_loads_but_is_not_publishable(
+    tmp_path: Path,
+) -> None:
+    write_ledger(tmp_path, {"url": "example.com/page", "title": "Old"})
+    assert cli("list", cwd=tmp_path).returncode == 0
+    (tmp_path / "d.md").write_text(
+        "Ice floats on water.[1]\n\n## Sources\n\n[1] example.com/page\n"
+    )
+    done = cli("convert", "d.md", "-o", "d.html", cwd=tmp_path)
+    assert done.returncode == 1
+    assert b"not-a-url" in done.stderr or b"not a URL" in done.stderr
+    assert not (tmp_path / "d.html").exists()
+
+
+def test_control_characters_in_a_quote_keep_pptx_notes_valid_xml(tmp_path: Path) -> None:
+    from pptx import Presentation
+
+    quote = {"text": "Ice \x07floats\x1b[31m on \x0bwater in \x9b winter.", "added": "2026-01-02"}
+    write_ledger(tmp_path, {"url": "https://a.org/x", "title": "A", "quotes": [quote]})
+    (tmp_path / "deck.md").write_text("## One\n\n- Ice floats on water in winter.[1]\n")
+    done = cli("convert", "deck.md", "-o", "deck.pptx", "--slide-notes", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    notes = Presentation(str(tmp_path / "deck.pptx")).slides[0].notes_slide.notes_text_frame.text
+    assert "Ice floats" in notes and "\x07" not in notes and "\x1b" not in notes
+
+
+def test_ids_past_9999_are_citations(tmp_path: Path) -> None:
+    sources = [{"id": 10_000, "url": "https://a.org/ten-thousand", "title": "Big"}]
+    write_ledger(tmp_path, *sources, last_id=10_000)
+    (tmp_path / "d.md").write_text("Ice floats on water.[10000] Lakes freeze too.[10001]\n")
+    done = cli("convert", "d.md", "-o", "d.html", cwd=tmp_path)
+    assert done.returncode == 1
+    assert b"[10001]" in done.stderr
+    (tmp_path / "d.md").write_text("Ice floats on water.[10000]\n")
+    assert cli("convert", "d.md", "-o", "d.html", cwd=tmp_path).returncode == 0
+    assert "https://a.org/ten-thousand" in (tmp_path / "d.html").read_text()
+
+
+def test_ledger_full_at_the_last_id_markers_can_cite(tmp_path: Path) -> None:
+    book = Ledger(tmp_path / "l.json", last_id=999_999)
+    with pytest.raises(LedgerError, match="full"):
+        book.add("https://a.org/x")
+
+
+TERMINAL_TRAP = "Title \x1b[2J\x1b]8;;https://evil.example\x07click\x1b]8;;\x07 \x9b31m \u202eevil"
+
+
+def test_list_add_and_render_never_print_terminal_control(tmp_path: Path) -> None:
+    quote = {"text": "a quote \x1b[31m with \x9b1m codes in it", "added": "2026-01-02"}
+    write_ledger(tmp_path, {"url": "https://a.org/x", "title": TERMINAL_TRAP, "quotes": [quote]})
+    outputs = [
+        cli("list", cwd=tmp_path),
+        cli("list", "--json", cwd=tmp_path),
+        cli("add", "https://a.org/x", cwd=tmp_path),
+        cli("render", "--style", "evidence", cwd=tmp_path),
+        cli("render", "--style", "bibtex", cwd=tmp_path),
+    ]
+    for done in outputs:
+        assert done.returncode == 0, done.stderr
+        text = (done.stdout + done.stderr).decode("utf-8")
+        assert not any(ch in text for ch in "\x1b\x07\x9b\u202e"), text
+    json.loads(outputs[1].stdout)  # still valid JSON
+
+
+def test_a_read_only_ledger_is_neither_replaced_nor_emptied(tmp_path: Path) -> None:
+    path = write_ledger(tmp_path, {"url": "https://a.org/x", "title": "A"})
+    before = path.read_bytes()
+    path.chmod(0o444)
+    try:
+        one_line_refusal(cli("add", "https://b.org/y", cwd=tmp_path), "read-only")
+        one_line_refusal(cli("reset", cwd=tmp_path), "read-only")
+        assert path.read_bytes() == before
+    finally:
+        path.chmod(0o644)
+
+
+# Medium: URL identity ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("https://good.example@evil.example/", "user name"),
+        ("https://evil.example\\@good.example/", "backslash"),
+        ("https://a.org/\u202egnp.exe", "bidirectional"),
+        ("https://a.org/x\u200by", "zero-width"),
+        ("https://a.org/\x9bx", "control"),
+        ("https://a.org:0/x", "port 0"),
+        ("https://a.org/" + "x" * 8000, "characters long"),
+    ],
+    ids=["userinfo", "backslash", "bidi", "zero-width", "c1", "port-0", "8000-chars"],
+)
+def test_urls_a_browser_reads_differently_are_refused(url: str, why: str) -> None:
+    with pytest.raises(BadURL, match=why):
+        normalize_url(url)
+
+
+def test_full_width_host_gets_the_same_id_and_homoglyphs_show_as_punycode() -> None:
+    assert normalize_url("https://ｅｖｉｌ.com/a") == normalize_url("https://evil.com/a")
+    assert normalize_url("https://\u0435vil.com/a").startswith("https://xn--")
+
+
+def test_characters_that_end_links_in_markup_are_percent_encoded() -> None:
+    url = normalize_url('https://a.org/p"q<r>s{t}u|v^w`x[y]z?k=a"b')
+    assert not any(ch in url for ch in '"<>{}|^`[]')
+    assert url == normalize_url(url)
+
+
+# Medium: one line instead of a traceback --------------------------------------------------
+
+
+@pytest.mark.parametrize("ident", ["²", "٣", "9" * 5000, "-1", "0"])
+def test_odd_ids_are_one_line(ident: str, tmp_path: Path) -> None:
+    write_ledger(tmp_path, {"url": "https://a.org/x", "title": "A"})
+    (tmp_path / "page.txt").write_text("Ice floats on water in winter.")
+    done = cli("quote", ident, "--text", "Ice floats on water", "--from", "page.txt", cwd=tmp_path)
+    one_line_refusal(done, "-1" if ident == "-1" else "ledger id")
+    one_line_refusal(cli("render", "--only", ident, cwd=tmp_path), ident[:5])
+
+
+def test_argv_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "citeledger", "add", b"https://a.org/\xff\xfe"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+    )
+    one_line_refusal(done, "UTF-8")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b'[{"url": "https://a.org/\\ud800", "title": "x"}, '
+        b'{"url": "https://b.org", "title": "\\udfff"}]',
+        b'[{"url": "https://a.org/x", "n": ' + b"9" * 5000 + b"}]",
+    ],
+    ids=["lone-surrogate", "huge-number"],
+)
+def test_ingest_of_hostile_json_is_one_line_or_clean(payload: bytes, tmp_path: Path) -> None:
+    done = cli("ingest", "-", cwd=tmp_path, stdin=payload)
+    assert b"Traceback" not in done.stderr
+    assert done.returncode in (0, 2)
+    if done.returncode == 0:
+        book = load_ledger(tmp_path / "ledger.json")
+        for source in book.sources:
+            source.title.encode("utf-8")
+            source.url.encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"version": 1, "sources": [{"id": 1, "url": "https://a.org", "title": "\\ud800"}]}',
+        '{"version": 1, "sources": [], "last_id": ' + "9" * 5000 + "}",
+        '{"version": 1, "sources": [{"id": ' + "9" * 20 + ', "url": "https://a.org"}]}',
+    ],
+    ids=["lone-surrogate", "huge-number", "huge-id"],
+)
+def test_a_ledger_holding_hostile_json_is_one_line_for_every_command(
+    text: str, tmp_path: Path
+) -> None:
+    (tmp_path / "ledger.json").write_text(text)
+    (tmp_path / "d.md").write_text("Ice floats.[1]\n")
+    for args in (["list"], ["add", "https://b.org"], ["verify", "d.md"], ["render"]):
+        one_line_refusal(cli(*args, cwd=tmp_path), "ledger")
+    assert (tmp_path / "ledger.json").read_text() == text
+
+
+# Medium: bounded work ---------------------------------------------------------------------
+
+
+def test_a_fifo_as_ledger_is_refused_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "ledger.json")
+    one_line_refusal(cli("list", cwd=tmp_path, timeout=60), "named pipe")
+    one_line_refusal(cli("reset", cwd=tmp_path, timeout=60), "named pipe")
+
+
+def test_dev_zero_as_ledger_or_evidence_is_refused(tmp_path: Path) -> None:
+    one_line_refusal(cli("--ledger", "/dev/zero", "list", cwd=tmp_path, timeout=60), "device")
+    write_ledger(tmp_path, {"url": "https://a.org/x"})
+    done = cli("quote", "1", "--text", "a b c d", "--from", "/dev/zero", cwd=tmp_path, timeout=60)
+    one_line_refusal(done, "device")
+
+
+def _cpu_limited(seconds: int):
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
+
+    return limit
+
+
+@pytest.mark.parametrize(
+    "markup",
+    ["<a" * 60_000, "</" * 60_000, "<a b='" * 20_000, "<!" * 60_000, "<title>" + "<" * 120_000],
+    ids=["open-tags", "close-tags", "quotes", "declarations", "brackets"],
+)
+def test_hostile_html_evidence_is_read_in_linear_time(markup: str, tmp_path: Path) -> None:
+    """A CPU-time ceiling, not a timing assertion: the old parser needed minutes here."""
+    write_ledger(tmp_path, {"url": "https://a.org/x"})
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>Ice floats on water.</p>" + markup + "</body></html>")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "citeledger", "quote", "1", "--text", "Ice floats on water"]
+        + ["--from", "page.html"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        preexec_fn=_cpu_limited(20),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.returncode != -signal.SIGXCPU
+
+
+# Medium: hostile lengths and scripts ------------------------------------------------------
+
+
+def test_a_huge_title_is_clipped_everywhere_it_shows(tmp_path: Path) -> None:
+    title = "word " * 40_000  # 200,000 characters: more than one argument may hold, so ingest
+    payload = json.dumps([{"url": "https://a.org/x", "title": title}]).encode()
+    assert cli("ingest", "-", cwd=tmp_path, stdin=payload).returncode == 0
+    stored = load_ledger(tmp_path / "ledger.json").sources[0].title
+    assert len(stored) <= 2_000
+    assert len(display_text(title, 300)) <= 300
+    (tmp_path / "d.md").write_text("Ice floats on water.[1]\n")
+    assert cli("convert", "d.md", "-o", "d.html", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "d.html").stat().st_size < 50_000
+
+
+def test_an_8000_character_url_is_one_clear_line(tmp_path: Path) -> None:
+    one_line_refusal(cli("add", "https://a.org/" + "x" * 8000, cwd=tmp_path), "characters long")
+
+
+@pytest.mark.latex
+def test_latin_extended_a_titles_compile_with_pdflatex(tmp_path: Path) -> None:
+    from test_injection import require_tool
+
+    require_tool("pdflatex")
+    title = "Ħarbour ħ ĸ Ŀŀ ŉ Ŧŧ ſ and Āā Ćć Łł Ŋŋ Őő Žž"
+    write_ledger(tmp_path, {"url": "https://a.org/x", "title": title})
+    (tmp_path / "d.md").write_text("Ice floats on water.[1]\n")
+    done = cli("convert", "d.md", "-o", "d.pdf", "--pdf-engine", "pdflatex", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "d.pdf").read_bytes().startswith(b"%PDF")
