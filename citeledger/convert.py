@@ -147,6 +147,13 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
             f"--pdf-engine {req.pdf_engine}: not one of {', '.join(PDF_ENGINES)}",
             hint="use typst (no TeX needed) or an installed LaTeX engine",
         )
+    from .pandoc import require
+
+    for target in targets:
+        writer = target.writer
+        if writer == "pdf":
+            writer = "typst" if req.pdf_engine == "typst" else "latex"
+        require(reads=format_for(req.draft), writes=writer)
     if any(t.writer == "pdf" for t in targets):
         if req.pdf_engine == "typst":
             if not TYPST_TEMPLATE.is_file():
