@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,66 @@ def test_libreoffice_shows_each_note_mark_once_as_the_ledger_id(notes: str, tmp_
     # The draft's own note keeps Word's automatic numbering: the first (and only) footnote.
     expected["Authors own remark."] = ["1"]
     assert marks == expected, text
+
+
+def reference_with_fonts(folder: Path, fonts: dict[str, str]) -> Path:
+    """The bundled reference.docx with ``w:rFonts w:ascii`` set on the named styles."""
+    import zipfile
+
+    from lxml import etree
+
+    from citeledger.convert import REFERENCE_DOCS
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    out = folder / "reference.docx"
+    with zipfile.ZipFile(REFERENCE_DOCS["docx"]) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == "word/styles.xml":
+                root = etree.fromstring(data)
+                for style in root.iter(f"{{{w}}}style"):
+                    font = fonts.get(style.get(f"{{{w}}}styleId", ""))
+                    if font is None:
+                        continue
+                    rpr = style.find(f"{{{w}}}rPr")
+                    if rpr is None:
+                        rpr = etree.SubElement(style, f"{{{w}}}rPr")
+                    rfonts = etree.Element(f"{{{w}}}rFonts")
+                    rfonts.set(f"{{{w}}}ascii", font)
+                    rfonts.set(f"{{{w}}}hAnsi", font)
+                    rpr.insert(0, rfonts)
+                data = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+            dst.writestr(item, data)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("fonts", "expected"),
+    [
+        ({}, "Cambria"),  # the bundled Normal style's font
+        ({"FootnoteText": "Georgia"}, "Georgia"),  # the note paragraph's style
+        ({"FootnoteText": "Georgia", "FootnoteReference": "Courier New"}, "Courier New"),
+    ],
+)
+def test_note_mark_is_drawn_in_the_font_its_run_resolves_to(
+    fonts: dict[str, str], expected: str, tmp_path: Path
+) -> None:
+    import zipfile
+
+    write_ledger(tmp_path)
+    (tmp_path / "draft.md").write_text(DRAFT, encoding="utf-8")
+    reference = reference_with_fonts(tmp_path, fonts)
+    proc = subprocess.run(
+        [sys.executable, "-m", "citeledger", "convert", "draft.md", "-o", "out.docx"]
+        + ["--reference-doc", str(reference)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    with zipfile.ZipFile(tmp_path / "out.docx") as zf:
+        notes = zf.read("word/footnotes.xml").decode("utf-8")
+    syms = re.findall(r'<w:sym w:font="([^"]*)" w:char="([0-9A-F]{4})"/>', notes)
+    assert "".join(chr(int(c, 16)) for _, c in syms) == "31225107"
+    assert {font for font, _ in syms} == {expected}
