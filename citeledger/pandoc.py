@@ -119,6 +119,8 @@ def _version(path: str) -> Version:
         out = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
     except OSError:
         return (0,)
+    if "MacFarlane" not in out.stdout:  # every pandoc names its author; true(1) has a version too
+        return (0,)
     first = out.stdout.split("\n", 1)[0].split()
     try:
         return tuple(int(p) for p in first[-1].split("."))
@@ -170,6 +172,11 @@ def require(*, reads: str | None = None, writes: str | None = None) -> None:
     only the minimum."""
     pandoc = _current()
     version = _version(pandoc.path)
+    if version == (0,):
+        raise ToolMissing(
+            f"{_origin(pandoc)} does not answer --version as pandoc does",
+            hint=_fix(pandoc).replace("a newer pandoc", "a pandoc binary"),
+        )
     wanted = [MINIMUM]
     if reads and _base(reads) in READERS:
         wanted.append(READERS[_base(reads)])
@@ -222,7 +229,7 @@ def run_pandoc(
         err = proc.stderr.decode("utf-8", "replace").strip()
         unknown = _UNKNOWN_FORMAT.search(err)
         if unknown is not None:
-            # A format the gate has no version for: still one line, and the same fix.
+            # A format the gate has no version for: still one line naming the pandoc.
             pandoc = _current()
             role = "reader" if unknown.group(1) == "input" else "writer"
             hint = f"check the name against pandoc --list-{unknown.group(1)}-formats"
@@ -252,7 +259,14 @@ def read_json(
     args = ["-t", "json"]
     fmt = from_format or format_for(path)
     args += ["-f", fmt, *extra_args, str(path)]
-    return json.loads(run_pandoc(args, what=str(path)))
+    out = run_pandoc(args, what=str(path))
+    try:
+        doc: dict[str, Any] = json.loads(out)
+    except ValueError:
+        raise PandocError(
+            f"{pandoc_path()} gave no document tree for {path}", hint=f"check {ENV}"
+        ) from None
+    return doc
 
 
 FORMATS_BY_SUFFIX = {

@@ -238,3 +238,12 @@ def test_citeledger_pandoc_that_is_not_a_program_is_one_line(draft: Path) -> Non
         citeledger("verify", "input.md", cwd=draft.parent, env=with_pandoc(str(draft.parent)))
     )
     assert "is not an executable pandoc" in line
+
+
+def test_citeledger_pandoc_that_is_not_pandoc_is_one_line(draft: Path) -> None:
+    not_pandoc = shutil.which("true")
+    assert not_pandoc is not None
+    line = one_line_refusal(
+        citeledger("verify", "input.md", cwd=draft.parent, env=with_pandoc(not_pandoc))
+    )
+    assert f"CITELEDGER_PANDOC={not_pandoc} does not answer --version as pandoc does" in line
