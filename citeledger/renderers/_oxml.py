@@ -257,8 +257,7 @@ def sequential_numbers(body: Element) -> dict[tuple[str, str], int]:
     return numbers
 
 
-# The font Word falls back to when neither the run, its styles nor the document defaults name
-# one (ECMA-376 part 1, 17.7.2: the consumer's default; Word's is Times New Roman).
+# Word's own font when neither the run, its styles nor the document defaults name one.
 DEFAULT_FONT = "Times New Roman"
 _THEME_NS = {"a": "http://schemas.openxmlformats.org/drawingml/2006/main"}
 
@@ -272,17 +271,15 @@ class MarkFont:
     def __init__(self, styles: Element | None, theme: Element | None) -> None:
         self.styles = styles
         self.theme = theme
+        self.by_id: dict[str, Element] = {}
+        self.defaults: dict[str, Element] = {}
+        for style in xpath(styles, "w:style") if styles is not None else []:
+            self.by_id.setdefault(attr(style, "w:styleId") or "", style)
+            if attr(style, "w:default") in ("1", "true", "on"):
+                self.defaults.setdefault(attr(style, "w:type") or "", style)
 
     def _style(self, style_id: str | None, kind: str) -> Element | None:
-        if self.styles is None:
-            return None
-        if style_id is None:
-            hits = xpath(
-                self.styles, f"w:style[@w:type='{kind}'][@w:default='1' or @w:default='true']"
-            )
-        else:
-            hits = xpath(self.styles, f"w:style[@w:styleId='{style_id}']")
-        return hits[0] if hits else None
+        return self.defaults.get(kind) if style_id is None else self.by_id.get(style_id)
 
     def _theme_font(self, name: str) -> str | None:
         if self.theme is None:
@@ -359,13 +356,6 @@ def set_note_mark(note: Element, kind: str, mark: str, fonts: MarkFont) -> None:
             sym.set(qn("w:char"), f"{ord(char):04X}")
             auto.addprevious(sym)
         auto.getparent().remove(auto)
-
-
-def note_marks(note: Element) -> str:
-    """The mark a finished note shows in its first ``w:sym`` run (empty when it has none)."""
-    for run in xpath(note, ".//w:r[w:sym]"):
-        return "".join(chr(int(str(c), 16)) for c in xpath(run, "w:sym/@w:char"))
-    return ""
 
 
 def _reference_style(kind: str) -> str:
