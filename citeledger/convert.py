@@ -38,13 +38,32 @@ LATEX_REPORT = TEMPLATES / "latex-report.tex"
 REFERENCE_DOCS = {"docx": TEMPLATES / "reference.docx", "pptx": TEMPLATES / "reference.pptx"}
 
 PDF_ENGINES = ("typst", "pdflatex", "xelatex", "lualatex")
+# What each LaTeX engine needs from Debian for pandoc's template and the report look: the engine,
+# LaTeX with the recommended and extra packages (titlesec, xurl, upquote), Latin Modern, and for
+# xelatex the standard PostScript fonts (its hyperref driver loads ZapfDingbats:
+# "Font \XeTeXLink@font=pzdr ... not loadable" without texlive-fonts-recommended). CJK text
+# needs a CJK font besides (fonts-noto-cjk) under xelatex and lualatex.
+TEX_PACKAGES = {
+    "pdflatex": ("texlive-latex-recommended", "texlive-latex-extra", "lmodern"),
+    "xelatex": (
+        "texlive-xetex",
+        "texlive-latex-recommended",
+        "texlive-latex-extra",
+        "texlive-fonts-recommended",
+        "lmodern",
+    ),
+    "lualatex": ("texlive-luatex", "texlive-latex-recommended", "texlive-latex-extra", "lmodern"),
+}
+# One file of each package, looked up with kpsewhich before the build.
+TEX_SENTINELS = {
+    "texlive-latex-recommended": "booktabs.sty",
+    "texlive-latex-extra": "titlesec.sty",
+    "texlive-fonts-recommended": "pzdr.tfm",
+    "lmodern": "lmodern.sty",
+}
 TEX_INSTALL_HINT = {
-    "pdflatex": "install TeX Live (Debian: apt-get install texlive-latex-recommended "
-    "texlive-latex-extra), or use the default --pdf-engine typst",
-    "xelatex": "install TeX Live's XeTeX (Debian: apt-get install texlive-xetex), "
-    "or use the default --pdf-engine typst",
-    "lualatex": "install TeX Live's LuaTeX (Debian: apt-get install texlive-luatex), "
-    "or use the default --pdf-engine typst",
+    engine: f"Debian: apt-get install {' '.join(packages)}; or use the default --pdf-engine typst"
+    for engine, packages in TEX_PACKAGES.items()
 }
 
 # Output suffix -> pandoc writer ("pdf" is ours: typst or a LaTeX engine).
@@ -140,6 +159,28 @@ def meta_entry(text: str) -> tuple[str, Json]:
     return key, {"t": "MetaString", "c": value}
 
 
+def _check_tex_packages(engine: str) -> None:
+    """An installed engine with a package missing fails deep in TeX; name the package first."""
+    import subprocess
+
+    wanted = {p: TEX_SENTINELS[p] for p in TEX_PACKAGES[engine] if p in TEX_SENTINELS}
+    kpsewhich = shutil.which("kpsewhich")
+    if kpsewhich is None or not wanted:
+        return
+    proc = subprocess.run(
+        [kpsewhich, *wanted.values()], capture_output=True, text=True, check=False
+    )
+    found = {Path(line).name for line in proc.stdout.splitlines()}
+    missing = [package for package, sentinel in wanted.items() if sentinel not in found]
+    if missing:
+        files = ", ".join(wanted[p] for p in missing)
+        raise ToolMissing(
+            f"{engine} is installed, but TeX Live lacks {files}",
+            hint=f"Debian: apt-get install {' '.join(missing)}; or use the default "
+            "--pdf-engine typst",
+        )
+
+
 def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
     """Everything a build needs, checked before any work: one line per missing piece."""
     if req.pdf_engine not in PDF_ENGINES:
@@ -147,6 +188,13 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
             f"--pdf-engine {req.pdf_engine}: not one of {', '.join(PDF_ENGINES)}",
             hint="use typst (no TeX needed) or an installed LaTeX engine",
         )
+    from .pandoc import require
+
+    for target in targets:
+        writer = target.writer
+        if writer == "pdf":
+            writer = "typst" if req.pdf_engine == "typst" else "latex"
+        require(reads=format_for(req.draft), writes=writer)
     if any(t.writer == "pdf" for t in targets):
         if req.pdf_engine == "typst":
             if not TYPST_TEMPLATE.is_file():
@@ -164,6 +212,8 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
             raise ToolMissing(
                 f"{req.pdf_engine} not found on PATH", hint=TEX_INSTALL_HINT[req.pdf_engine]
             )
+        else:
+            _check_tex_packages(req.pdf_engine)
     if req.reference_doc is not None and not Path(req.reference_doc).is_file():
         raise BadInput(
             f"--reference-doc {req.reference_doc}: no such file",
@@ -325,6 +375,11 @@ def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
         ) from None
     if not isinstance(pdf, bytes):
         raise CiteledgerError(f"typst returned no PDF for {out}")
+    from .renderers.typst_fonts import font_warning, missing_scripts
+
+    missing = missing_scripts(source.decode("utf-8", "replace"), pdf)
+    if missing:
+        _say(font_warning(str(out), missing))
     return pdf
 
 

@@ -1,8 +1,23 @@
-"""Find pandoc in one place and run it.
+"""Find pandoc in one place, know what it can do, and run it.
 
-Order: ``$CITELEDGER_PANDOC``, then a ``pandoc`` on PATH, then the binary shipped in the
-pypandoc-binary wheel (the embedded default). The wheel is located without importing pypandoc,
-whose import is slow and would cost every command that never runs pandoc.
+Which pandoc: ``$CITELEDGER_PANDOC`` when set, else the binary shipped in the pypandoc-binary
+wheel (the embedded default, as pypandoc and Quarto run their own). A ``pandoc`` on PATH does not
+win over the wheel: it is whatever the system packaged (Debian bookworm: 2.17, which has no typst
+writer), and a build must not change with what else is installed. It stands in only when the
+wheel is missing, a broken install; the gate below then holds it to what it can do.
+
+What it can do: :data:`MINIMUM`, :data:`WRITERS` and :data:`READERS` are the version gate, the
+one table of what needs which pandoc. :func:`require` checks a capability before the work starts
+(``convert`` for every output up front; :func:`run_pandoc` for each call from its ``-f``/``-t``);
+a pandoc too old for it gets one line naming its version, what needs what, and the fix, instead
+of pandoc's bare "Unknown output format typst".
+
+Not gated: typst page numbers. pandoc 3.6 added the ``page-numbering`` variable to its typst
+writer (3.5 sets none), and the bundled template (templates/report.typst) numbers pages itself
+unless told otherwise, so every pandoc with a typst writer numbers them.
+
+The wheel is located without importing pypandoc, whose import is slow and would cost every
+command that never runs pandoc.
 """
 
 from __future__ import annotations
@@ -11,15 +26,45 @@ import functools
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import PandocError, ToolMissing
 
-INSTALL_HINT = "pip install pypandoc-binary, or set CITELEDGER_PANDOC to a pandoc binary"
+ENV = "CITELEDGER_PANDOC"
+# The pypandoc-binary release whose pandoc (3.9) does everything the commands use; pyproject
+# requires it, and the gate's fix for an old embedded pandoc names it.
+WHEEL_REQUIREMENT = "pypandoc-binary>=1.17"
+INSTALL_HINT = f"pip install '{WHEEL_REQUIREMENT}', or set {ENV} to a pandoc binary"
+
+Version = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Capability:
+    """Something a command asks of pandoc, and the first pandoc release that has it."""
+
+    what: str
+    since: Version
+
+
+# The first release of each, from pandoc's changelog, checked against the binaries of
+# pypandoc-binary 1.13 (pandoc 2.19.2), 1.14 (3.5), 1.15 (3.6.1), 1.16.2 (3.8.2.1), 1.17 (3.9)
+# and Debian bookworm (2.17.1.1). pptx input arrived in 3.8.3, which no wheel before 1.17 holds.
+# pandoc-types 1.22 (pandoc 2.11) is the oldest document tree the filter and the verifier walk.
+MINIMUM = Capability("citeledger's document tree (pandoc-types 1.22)", (2, 11))
+WRITERS = {
+    "typst": Capability("typst output (PDF through typst, .typ)", (3, 1, 2)),
+    "chunkedhtml": Capability("chunkedhtml output", (3, 0)),
+}
+READERS = {
+    "pptx": Capability("reading .pptx", (3, 8, 3)),
+}
 
 
 def _wheel_pandoc() -> str | None:
@@ -34,30 +79,48 @@ def _wheel_pandoc() -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Pandoc:
+    path: str
+    origin: str  # "env" | "wheel" | "path"
+
+
 @functools.cache
-def _find(env_value: str | None) -> str:
+def _find(env_value: str | None) -> Pandoc:
     if env_value:
         found = shutil.which(env_value)
         if found is None:
             raise ToolMissing(
-                f"CITELEDGER_PANDOC={env_value} is not an executable pandoc",
+                f"{ENV}={env_value} is not an executable pandoc",
                 hint="point it at a pandoc binary or unset it",
             )
-        return found
-    found = shutil.which("pandoc") or _wheel_pandoc()
+        return Pandoc(found, "env")
+    wheel = _wheel_pandoc()
+    if wheel is not None:
+        return Pandoc(wheel, "wheel")
+    found = shutil.which("pandoc")
     if found is None:
         raise ToolMissing("pandoc not found", hint=INSTALL_HINT)
-    return found
+    return Pandoc(found, "path")
+
+
+def _current() -> Pandoc:
+    return _find(os.environ.get(ENV) or None)
 
 
 def pandoc_path() -> str:
     """The pandoc binary citeledger runs (cached per value of ``$CITELEDGER_PANDOC``)."""
-    return _find(os.environ.get("CITELEDGER_PANDOC") or None)
+    return _current().path
 
 
 @functools.cache
-def _version(path: str) -> tuple[int, ...]:
-    out = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
+def _version(path: str) -> Version:
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
+    except OSError:
+        return (0,)
+    if "MacFarlane" not in out.stdout:  # every pandoc names its author; true(1) has a version too
+        return (0,)
     first = out.stdout.split("\n", 1)[0].split()
     try:
         return tuple(int(p) for p in first[-1].split("."))
@@ -65,8 +128,81 @@ def _version(path: str) -> tuple[int, ...]:
         return (0,)
 
 
-def pandoc_version() -> tuple[int, ...]:
+def pandoc_version() -> Version:
     return _version(pandoc_path())
+
+
+def _dotted(version: Version) -> str:
+    return ".".join(map(str, version))
+
+
+def _fix(pandoc: Pandoc) -> str:
+    if pandoc.origin == "env":
+        return f"unset {ENV} to use the embedded pandoc, or point it at a newer pandoc"
+    if pandoc.origin == "wheel":
+        return f"pip install -U '{WHEEL_REQUIREMENT}', or set {ENV} to a newer pandoc"
+    return f"pip install '{WHEEL_REQUIREMENT}' (the embedded pandoc), or set {ENV}"
+
+
+def _origin(pandoc: Pandoc) -> str:
+    return {
+        "env": f"{ENV}={pandoc.path}",
+        "wheel": "the embedded pandoc",
+        "path": "the pandoc on PATH",
+    }[pandoc.origin]
+
+
+def gate_message(version: Version, capability: Capability, pandoc: Pandoc) -> str | None:
+    """The one line a pandoc of ``version`` gets for ``capability``, or None when it has it."""
+    if version >= capability.since:
+        return None
+    return (
+        f"pandoc {_dotted(version)} ({_origin(pandoc)}) is too old: {capability.what} needs "
+        f"pandoc {_dotted(capability.since)} or later"
+    )
+
+
+def _base(fmt: str) -> str:
+    return re.split(r"[+-]", fmt, maxsplit=1)[0].lower()
+
+
+def require(*, reads: str | None = None, writes: str | None = None) -> None:
+    """Refuse, in one line, a pandoc too old for the tree, for reading ``reads`` or for writing
+    ``writes`` (pandoc format names, extensions allowed). Formats the table does not name need
+    only the minimum."""
+    pandoc = _current()
+    version = _version(pandoc.path)
+    if version == (0,):
+        raise ToolMissing(
+            f"{_origin(pandoc)} does not answer --version as pandoc does",
+            hint=_fix(pandoc).replace("a newer pandoc", "a pandoc binary"),
+        )
+    wanted = [MINIMUM]
+    if reads and _base(reads) in READERS:
+        wanted.append(READERS[_base(reads)])
+    if writes and _base(writes) in WRITERS:
+        wanted.append(WRITERS[_base(writes)])
+    for capability in wanted:
+        message = gate_message(version, capability, pandoc)
+        if message is not None:
+            raise ToolMissing(message, hint=_fix(pandoc))
+
+
+_FROM = ("-f", "--from", "-r", "--read")
+_TO = ("-t", "--to", "-w", "--write")
+
+
+def _option(args: Sequence[str], names: tuple[str, ...]) -> str | None:
+    for i, arg in enumerate(args):
+        if arg in names and i + 1 < len(args):
+            return args[i + 1]
+        for name in names:
+            if name.startswith("--") and arg.startswith(name + "="):
+                return arg[len(name) + 1 :]
+    return None
+
+
+_UNKNOWN_FORMAT = re.compile(r"Unknown (input|output) format (\S+)")
 
 
 def run_pandoc(
@@ -77,7 +213,9 @@ def run_pandoc(
     what: str = "the input",
     env: dict[str, str] | None = None,
 ) -> bytes:
-    """Run pandoc with ``args``; return its stdout. A refusal becomes one PandocError line."""
+    """Run pandoc with ``args``; return its stdout. The gate runs first on the formats ``args``
+    name; a refusal becomes one PandocError line."""
+    require(reads=_option(args, _FROM), writes=_option(args, _TO))
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     proc = subprocess.run(
         [pandoc_path(), *args],
@@ -89,6 +227,21 @@ def run_pandoc(
     )
     if proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace").strip()
+        unknown = _UNKNOWN_FORMAT.search(err)
+        if unknown is not None:
+            # A format the gate has no version for: still one line naming the pandoc.
+            pandoc = _current()
+            role = "reader" if unknown.group(1) == "input" else "writer"
+            hint = f"check the name against pandoc --list-{unknown.group(1)}-formats"
+            if pandoc.origin == "env":
+                hint += f", or unset {ENV} to use the embedded pandoc"
+            elif pandoc.origin == "path":
+                hint += f", or pip install '{WHEEL_REQUIREMENT}' for the embedded pandoc"
+            raise ToolMissing(
+                f"pandoc {_dotted(_version(pandoc.path))} ({_origin(pandoc)}) has no "
+                f"{unknown.group(2)} {role}",
+                hint=hint,
+            )
         lines = [ln for ln in err.splitlines() if ln.strip()]
         # A filter that failed already printed its own findings; keep every line of them.
         detail = " | ".join(lines[-12:]) if lines else f"exit {proc.returncode}"
@@ -106,7 +259,14 @@ def read_json(
     args = ["-t", "json"]
     fmt = from_format or format_for(path)
     args += ["-f", fmt, *extra_args, str(path)]
-    return json.loads(run_pandoc(args, what=str(path)))
+    out = run_pandoc(args, what=str(path))
+    try:
+        doc: dict[str, Any] = json.loads(out)
+    except ValueError:
+        raise PandocError(
+            f"{pandoc_path()} gave no document tree for {path}", hint=f"check {ENV}"
+        ) from None
+    return doc
 
 
 FORMATS_BY_SUFFIX = {
@@ -114,6 +274,7 @@ FORMATS_BY_SUFFIX = {
     ".markdown": "markdown",
     ".txt": "markdown",
     ".docx": "docx",
+    ".pptx": "pptx",
     ".odt": "odt",
     ".html": "html",
     ".htm": "html",

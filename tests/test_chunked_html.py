@@ -10,6 +10,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from conftest import require_writer
+
 from citeledger.pandoc import pandoc_path
 
 DRAFT = """\
@@ -32,6 +34,7 @@ Nothing cited.
 
 
 def build(tmp: Path) -> Path:
+    require_writer("chunkedhtml")
     sources = [
         {
             "id": i,

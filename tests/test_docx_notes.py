@@ -109,7 +109,20 @@ def citation_notes(path: Path, kind: str = "footnote") -> list[etree._Element]:
 
 
 def note_text(note: etree._Element) -> str:
-    return "".join(note.itertext())
+    """The note's text as Word draws it: ``w:t`` text and ``w:sym`` characters, in order."""
+    out: list[str] = []
+    for el in note.iter(f"{{{W}}}t", f"{{{W}}}sym"):
+        if el.tag == f"{{{W}}}sym":
+            out.append(chr(int(el.get(f"{{{W}}}char"), 16)))
+        else:
+            out.append(el.text or "")
+    return "".join(out)
+
+
+def theme_minor_font(path: Path) -> str:
+    theme = part(path, "word/theme/theme1.xml")
+    ns = {"a": "http://schemas.openxmlformats.org/drawingml/2006/main"}
+    return theme.find(".//a:minorFont/a:latin", ns).get("typeface")
 
 
 def rel_targets(path: Path, rels_name: str, reltype: str = HYPERLINK) -> dict[str, str]:
@@ -351,7 +364,12 @@ def test_finish_makes_every_mark_the_ledger_id(tmp_path: Path) -> None:
         assert note.find(".//w:footnoteRef", NS) is None
         first_run = note.find("w:p/w:r", NS)
         assert first_run.find("w:rPr/w:rStyle", NS).get(f"{{{W}}}val") == "FootnoteReference"
-        assert "".join(t.text for t in first_run.findall("w:t", NS)) == sid
+        assert first_run.findall("w:t", NS) == []  # LibreOffice would show a w:t mark twice
+        syms = first_run.findall("w:sym", NS)
+        assert "".join(chr(int(s.get(f"{{{W}}}char"), 16)) for s in syms) == sid
+        # pandoc's default reference.docx names no font but the theme's (docDefaults:
+        # asciiTheme="minorHAnsi"), so the mark's font is the theme's minor Latin typeface.
+        assert {s.get(f"{{{W}}}font") for s in syms} == {theme_minor_font(out)}
 
 
 def test_finish_turns_repeats_into_links_showing_the_id(tmp_path: Path) -> None:

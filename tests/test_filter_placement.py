@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import require_writer
 
 from citeledger.errors import BadInput, VerificationFailed
 from citeledger.escape import latex_text as latex_escape
@@ -132,6 +133,7 @@ def test_latex_marks_are_endnotes_keyed_by_ledger_id_and_macros_are_loaded(tmp_p
 
 
 def test_typst_marks_link_to_labelled_entries(tmp_path):
+    require_writer("typst")
     typ = write(placed(DRAFT, "typst", tmp_path, verify=False), "typst")
     assert "#link(<src-7>)[\\[7\\]]<cite-7-1>" in typ
     assert "[#link(<cite-7-1>)[\\[7\\]]<src-7>]" in typ

@@ -257,13 +257,104 @@ def sequential_numbers(body: Element) -> dict[tuple[str, str], int]:
     return numbers
 
 
-def set_note_mark(note: Element, kind: str, mark: str) -> None:
-    """Inside the note, the same mark in place of the automatic ``w:footnoteRef`` number."""
+# Word's own font when neither the run, its styles nor the document defaults name one.
+DEFAULT_FONT = "Times New Roman"
+_THEME_NS = {"a": "http://schemas.openxmlformats.org/drawingml/2006/main"}
+
+
+class MarkFont:
+    """The Latin font a run shows its digits in, resolved the way Word resolves it: the run's
+    own ``w:rFonts``, its character style and the styles that one is based on, the paragraph's
+    style chain (or the default paragraph style), then the document defaults; a theme font
+    (``w:asciiTheme``, which wins over ``w:ascii``) is looked up in the theme part."""
+
+    def __init__(self, styles: Element | None, theme: Element | None) -> None:
+        self.styles = styles
+        self.theme = theme
+        self.by_id: dict[str, Element] = {}
+        self.defaults: dict[str, Element] = {}
+        for style in xpath(styles, "w:style") if styles is not None else []:
+            self.by_id.setdefault(attr(style, "w:styleId") or "", style)
+            if attr(style, "w:default") in ("1", "true", "on"):
+                self.defaults.setdefault(attr(style, "w:type") or "", style)
+
+    def _style(self, style_id: str | None, kind: str) -> Element | None:
+        return self.defaults.get(kind) if style_id is None else self.by_id.get(style_id)
+
+    def _theme_font(self, name: str) -> str | None:
+        if self.theme is None:
+            return None
+        which = "a:majorFont" if name.startswith("major") else "a:minorFont"
+        hits = etree.XPath(f".//{which}/a:latin/@typeface", namespaces=_THEME_NS)(self.theme)
+        return str(hits[0]) if hits and str(hits[0]) else None
+
+    def _from_rpr(self, holder: Element | None) -> str | None:
+        if holder is None:
+            return None
+        for fonts in xpath(holder, "w:rPr/w:rFonts"):
+            theme = attr(fonts, "w:asciiTheme")
+            if theme:
+                found = self._theme_font(theme)
+                if found:
+                    return found
+            ascii_font = attr(fonts, "w:ascii")
+            if ascii_font:
+                return ascii_font
+        return None
+
+    def _chain(self, style_id: str | None, kind: str) -> str | None:
+        seen: set[str] = set()
+        style = self._style(style_id, kind)
+        while style is not None:
+            found = self._from_rpr(style)
+            if found:
+                return found
+            sid = attr(style, "w:styleId") or ""
+            seen.add(sid)
+            based = xpath(style, "w:basedOn/@w:val")
+            if not based or str(based[0]) in seen:
+                return None
+            style = self._style(str(based[0]), kind)
+        return None
+
+    def of(self, run: Element) -> str:
+        found = self._from_rpr(run) or self._chain(_run_style(run), "character")
+        if found:
+            return found
+        para = run.getparent()
+        while para is not None and para.tag != qn("w:p"):
+            para = para.getparent()
+        pstyle = xpath(para, "w:pPr/w:pStyle/@w:val") if para is not None else []
+        found = self._chain(str(pstyle[0]) if pstyle else None, "paragraph")
+        if found:
+            return found
+        defaults = (
+            xpath(self.styles, "w:docDefaults/w:rPrDefault") if self.styles is not None else []
+        )
+        return (defaults and self._from_rpr(defaults[0])) or DEFAULT_FONT
+
+
+def set_note_mark(note: Element, kind: str, mark: str, fonts: MarkFont) -> None:
+    """Inside the note, the same mark in place of the automatic ``w:footnoteRef`` number: one
+    ``w:sym`` per character, in the run that held the automatic number (so the FootnoteReference
+    or EndnoteReference style, superscript, still applies), ``w:font`` the font that run
+    resolves to.
+
+    Why ``w:sym``: the reference carries ``w:customMarkFollows`` (ECMA-376 part 1, 17.11.14), so
+    the note has no automatic number to show and its first run is the mark as ordinary run
+    content. Word draws a ``w:sym`` as the character ``w:char`` in ``w:font`` (17.3.3.30), which
+    is the id in the run's own font: what Word shows for ``w:t`` too. LibreOffice (7.4, 25.2)
+    takes the note's label from the custom mark at the reference and also shows a ``w:t`` mark
+    as body text ("22 Measured ...", "1010 ..."); a ``w:sym`` mark it shows once. A
+    ``w:footnoteRef`` would be wrong for Word, which draws the next automatic number there.
+    """
     for auto in xpath(note, f".//w:{kind}Ref"):
-        t = OxmlElement("w:t")
-        t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
-        t.text = mark
-        auto.addprevious(t)
+        font = fonts.of(auto.getparent())
+        for char in mark:
+            sym = OxmlElement("w:sym")
+            sym.set(qn("w:font"), font)
+            sym.set(qn("w:char"), f"{ord(char):04X}")
+            auto.addprevious(sym)
         auto.getparent().remove(auto)
 
 

@@ -12,7 +12,8 @@ python-docx (raw XML through ``_oxml``) and:
   footnotes stay footnotes;
 - ``numbering=ledger``: the visible mark becomes the ledger id. Each first reference gets
   ``w:customMarkFollows="1"`` and the id as a run in the note-reference style after it, and the
-  note shows the same id in place of Word's automatic number. Each ``NOTEREF`` field becomes an
+  note shows the same id, as ``w:sym`` characters, in place of Word's automatic number (why
+  ``w:sym``: ``_oxml.set_note_mark``). Each ``NOTEREF`` field becomes an
   internal hyperlink to the bookmark showing the id: the id never changes, so there is nothing
   for a field update to compute, and Word, LibreOffice and pandoc's reader all show a link as
   written, where a field would be recomputed (to Word's own number) by each in its own way;
@@ -77,6 +78,17 @@ def _check_note(path: Path, source_id: int, note: Any, part: Any, ledger: Ledger
         )
 
 
+def _mark_font(document: Any) -> _oxml.MarkFont:
+    theme_part = _related(document.part, _oxml.RT.THEME)
+    theme = None
+    if theme_part is not None:
+        try:
+            theme = _oxml.parse_xml(theme_part.blob)
+        except _oxml.XMLSyntaxError:
+            theme = None
+    return _oxml.MarkFont(document.styles.element, theme)
+
+
 def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Post-process the .docx at ``path`` in place (see the module docstring)."""
     path = Path(path)
@@ -108,9 +120,10 @@ def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
         if refs[fld.source_id].kind == "endnote":
             _oxml.set_field_style(fld, FOOTNOTE_REFERENCE, ENDNOTE_REFERENCE)
     if options.numbering == "ledger":
+        fonts = _mark_font(document)
         for sid, ref in refs.items():
             _oxml.set_custom_mark(ref, str(sid))
-            _oxml.set_note_mark(notes[sid], ref.kind, str(sid))
+            _oxml.set_note_mark(notes[sid], ref.kind, str(sid), fonts)
         for fld in fields:
             _oxml.field_to_link(fld, str(fld.source_id))
     else:

@@ -1,0 +1,86 @@
+"""Scripts a typst PDF drew blank because the machine has no font for them.
+
+typst falls back through every font it finds, and where none holds a glyph it draws nothing and
+says nothing (typst/typst#5137: no missing-glyph warning yet; it only warns about the named font
+families it lacks, which a machine with another CJK font does not miss). A Japanese report on a
+machine without a CJK font would come out with blank lines and no word of it. So ``convert``
+compares the scripts of the typst source with the text of the PDF it got back: a script whose
+characters are mostly absent from the PDF is named in one line with the Debian package that
+provides a font for it. Only drafts holding such scripts pay for reading the PDF back.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Script:
+    name: str
+    ranges: tuple[tuple[int, int], ...]
+    package: str  # the Debian package with a font for it
+
+    def holds(self, char: str) -> bool:
+        code = ord(char)
+        return any(lo <= code <= hi for lo, hi in self.ranges)
+
+
+CJK = "fonts-noto-cjk"
+NOTO = "fonts-noto-core"
+# Scripts typst's own fonts (Libertinus Serif, New Computer Modern, DejaVu) do not cover.
+SCRIPTS = (
+    Script("Han (Chinese, Japanese kanji)", ((0x3400, 0x4DBF), (0x4E00, 0x9FFF)), CJK),
+    Script("Japanese kana", ((0x3040, 0x30FF), (0x31F0, 0x31FF)), CJK),
+    Script("Korean Hangul", ((0x1100, 0x11FF), (0x3130, 0x318F), (0xAC00, 0xD7AF)), CJK),
+    Script("Arabic", ((0x0600, 0x06FF), (0x0750, 0x077F)), NOTO),
+    Script("Hebrew", ((0x0590, 0x05FF),), NOTO),
+    Script("Devanagari", ((0x0900, 0x097F),), NOTO),
+    Script("Bengali", ((0x0980, 0x09FF),), NOTO),
+    Script("Tamil", ((0x0B80, 0x0BFF),), NOTO),
+    Script("Thai", ((0x0E00, 0x0E7F),), NOTO),
+)
+
+
+def scripts_in(text: str) -> dict[Script, set[str]]:
+    found: dict[Script, set[str]] = {}
+    for char in set(text):
+        if ord(char) < 0x0590:
+            continue
+        for script in SCRIPTS:
+            if script.holds(char):
+                found.setdefault(script, set()).add(char)
+                break
+    return found
+
+
+def pdf_text(pdf: bytes) -> str | None:
+    try:
+        from pypdf import PdfReader
+
+        reader = PdfReader(io.BytesIO(pdf))
+        return "".join(page.extract_text() or "" for page in reader.pages)
+    except Exception:  # a PDF pypdf cannot read says nothing about fonts
+        return None
+
+
+def missing_scripts(source: str, pdf: bytes) -> list[Script]:
+    """The scripts of ``source`` whose characters are mostly absent from ``pdf``'s text."""
+    wanted = scripts_in(unicodedata.normalize("NFKC", source))
+    if not wanted:
+        return []
+    text = pdf_text(pdf)
+    if text is None:
+        return []
+    drawn = set(unicodedata.normalize("NFKC", text))
+    return [s for s in SCRIPTS if s in wanted and len(wanted[s] & drawn) * 2 < len(wanted[s])]
+
+
+def font_warning(out: str, missing: list[Script]) -> str:
+    names = " and ".join(s.name for s in missing)
+    packages = " ".join(dict.fromkeys(s.package for s in missing))
+    return (
+        f"warn: {out}: no font for the {names} text, which typst drew blank; install one and "
+        f"convert again (Debian: apt-get install {packages})"
+    )
