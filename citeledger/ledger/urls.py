@@ -67,7 +67,8 @@ _FIX = "give a full http(s) URL, a doi:10.x/y or an arXiv:NNNN.NNNNN id"
 # always take the full path (http://doi.org becomes https).
 _PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-F]{2})"
 _CANONICAL = re.compile(
-    r"https?://(?!(?:dx\.|www\.)?doi\.org(?:[/?]|$))[a-z0-9-]+(?:\.[a-z0-9-]+)*"
+    r"https?://(?!(?:dx\.|www\.)?doi\.org(?:[/?]|$))"
+    r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*"
     rf"(?:(?:/{_PCHAR}*)*/{_PCHAR}+)?"
     rf"(?:\?(?:{_PCHAR}|[/?])+)?"
 )
