@@ -53,7 +53,8 @@ _BAD_CHARS = re.compile(
     "[\\s\\x00-\\x1f\\x7f-\\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
     "\ud800-\udfff\ufff0-\uffff]"
 )
-_HOST = re.compile(r"^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$")
+# Labels as browsers take them (hyphens anywhere, underscores: DNS names in the wild have both).
+_HOST = re.compile(r"^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$")
 # Characters a DOI may carry that still have to be percent-encoded inside a URL path.
 _DOI_SAFE = "/:;()._-~!$&'*+,=@"
 _ESCAPE = re.compile(r"%[0-9a-f][0-9A-Fa-f]|%[0-9A-F][a-f]")
@@ -67,8 +68,7 @@ _FIX = "give a full http(s) URL, a doi:10.x/y or an arXiv:NNNN.NNNNN id"
 # always take the full path (http://doi.org becomes https).
 _PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-F]{2})"
 _CANONICAL = re.compile(
-    r"https?://(?!(?:dx\.|www\.)?doi\.org(?:[/?]|$))"
-    r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*"
+    r"https?://(?!(?:dx\.|www\.)?doi\.org(?:[/?]|$))[a-z0-9-]+(?:\.[a-z0-9-]+)*"
     rf"(?:(?:/{_PCHAR}*)*/{_PCHAR}+)?"
     rf"(?:\?(?:{_PCHAR}|[/?])+)?"
 )
