@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from .errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
 from .options import Options, from_meta
+from .outputs import Guard, fill, staged
 from .pandoc import format_for, read_json, run_pandoc
 from .tree import Json
 
@@ -235,6 +235,9 @@ def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[P
         raise BadInput("no output given", hint="add -o report.docx (repeat -o for more)")
     targets = [Target(Path(p), writer_for(Path(p), req.to)) for p in req.outputs]
     check_tools(targets, req)
+    guard = Guard([(draft, "the draft")])
+    if req.reference_doc is not None:
+        guard.protect(Path(req.reference_doc), "the reference document")
 
     from_format = format_for(draft)
     doc = read_json(draft, from_format=from_format)
@@ -243,7 +246,12 @@ def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[P
         key, value = meta_entry(item)
         meta[key] = value
     options = from_meta(meta, say).merged(req.options)
-    ledger = load_ledger(resolve_ledger_path(options.ledger))
+    ledger_path = resolve_ledger_path(options.ledger)
+    guard.protect(ledger_path, "the ledger")
+    guard.protect(Path(f"{ledger_path}.lock"), "the ledger's lock file")
+    for target in targets:  # every output checked before any work
+        guard.check(target.path)
+    ledger = load_ledger(ledger_path)
 
     found = scan(doc, titles_for(options.sources_title))
     _verify_once(doc, ledger, options, found, draft, from_format, say)
@@ -328,38 +336,24 @@ def _write(
     options: Options,
 ) -> None:
     out = target.path
-    out.parent.mkdir(parents=True, exist_ok=True)
     family = fmt.split("+")[0].split("-")[0]
     if family == "latex":
         _add_latex_look(doc)
     payload = json.dumps(doc, ensure_ascii=False)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.stem}.", suffix=out.suffix, dir=out.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with staged(out) as tmp:
         args = _pandoc_args(fmt, req, draft)
         if target.writer == "pdf" and family == "typst":
             source = run_pandoc(args, stdin=payload, what=str(draft))
-            tmp.write_bytes(_compile_typst(source, draft, out))
+            fill(tmp, _compile_typst(source, draft, out), out)
         elif target.writer == "pdf":
             args += ["--pdf-engine", req.pdf_engine, "-o", str(tmp)]
             run_pandoc(args, stdin=payload, what=str(draft))
         elif family in BINARY:
             run_pandoc([*args, "-o", str(tmp)], stdin=payload, what=str(draft))
         else:
-            tmp.write_bytes(run_pandoc(args, stdin=payload, what=str(draft)))
+            fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
         if family in ("docx", "pptx"):
-            _finish(tmp, ledger, options, say=_say)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+            _finish(tmp, ledger, options, say=_say, shown=out)
 
 
 def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
@@ -383,10 +377,17 @@ def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
     return pdf
 
 
-def _finish(path: Path, ledger: Ledger, options: Options, *, say: Callable[[str], None]) -> None:
+def _finish(
+    path: Path, ledger: Ledger, options: Options, *, say: Callable[[str], None], shown: Path
+) -> None:
+    """The renderer on the staged file; its errors name the output, not the hidden file."""
     try:
         from .renderers import finish
     except ImportError:
         say(f"warn: {path.suffix} renderer not installed; marks keep pandoc's numbering")
         return
-    finish(path, ledger=ledger, options=options)
+    try:
+        finish(path, ledger=ledger, options=options)
+    except CiteledgerError as exc:
+        message = exc.message.replace(str(path), str(shown))
+        raise type(exc)(f"{message} (while finishing what pandoc wrote)", hint=exc.hint) from None

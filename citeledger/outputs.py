@@ -123,7 +123,7 @@ def staged(target: Path, *, follow: bool = False) -> Iterator[Path]:
 def write_bytes(target: Path, data: bytes, *, follow: bool = False) -> None:
     """Write ``data`` to ``target`` through :func:`staged`."""
     with staged(target, follow=follow) as tmp:
-        _write_all(tmp, data, target)
+        fill(tmp, data, target)
 
 
 def write_with(target: Path, produce: Callable[[Path], None], *, follow: bool = False) -> None:
@@ -132,7 +132,8 @@ def write_with(target: Path, produce: Callable[[Path], None], *, follow: bool = 
         produce(tmp)
 
 
-def _write_all(tmp: Path, data: bytes, target: Path) -> None:
+def fill(tmp: Path, data: bytes, target: Path) -> None:
+    """Write ``data`` into the staged file ``tmp`` of ``target`` (errors name ``target``)."""
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_TRUNC | _O_NOFOLLOW)
         with os.fdopen(fd, "wb") as handle:

@@ -33,11 +33,17 @@ def cli(
     )
 
 
-def one_line_refusal(done: subprocess.CompletedProcess[bytes], *words: str) -> str:
+def one_line_refusal(
+    done: subprocess.CompletedProcess[bytes], *words: str, after_report: bool = False
+) -> str:
+    """The refusal is one line (after verify's report, for a build that verified first)."""
     err = done.stderr.decode("utf-8", "replace")
     assert done.returncode == 2, (done.returncode, err)
     assert "Traceback" not in err
     lines = [ln for ln in err.splitlines() if ln.strip()]
+    if after_report:
+        assert lines[-2:-1] == ["citations OK"], err
+        lines = lines[-1:]
     assert len(lines) == 1, err
     for word in words:
         assert word in lines[0], lines[0]
@@ -439,3 +445,66 @@ def test_latin_extended_a_titles_compile_with_pdflatex(tmp_path: Path) -> None:
     done = cli("convert", "d.md", "-o", "d.pdf", "--pdf-engine", "pdflatex", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "d.pdf").read_bytes().startswith(b"%PDF")
+
+
+# Critical: outputs never overwrite inputs -------------------------------------------------
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    write_ledger(tmp_path, {"url": "https://a.org/x", "title": "A"})
+    (tmp_path / "d.md").write_text("Ice floats on water in winter.[1]\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("output", "role"),
+    [
+        ("ledger.json", "the ledger"),
+        ("ledger.json.lock", "lock"),
+        ("d.md", "the draft"),
+        ("link-to-ledger.json", "the ledger"),
+        ("hard-link.md", "the draft"),
+    ],
+)
+def test_convert_never_writes_over_its_inputs(output: str, role: str, project: Path) -> None:
+    (project / "ledger.json.lock").write_text("")
+    (project / "link-to-ledger.json").symlink_to(project / "ledger.json")
+    os.link(project / "d.md", project / "hard-link.md")
+    before = {p.name: p.read_bytes() for p in project.iterdir() if p.is_file()}
+    done = cli("convert", "d.md", "-o", "d.html", "-o", output, cwd=project)
+    one_line_refusal(done, output, role)
+    after = {p.name: p.read_bytes() for p in project.iterdir() if p.is_file()}
+    assert after == before  # not even d.html: every output is checked before any work
+
+
+def test_convert_refuses_a_folder_or_the_same_output_twice(project: Path) -> None:
+    (project / "out.html").mkdir()
+    one_line_refusal(cli("convert", "d.md", "-o", "out.html", cwd=project), "folder")
+    done = cli("convert", "d.md", "-o", "a.html", "-o", "./a.html", cwd=project)
+    one_line_refusal(done, "twice")
+
+
+def _small_files(limit: int):
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+def test_a_full_disk_during_convert_is_one_line_and_keeps_the_old_output(project: Path) -> None:
+    (project / "d.html").write_text("the old output")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "citeledger", "convert", "d.md", "-o", "d.html"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        preexec_fn=_small_files(1000),
+        timeout=120,
+    )
+    line = one_line_refusal(done, "d.html", after_report=True)
+    assert ".tmp" not in line and "/." not in line
+    assert (project / "d.html").read_text() == "the old output"
+    assert not [p for p in project.iterdir() if p.name.startswith(".")]

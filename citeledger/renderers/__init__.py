@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
 from ..options import RECORD_PROPERTY, Options, from_record
@@ -70,3 +70,15 @@ def recorded_from_text(record: str | None, legacy: str | None = None) -> Options
         if sep and key in ("notes", "numbering"):
             values[key] = value
     return from_record(json.dumps(values))
+
+
+def save_in_place(package: Any, path: Path) -> None:
+    """Save a python-docx or python-pptx package over ``path`` through the one safe write:
+    a crash or a full disk leaves the file pandoc wrote, never half of the finished one."""
+    import io
+
+    from ..outputs import write_bytes
+
+    buffer = io.BytesIO()
+    package.save(buffer)
+    write_bytes(path, buffer.getvalue(), follow=True)

@@ -33,7 +33,7 @@ from ..docx_contract import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..errors import BadInput
 from ..ledger import Ledger
 from ..options import Options
-from . import _oxml
+from . import _oxml, save_in_place
 
 _HINT_REBUILD = "rebuild it with pandoc --filter pandoc-citeledger"
 
@@ -133,10 +133,7 @@ def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
             number = numbers.get((ref.kind, ref.note_id))
             if number is not None:
                 _oxml.set_field_result(fld, str(number))
-    try:
-        document.save(str(path))
-    except OSError as exc:
-        raise BadInput(f"{path}: cannot write ({exc.strerror or exc})") from None
+    save_in_place(document, path)
 
 
 def _move_to_endnotes(

@@ -58,6 +58,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
 
     from ..errors import BadInput
     from . import _pptx_oxml as ox
+    from . import save_in_place
 
     try:
         prs = Presentation(str(path))
@@ -83,7 +84,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     for slide in source_slides:
         ox.delete_slide(prs, slide)
     if not entries:
-        prs.save(str(path))
+        save_in_place(prs, path)
         return
 
     box = _body_box(layout)
@@ -112,7 +113,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
             link.text = entry.url
             link.font.size = Pt(box.font_pt)
             link.hyperlink.address = entry.url
-    prs.save(str(path))
+    save_in_place(prs, path)
 
 
 def _title(slide: Any) -> str:
