@@ -30,7 +30,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import EvidenceError
@@ -51,11 +51,6 @@ def evidence_dir(ledger_path: Path) -> Path:
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     return path.with_name(f"{path.stem}.evidence")
-
-
-def text_digest(text: str) -> str:
-    """The name a text is stored under: the sha256 of its UTF-8 bytes."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def is_digest(value: object) -> bool:
@@ -97,7 +92,8 @@ def _ensure_folder(folder: Path) -> None:
 def store_text(folder: Path, text: str) -> str:
     """Keep ``text`` in ``folder`` under its digest and return the digest (see the module
     docstring). Nothing is written when the file already holds that text."""
-    data = text.encode("utf-8", "surrogatepass")
+    # A lone surrogate (no decoder citeledger uses makes one) cannot be UTF-8: stored as "?".
+    data = text.encode("utf-8", "replace")
     digest = hashlib.sha256(data).hexdigest()
     store_bytes(folder, digest, data)
     return digest
@@ -151,7 +147,11 @@ def read_stored(folder: Path, digest: str) -> Stored:
     actual = hashlib.sha256(data).hexdigest()
     if actual != digest:
         return Stored("altered", digest, path, detail=f"its bytes now hash to {actual}")
-    return Stored("ok", digest, path, data.decode("utf-8", "surrogatepass"))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:  # not a file citeledger wrote, though named by its own hash
+        return Stored("unreadable", digest, path, detail="not UTF-8 text")
+    return Stored("ok", digest, path, text)
 
 
 # Rechecking quotes against the stored texts ---------------------------------------------------
@@ -212,3 +212,41 @@ def recheck_stored(ledger: Ledger, ids: Iterable[int] | None = None) -> list[Quo
             continue
         out.extend(texts.check(source, q) for q in source.quotes)
     return out
+
+
+# Copying texts along with a merged ledger ----------------------------------------------------
+
+
+@dataclass
+class Copied:
+    """What :func:`copy_texts` did: files written, and the digests it could not copy (with
+    the status of the other folder's file), which ``recheck`` will then report."""
+
+    written: int = 0
+    kept: int = 0
+    lost: list[tuple[int, Stored]] = field(default_factory=list)
+
+
+def copy_texts(other: Ledger, into_folder: Path, *, dry_run: bool = False) -> Copied:
+    """Copy the texts the quotes of ``other`` name from its evidence folder into
+    ``into_folder``: only intact files (their bytes hash to their name), each once."""
+    source_folder = evidence_dir(other.path)
+    done = Copied()
+    seen: set[str] = set()
+    for source in sorted(other.sources, key=lambda s: s.id):
+        for quote in source.quotes:
+            digest = quote.text_sha256
+            if digest is None or digest in seen:
+                continue
+            seen.add(digest)
+            if is_digest(digest) and read_stored(into_folder, digest).status == "ok":
+                done.kept += 1
+                continue
+            theirs = read_stored(source_folder, digest)
+            if theirs.status != "ok" or theirs.text is None:
+                done.lost.append((source.id, theirs))
+                continue
+            if not dry_run:
+                store_bytes(into_folder, digest, theirs.text.encode("utf-8"))
+            done.written += 1
+    return done
