@@ -15,12 +15,13 @@ A file's key is its name up to the first dot (a slug holds no dot). Two files fo
 are refused: which one is the fresh page would be a guess.
 
 A quote that is not in its fresh page has drifted; the report shows the nearest passage of the
-new text, found in time linear in the page: of the quote's longest words (:data:`PROBED` of them,
-each counted by one literal search of the page), the rarest are the anchors; each anchor
-occurrence proposes the passage that would hold the quote if the anchor sat where it sits in the
-quote, and the passage sharing most of the quote's words wins. The scans and the candidates are
-bounded, so a 50 MB page costs a fixed number of C-speed searches, never the quote's length
-times the page's (no edit distance).
+new text, found in time linear in the page. The quote's longest words (the likely rare ones,
+:data:`PROBED` of them) are the anchors, each found by one literal search of the page. Every
+place an anchor occurs votes for the passage that would hold the quote if the anchor sat where
+it sits in the quote; the passages most anchors agree on are scored by the share of the quote's
+words they hold, and the best wins. The scans and the candidates are bounded, so a 50 MB page
+costs a fixed number of C-speed searches, never the quote's length times the page's (no edit
+distance).
 """
 
 from __future__ import annotations
@@ -40,10 +41,10 @@ MAX_SLUG = 120
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _NOT_SLUG = re.compile(r"[^A-Za-z0-9]+")
 _WORD = re.compile(r"\w+")
-ANCHORS = 3
-PER_ANCHOR = 200
 PROBED = 12
 COUNT_CAP = 10_000
+CANDIDATES = 32
+_BUCKET = 32
 PASSAGE_SHOWN = 300
 
 
@@ -124,8 +125,20 @@ def nearest_passage(quote: str, page: str) -> Passage | None:
             counts[word] = found
     if not counts:
         return None
-    anchors = sorted(counts, key=lambda w: (len(counts[w]), -len(w)))[:ANCHORS]
-    starts = sorted({max(0, pos - offsets[w]) for w in anchors for pos in counts[w][:PER_ANCHOR]})
+    # Each occurrence votes for the start it implies (where the quote would begin if the word
+    # sat where it sits in the quote); the starts most words agree on are the candidates.
+    votes: Counter[int] = Counter()
+    first: dict[int, int] = {}
+    for word, places in counts.items():
+        for pos in places:
+            start = max(0, pos - offsets[word])
+            bucket = start // _BUCKET
+            votes[bucket] += 1
+            first[bucket] = min(start, first.get(bucket, start))
+    ranked = sorted(
+        votes, key=lambda b: votes[b] + votes.get(b - 1, 0) + votes.get(b + 1, 0), reverse=True
+    )
+    starts = sorted(first[b] for b in ranked[:CANDIDATES])
     bag = Counter(words)
     best: Passage | None = None
     for start in starts:

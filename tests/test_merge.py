@@ -296,15 +296,21 @@ def test_a_second_merge_leaves_a_rewritten_draft_alone(tmp_path, cli) -> None:
     assert draft.read_bytes() == once
 
 
-def test_a_draft_that_is_not_markdown_is_refused_before_anything_is_written(
-    tmp_path, cli
-) -> None:
+def test_a_draft_that_is_not_markdown_is_refused_before_anything_is_written(tmp_path, cli) -> None:
     ours, theirs, draft = _project(tmp_path)
     page = tmp_path / "report.html"
     page.write_text("<p>Water.[2]</p>", encoding="utf-8")
     before = ours.read_bytes()
-    result = cli("--ledger", str(ours), "merge", str(theirs), "--rewrite", "report.md", "--rewrite",
-                 "report.html")  # fmt: skip
+    result = cli(
+        "--ledger",
+        str(ours),
+        "merge",
+        str(theirs),
+        "--rewrite",
+        "report.md",
+        "--rewrite",
+        "report.html",
+    )
     assert result.code == 2
     assert "not a markdown draft" in result.err and len(result.err.strip().splitlines()) == 1
     assert ours.read_bytes() == before and draft.read_text(encoding="utf-8") == DRAFT
@@ -346,8 +352,19 @@ def test_evidence_texts_travel_with_the_merged_quotes(tmp_path, cli) -> None:
     page = tmp_path / "page.txt"
     page.write_text("On the page: water is wet indeed, said everyone.\n", encoding="utf-8")
     ours, theirs = _two_ledgers(tmp_path)
-    assert cli("--ledger", str(theirs), "quote", "2", "--text", "wet indeed, said everyone", "--from",
-               str(page)).code == 0  # fmt: skip
+    assert (
+        cli(
+            "--ledger",
+            str(theirs),
+            "quote",
+            "2",
+            "--text",
+            "wet indeed, said everyone",
+            "--from",
+            str(page),
+        ).code
+        == 0
+    )
     [kept] = (tmp_path / "theirs.evidence").iterdir()
     result = cli("--ledger", str(ours), "merge", str(theirs))
     assert "1 evidence text(s) copied" in result.out
@@ -357,9 +374,7 @@ def test_evidence_texts_travel_with_the_merged_quotes(tmp_path, cli) -> None:
     assert recheck.out.splitlines()[-1] == "recheck OK"
 
 
-def test_a_digest_in_the_other_ledger_never_names_a_path_outside_its_folder(
-    tmp_path, cli
-) -> None:
+def test_a_digest_in_the_other_ledger_never_names_a_path_outside_its_folder(tmp_path, cli) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("private", encoding="utf-8")
     ours = _write(tmp_path / "ours.json", _source(1, "https://a.org/1"))
@@ -407,8 +422,10 @@ def test_concurrent_merges_and_adds_on_one_ledger_lose_nothing(tmp_path: Path) -
     ledger = tmp_path / "ledger.json"
     others = []
     for n in range(6):
-        sources = [_source(k, f"https://other.org/{n}/{k}", quotes=(f"quote {n} {k} here",))
-                   for k in range(1, 21)]  # fmt: skip
+        sources = [
+            _source(k, f"https://other.org/{n}/{k}", quotes=(f"quote {n} {k} here",))
+            for k in range(1, 21)
+        ]
         # every other ledger also holds one page all of them share
         sources.append(_source(21, "https://shared.org/all", quotes=(f"shared quote {n} ok",)))
         others.append(str(_write(tmp_path / f"other{n}.json", *sources)))
