@@ -46,6 +46,7 @@ from .verify.sources_block import (
 
 _GROUP_PART = re.compile(r"([0-9]{1,6})(\s*[\u2013-]\s*)([0-9]{1,6})|([0-9]{1,6})")
 _MAX_RANGE = 50  # as the marker finder reads ranges (verify/markers.py)
+MAX_DRAFT_BYTES = 256 * 1024 * 1024
 
 
 @dataclass
@@ -61,19 +62,32 @@ class Rewrite:
 
 
 def read_markdown_draft(path: Path) -> str:
-    """The draft's text; ``DraftError`` for a file that is missing, not markdown or not text."""
-    from .pandoc import TEXT_FORMATS, format_for, read_text_draft
+    """The draft's text as it is on disk (line endings included: a CRLF draft stays CRLF);
+    ``DraftError`` for a file that is missing, not markdown or not text."""
+    from .ledger.files import read_file
+    from .pandoc import TEXT_FORMATS, format_for
 
-    if not path.is_file():
-        raise DraftError(f"no draft file {path}", hint="check the path")
     fmt = format_for(path)
     if fmt not in TEXT_FORMATS:
         raise DraftError(
             f"--rewrite {path}: a {fmt} file, not a markdown draft",
             hint="rewrite the markdown draft it was built from, then build it again",
         )
-    text = read_text_draft(path, fmt)
-    assert text is not None
+    try:
+        data = read_file(path, limit=MAX_DRAFT_BYTES, what="draft", error=DraftError)
+    except FileNotFoundError:
+        raise DraftError(f"no draft file {path}", hint="check the path") from None
+    except OSError as exc:
+        raise DraftError(f"cannot read draft {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DraftError(
+            f"draft {path} is not UTF-8 text (bad byte at offset {exc.start})",
+            hint="save it as UTF-8",
+        ) from None
+    if "\x00" in text:
+        raise DraftError(f"{path} is not text (it holds NUL bytes)", hint="check the path")
     return text
 
 
@@ -90,12 +104,19 @@ def plan_rewrite(
 ) -> Rewrite:
     """What rewriting ``path`` (holding ``text``, written against ``other``) against ``merged``
     gives; ``DraftError`` when it cannot be done safely (see the module docstring)."""
+    on_disk = text
+    # A CRLF draft is worked on as LF (as the locator and the block finder read lines) and
+    # written back as CRLF; a draft mixing both is worked on as it is.
+    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
+    if crlf:
+        text = text.replace("\r\n", "\n")
     doc = _tree(path, text)
     titles = titles_for(from_meta(doc.get("meta", {}), lambda _line: None).sources_title)
     found = scan(doc, titles)
     name = str(path)
     if _cites_merged_already(doc, found, other, merged, name):
-        return Rewrite(path, text, None, already=True)
+        return Rewrite(path, on_disk, None, already=True)
+    _refuse_label_collisions(text, found, id_map, name)
     locator = Locator.from_text(name, text, titles)
     places = locator.place(found)
     starts = _line_starts(text)
@@ -140,7 +161,11 @@ def plan_rewrite(
         block = render_block(merged, cited, _style_of(text, titles))
         rewritten = replace_in_text(rewritten, block, titles)
     _check_same_document(path, doc, found, rewritten, expected, titles)
-    return Rewrite(path, text, rewritten if rewritten != text else None, markers=len(edits))
+    if rewritten == text:
+        return Rewrite(path, on_disk, None)
+    if crlf:
+        rewritten = rewritten.replace("\n", "\r\n")
+    return Rewrite(path, on_disk, rewritten, markers=len(edits))
 
 
 def _key(marker: Marker) -> tuple[str, tuple[int, ...], str | None]:
@@ -217,15 +242,45 @@ def _style_of(text: str, titles: Sequence[str]) -> str:
 
 
 def _neutral(doc: dict[str, Any], found: Scan) -> str:
-    """The tree with every marker replaced by one placeholder and the Sources block removed:
-    what must not change when only ids are translated."""
+    """The tree with every marker replaced by one placeholder, heading identifiers blanked
+    (pandoc makes them from the heading's text, marker digits included) and the Sources block
+    removed: what must not change when only ids are translated."""
     for hit in reversed(found.hits):
         text = "".join("\x00" if isinstance(p, Marker) else p for p in hit.pieces)
         hit.container[hit.start : hit.end + 1] = [{"t": "Str", "c": text}]
     blocks = doc["blocks"]
     if found.sources is not None:
         blocks = blocks[: found.sources.start] + blocks[found.sources.end :]
+    stack: list[Any] = [blocks]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("t") == "Header":
+                node["c"][1][0] = ""
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
     return json.dumps([doc.get("meta"), blocks], sort_keys=True)
+
+
+_REF_LABEL = re.compile(r"^ {0,3}\[([0-9]{1,6})\]:", re.MULTILINE)
+
+
+def _refuse_label_collisions(text: str, found: Scan, id_map: dict[int, int], name: str) -> None:
+    """A translated ``[n]`` that the draft defines as a reference-link label (``[n]: url``)
+    would turn into that link: refuse, naming both, before anything is written."""
+    labels = {int(m.group(1)) for m in _REF_LABEL.finditer(text)}
+    if not labels:
+        return
+    for _hit, marker in found.markers():
+        for old in marker.ids:
+            new = id_map.get(old)
+            if new is not None and new != old and new in labels:
+                raise DraftError(
+                    f"{name}: [{old}] would become [{new}], which the draft defines as a "
+                    f"reference link ([{new}]: ...)",
+                    hint="rename that reference label, then merge again",
+                )
 
 
 def _check_same_document(

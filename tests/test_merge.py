@@ -447,3 +447,70 @@ def test_concurrent_merges_and_adds_on_one_ledger_lose_nothing(tmp_path: Path) -
     assert shared is not None
     assert sorted(q.text for q in shared.quotes) == [f"shared quote {n} ok" for n in range(6)]
     assert sum(len(s.quotes) for s in book.sources) == 6 * 20 + 6
+
+
+def test_a_crlf_draft_is_rewritten_and_stays_crlf(tmp_path, cli) -> None:
+    ours, theirs, draft = _project(tmp_path)
+    draft.write_bytes(DRAFT.replace("\n", "\r\n").encode("utf-8"))
+    result = cli("--ledger", str(ours), "merge", str(theirs), "--rewrite", "report.md")
+    assert result.code == 0, result.err
+    data = draft.read_bytes().decode("utf-8")
+    assert data.count("\r\n") == data.count("\n")
+    assert "Grouped claims stand here.[3, 4]\r\n" in data
+    assert run("--ledger", "ours.json", "verify", "report.md", cwd=tmp_path).code == 0
+
+
+def test_a_later_merge_rewrites_the_drafts_an_earlier_one_left(tmp_path, cli) -> None:
+    """The recovery the write order promises: the ledger is merged already, the draft done
+    before is recognised and left alone, the one left over is translated with the same map."""
+    ours, theirs, draft = _project(tmp_path)
+    cli("--ledger", str(ours), "merge", str(theirs), "--rewrite", "report.md")
+    done = draft.read_bytes()
+    late = tmp_path / "late.md"
+    late.write_text("Water is wet indeed.[2]\n", encoding="utf-8")
+    result = cli(
+        "--ledger",
+        str(ours),
+        "merge",
+        str(theirs),
+        "--rewrite",
+        "report.md",
+        "--rewrite",
+        "late.md",
+    )
+    assert result.code == 0, result.err
+    assert draft.read_bytes() == done
+    assert late.read_text(encoding="utf-8").startswith("Water is wet indeed.[3]\n\n## Sources\n")
+    assert "late.md: 1 marker(s) rewritten" in result.out
+
+
+def test_markers_in_headings_tables_lists_quotes_and_divs_are_rewritten(tmp_path, cli) -> None:
+    ours, theirs, draft = _project(tmp_path)
+    draft.write_text(
+        "# Heading cites[2]\n\n| a | b |\n|---|---|\n| x | y.[3] |\n\n> Quoted.[1]\n\n"
+        '- *item.[2]*\n\n<div class="x">\nIn a div.[3]\n</div>\n',
+        encoding="utf-8",
+    )
+    result = cli("--ledger", str(ours), "merge", str(theirs), "--rewrite", "report.md")
+    assert result.code == 0, result.err
+    text = draft.read_text(encoding="utf-8")
+    for line in (
+        "# Heading cites[3]",
+        "| x | y.[4] |",
+        "> Quoted.[2]",
+        "- *item.[3]*",
+        "In a div.[4]",
+    ):
+        assert line in text.splitlines()
+    assert run("--ledger", "ours.json", "verify", "report.md", cwd=tmp_path).code == 0
+
+
+def test_an_id_that_would_become_a_reference_link_label_is_refused(tmp_path, cli) -> None:
+    ours, theirs, draft = _project(tmp_path)
+    original = "Water is wet.[2] See [the spec][3].\n\n[3]: https://spec.example\n"
+    draft.write_text(original, encoding="utf-8")
+    before = ours.read_bytes()
+    result = cli("--ledger", str(ours), "merge", str(theirs), "--rewrite", "report.md")
+    assert result.code == 2
+    assert "[2] would become [3], which the draft defines as a reference link" in result.err
+    assert ours.read_bytes() == before and draft.read_text(encoding="utf-8") == original
