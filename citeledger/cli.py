@@ -31,7 +31,7 @@ def _register() -> None:
     from .commands import ledger_cmds
 
     ledger_cmds.register(app)
-    for name in ("verify_cmd", "convert_cmd", "finish_cmd", "wiki_cmd"):
+    for name in ("verify_cmd", "convert_cmd", "finish_cmd", "wiki_cmd", "merge_cmd", "recheck_cmd"):
         try:
             module = __import__(f"citeledger.commands.{name}", fromlist=["register"])
         except ModuleNotFoundError as exc:

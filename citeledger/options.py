@@ -199,6 +199,18 @@ OPTIONS: tuple[Option, ...] = (
         commands=_all("convert", "wiki", "verify"),
     ),
     Option(
+        "recheck",
+        "bool",
+        False,
+        "fail when a cited quote is not in the evidence text kept beside the ledger",
+        "Re-check every quote of a cited source against the text it was checked against when "
+        "it was added, kept in the ledger's evidence folder (``<ledger stem>.evidence/``): a "
+        "missing or altered evidence file fails, named by its digest; a quote without a kept "
+        "text is a warning. A flag of ``citeledger verify`` only; a build reads it from "
+        "metadata.",
+        commands=_all("verify"),
+    ),
+    Option(
         "provenance",
         "choice",
         "keep",
@@ -245,6 +257,7 @@ class Options:
     min_coverage: float | None = _default("min-coverage")
     evidence: bool = _default("evidence")
     figures: bool = _default("figures")
+    recheck: bool = _default("recheck")
     provenance: str = _default("provenance")
     slide_notes: bool = _default("slide-notes")
     wiki_refs: str = _default("wiki-refs")

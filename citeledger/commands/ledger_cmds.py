@@ -384,15 +384,32 @@ def quote(
             f"quote for [{sid}] not found verbatim in {where}",
             hint="copy the exact wording from the fetched page, do not paraphrase",
         )
+    # The text is kept before the ledger names it: a failure between the two leaves an unnamed
+    # file in the evidence folder, never a quote whose text is missing.
+    stored = _keep_evidence_text(path, page.text)
     with transaction(path) as book:
         source = book.get(sid)
         if source is None:  # removed by a reset since the check above
             raise BadInput(f"no source [{sid}] in ledger {path}", hint="run `citeledger list`")
         book.add_quote(
-            source, Quote(text=text, added=today(), sha256=page.sha256, origin=page.origin)
+            source,
+            Quote(
+                text=text,
+                added=today(),
+                sha256=page.sha256,
+                origin=page.origin,
+                text_sha256=stored,
+            ),
         )
         count = len(source.quotes)
     _echo(f"[{sid}] evidence attached ({count} quote(s))")
+
+
+def _keep_evidence_text(ledger: Path, text: str) -> str:
+    """The evidence trail (``ledger/evidence_store.py``): the matched text, kept by digest."""
+    from ..ledger.evidence_store import evidence_dir, store_text
+
+    return store_text(evidence_dir(ledger), text)
 
 
 def list_sources(

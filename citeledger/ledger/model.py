@@ -7,9 +7,11 @@ unchanged::
                                 "quotes": [{"text": "...", "added": "YYYY-MM-DD"}]}]}
 
 Fields citeledger adds are optional on read: ``sha256`` and ``origin`` on a quote (the evidence
-it was checked against), and a top-level ``last_id`` high-water mark so an id stays retired even
-if someone deletes its entry by hand. Keys this version does not know are kept in ``extra`` and
-written back, so a newer tool's data survives a round trip through an older one.
+file it was checked against), ``text_sha256`` (the name of the text it was checked against, kept
+in the evidence folder: ``ledger/evidence_store.py``), and a top-level ``last_id`` high-water
+mark so an id stays retired even if someone deletes its entry by hand. Keys this version does
+not know are kept in ``extra`` and written back, so a newer tool's data survives a round trip
+through an older one.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import LedgerError
+from ..errors import BadURL, LedgerError
 from .quotes import normalize_for_match
 from .urls import normalize_url, stored_url_problem, url_key
 
@@ -67,7 +69,7 @@ def today() -> str:
     return _dt.date.today().isoformat()
 
 
-_QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin"})
+_QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin", "text_sha256"})
 _SOURCE_KEYS = frozenset({"id", "url", "title", "accessed", "quotes"})
 _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
 
@@ -86,6 +88,7 @@ class Quote:
     added: str
     sha256: str | None = None
     origin: str | None = None
+    text_sha256: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -100,6 +103,7 @@ class Quote:
             added=_optional_str(data, "added", where) or "",
             sha256=_optional_str(data, "sha256", where),
             origin=_optional_str(data, "origin", where),
+            text_sha256=_optional_str(data, "text_sha256", where),
             extra={k: v for k, v in data.items() if k not in _QUOTE_KEYS},
         )
 
@@ -114,6 +118,8 @@ class Quote:
             out["sha256"] = self.sha256
         if self.origin is not None:
             out["origin"] = self.origin
+        if self.text_sha256 is not None:
+            out["text_sha256"] = self.text_sha256
         out.update((k, v) for k, v in self.extra.items() if k not in out)
         return out
 
@@ -245,20 +251,34 @@ class Ledger:
         if existing is not None:
             self.fill_title(existing, title)
             return existing, False
+        return self._append(canonical, title, accessed or today()), True
+
+    def carry_over(self, url: str, *, title: str, accessed: str) -> Source:
+        """A new source, with the next id, for ``url`` as another ledger (being merged) stored
+        it: canonical when it is a URL, as written when it is a sources.py entry without a
+        scheme, whose citations must keep pointing at it (verify fails where one is cited).
+        The caller has checked that the ledger does not hold it yet."""
+        try:
+            canonical = normalize_url(url)
+        except BadURL:
+            canonical = url
+        return self._append(canonical, clip_title(title), accessed or today())
+
+    def _append(self, canonical: str, title: str, accessed: str) -> Source:
         new_id = self.next_id()
         if new_id > MAX_ID:
             raise LedgerError(
                 f"ledger {self.path} is full: ids stop at {MAX_ID} (markers are [1] to [{MAX_ID}])",
                 hint="start another ledger for new work; merge reads one into another",
             )
-        source = Source(id=new_id, url=canonical, title=title, accessed=accessed or today())
+        source = Source(id=new_id, url=canonical, title=title, accessed=accessed)
         by_id, by_url = self._indexes()
         self.sources.append(source)
         by_id[source.id] = source
-        by_url[canonical] = source
+        by_url[url_key(canonical)] = source
         self.last_id = self._max_id = source.id
         self.dirty = True
-        return source, True
+        return source
 
     def fill_title(self, source: Source, title: str) -> None:
         """Give ``source`` a title if it has none: the first title a source got stays, so a later

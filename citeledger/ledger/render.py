@@ -5,7 +5,9 @@ so a block looks the same wherever it is made::
 
     markdown   ## Sources / blank line / [n] url — title
     plain      Sources: / [n] url — title            (chat replies, slides)
-    evidence   markdown, plus each quote as an indented ``> "quote"`` line under its source
+    evidence   markdown, plus each quote as an indented ``> "quote"`` line under its source,
+               followed by ``(sha256 <digest>)`` when the ledger kept the text it was checked
+               against (the evidence trail)
     footnotes  [^n]: url — title
     bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}
 
@@ -22,7 +24,7 @@ from collections.abc import Iterable
 
 from ..errors import BadInput
 from ..escape import bibtex_text, latex_url, markdown_text
-from .model import Ledger, Source
+from .model import Ledger, Quote, Source
 
 STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence")
 # Styles whose block opens with a Sources heading, which is what lets --replace-in find the
@@ -33,6 +35,17 @@ HEADED_STYLES = ("markdown", "plain", "evidence")
 def _entry(source: Source) -> str:
     title = markdown_text(source.display_title)
     return f"{source.url} — {title}" if title else source.url
+
+
+def _evidence_line(quote: Quote) -> str:
+    """A quote of the evidence style; with the digest of the text it was checked against when
+    the ledger kept that text, so a reader of the published block can ask for that very file
+    (``<ledger stem>.evidence/<digest>.txt``). A digest that is not one is not shown."""
+    line = f'    > "{markdown_text(quote.display_text)}"'
+    digest = quote.text_sha256
+    if digest and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest):
+        line += f" (sha256 {digest})"
+    return line
 
 
 def pick_sources(ledger: Ledger, ids: Iterable[int] | None) -> list[Source]:
@@ -67,7 +80,7 @@ def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = 
     for s in picked:
         lines.append(f"[{s.id}] {_entry(s)}")
         if style == "evidence":
-            lines.extend(f'    > "{markdown_text(q.display_text)}"' for q in s.quotes)
+            lines.extend(_evidence_line(q) for q in s.quotes)
     return "\n".join(lines)
 
 

@@ -14,6 +14,8 @@ Checks (the grounded-citations ``sources.py verify`` semantics, then more):
 - warn ``listed-not-cited``, ``uncited-ledger-source``, ``too-many-ids``,
   ``space-before-marker``, ``group-marker``, ``marker-before-punctuation``,
   ``unsupported-figure`` (``figures``), ``footnote-url-not-in-ledger`` (Word files);
+- with ``recheck``, FAIL ``evidence-file-missing``, ``evidence-file-altered``,
+  ``quote-not-in-evidence`` and warn ``evidence-not-stored`` (:mod:`.evidence_trail`);
 - ``strict`` turns warnings into failures (``Report.failed``).
 """
 

@@ -177,6 +177,11 @@ class Checker:
                         (i,),
                     )
 
+        if self.options.recheck:
+            from .evidence_trail import recheck_findings
+
+            self.findings.extend(recheck_findings(self.ledger, cited, first))
+
         for sid in sorted(set(listed) - cited_set):
             self.add(
                 "warn",
