@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import DraftError
-from ..ledger import Ledger, atomic_write_text, load_ledger, transaction
+from ..ledger import Ledger, load_ledger, transaction
 from ..ledger.evidence_store import Copied, copy_texts, evidence_dir
 from ..ledger.merge import MergeResult, merge_ledgers
 from .ledger_cmds import LedgerOpt, ledger_path
@@ -113,10 +113,10 @@ def _write_draft(plan: Rewrite) -> None:
         raise DraftError(f"cannot read {plan.path} again: {exc}") from None
     if now != plan.original:
         raise DraftError(f"{plan.path} changed while merge ran; it was left as it is")
-    try:
-        atomic_write_text(plan.path, plan.text)
-    except OSError as exc:
-        raise DraftError(f"cannot write {plan.path}: {exc.strerror or exc}") from None
+    from ..outputs import write_bytes
+
+    # The draft is edited where it lives: through a symlinked draft, its target.
+    write_bytes(plan.path, plan.text.encode("utf-8"), follow=True)
 
 
 def _report(
