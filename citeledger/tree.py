@@ -32,6 +32,14 @@ OPAQUE_BLOCKS = frozenset({"CodeBlock", "RawBlock", "HorizontalRule", "Null"})
 BREAKS = frozenset({"SoftBreak", "LineBreak"})
 
 
+def is_old_figure_image(el: Json) -> bool:
+    """An Image that is a figure in pandoc-types 1.22 (pandoc 2.11 to 2.19): its target title
+    starts with ``fig:`` and its alt inlines are the figure's caption. From 1.23 on a figure is
+    a Figure block with a caption of its own, and its image's alt is only a copy."""
+    target = el["c"][2]
+    return isinstance(target, list) and str(target[1]).startswith("fig:")
+
+
 def child_inlines(el: Json) -> list[Json] | None:
     """The inline list an inline element holds, or None (text, code, math, notes)."""
     t = el.get("t")

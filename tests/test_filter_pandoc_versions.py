@@ -6,8 +6,9 @@ Image whose target title starts with ``fig:``, and its caption is that image's a
 (tests/fixtures/pandoc-types-1.22/figure.json, written by pandoc 2.19.2 and 2.17.1.1 alike from
 figure.md beside it). pandoc-types 1.23 (pandoc 3.0 on) has ``Figure attr caption body`` and keeps
 a copy of the caption as the image's alt text, which is not a citation site. The tests marked
-xfail pin the 1.22 case until the tree walkers learn it; the end-to-end ones run under whatever
-pandoc the run uses (``.ci/run`` repeats this file under older pandocs).
+The marker finder reads a 1.22 figure's alt text as its caption (``tree.is_old_figure_image``);
+the end-to-end tests run under whatever pandoc the run uses (``.ci/run`` repeats this file under
+older pandocs).
 """
 
 from __future__ import annotations
@@ -32,8 +33,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "pandoc-types-1.22"
 FIGURE_122 = FIXTURES / "figure.json"
 FIGURE_MD = FIXTURES / "figure.md"
 
-XFAIL_122 = "pandoc-types 1.22 figure captions: lead's walker change"
-# The running pandoc writes 1.22 trees (pandoc < 3.0): the end-to-end cases fail there for now.
+# The running pandoc writes 1.22 trees (pandoc < 3.0).
 OLD_TREE = pandoc_version() < (3, 0)
 
 
@@ -114,12 +114,10 @@ def test_pandoc_types_1_22_figure_fixture_is_what_old_pandocs_write() -> None:
     assert doc["blocks"][1]["c"][0]["c"][2] == ["figure.png", "fig:"]
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_122)
 def test_marker_in_a_pandoc_types_1_22_figure_caption_is_found() -> None:
     assert scan(figure_122()).cited_ids() == [1, 2]
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_122)
 def test_unknown_id_in_a_pandoc_types_1_22_figure_caption_fails_verification(
     tmp_path: Path,
 ) -> None:
@@ -132,7 +130,6 @@ def test_unknown_id_in_a_pandoc_types_1_22_figure_caption_fails_verification(
     assert any(99 in finding.ids for finding in report.findings)
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_122)
 def test_citation_in_a_pandoc_types_1_22_figure_caption_is_placed(tmp_path: Path) -> None:
     doc = apply(figure_122(), "html", options=Options(), ledger=make_ledger(tmp_path))
     caption = caption_122(doc)
@@ -159,7 +156,6 @@ def pandoc_with_filter(tmp_path: Path, draft: str, writer: str) -> subprocess.Co
     )
 
 
-@pytest.mark.xfail(OLD_TREE, strict=True, reason=XFAIL_122)
 def test_figure_caption_citation_is_linked_in_html(tmp_path: Path) -> None:
     proc = pandoc_with_filter(tmp_path, FIGURE_MD.read_text(encoding="utf-8"), "html5")
     assert proc.returncode == 0, proc.stderr
@@ -167,7 +163,6 @@ def test_figure_caption_citation_is_linked_in_html(tmp_path: Path) -> None:
     assert 'href="#src-2"' in caption and "roofs.[2]" not in caption
 
 
-@pytest.mark.xfail(OLD_TREE, strict=True, reason=XFAIL_122)
 def test_unknown_id_in_a_figure_caption_stops_the_build(tmp_path: Path) -> None:
     draft = FIGURE_MD.read_text(encoding="utf-8").replace("roofs.[2]", "roofs.[99]")
     proc = pandoc_with_filter(tmp_path, draft, "html5")
@@ -175,8 +170,9 @@ def test_unknown_id_in_a_figure_caption_stops_the_build(tmp_path: Path) -> None:
 
 
 @pytest.mark.xfail(
+    not OLD_TREE,
     strict=True,
-    reason="pandoc's MediaWiki writer draws a figure from the image's alt text, never from the "
+    reason="pandoc 3's MediaWiki writer draws a figure from the image's alt text, never from the "
     "Figure caption the filter places into (filters/wiki.py)",
 )
 def test_figure_caption_citation_is_linked_in_mediawiki(tmp_path: Path) -> None:

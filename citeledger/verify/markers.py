@@ -8,6 +8,8 @@ A marker lives in the text of ``Str`` elements. Pandoc keeps ``water.[1][2]`` in
 ``[1]`` in a Str of its own after a Space; ``[1, 2]`` spans ``[1,`` Space ``2]``. Never markers:
 anything inside Code, CodeBlock, Math, RawInline, RawBlock, a Link (text or target), an Image, a
 Cite, a footnote label or reference-link definition (pandoc consumes those), and the Sources block.
+One image is read: under pandoc-types 1.22 (pandoc before 3.0) a figure is a paragraph holding an
+Image titled ``fig:...``, and its alt text is the caption every writer prints.
 
 Marker grammar (the grounded-citations convention):
 
@@ -25,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..tree import INLINES_AT_C, Json, Walk
+from ..tree import INLINES_AT_C, Json, Walk, is_old_figure_image
 from .sources_block import DEFAULT_TITLES, SourcesBlock, find_sources_block
 
 # Ledger ids run to six digits (``MAX_ID``); ASCII digits only, so ``[²]`` or ``[٣]`` is text.
@@ -179,6 +181,8 @@ class _Walker(Walk):
                 text = el["c"]
                 if "[" in text:
                     i = self.str_hit(inlines, i, text)
+            elif t == "Image" and is_old_figure_image(el):
+                self.inlines(el["c"][1])
             elif t in SKIP_INLINES:
                 pass
             elif t in INLINES_AT_C:
