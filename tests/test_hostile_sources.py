@@ -508,3 +508,13 @@ def test_a_full_disk_during_convert_is_one_line_and_keeps_the_old_output(project
     assert ".tmp" not in line and "/." not in line
     assert (project / "d.html").read_text() == "the old output"
     assert not [p for p in project.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.parametrize("fmt", ["mediawiki", "dokuwiki", "gfm", "obsidian", "html"])
+def test_a_bell_character_in_a_title_reaches_no_wiki_page(fmt: str, project: Path) -> None:
+    write_ledger(project, {"url": "https://a.org/x", "title": "Ring \x07the bell \x1b[31m"})
+    done = cli("wiki", "d.md", "-o", "site", "--format", fmt, cwd=project)
+    assert done.returncode == 0, done.stderr
+    pages = [p.read_text(encoding="utf-8") for p in (project / "site").iterdir()]
+    assert any("Ring the bell" in page for page in pages)
+    assert not any("\x07" in page or "\x1b" in page for page in pages)
