@@ -492,7 +492,7 @@ def _plain(blocks: list[Json]) -> list[Json]:
     while stack:
         cur = stack.pop()
         if isinstance(cur, list):
-            if cur and isinstance(cur[0], dict) and "t" in cur[0]:
+            if cur and all(isinstance(x, dict) and "t" in x for x in cur):
                 _unlink(cur, link_marker_id)
             stack.extend(cur)
         elif isinstance(cur, dict) and isinstance(cur.get("c"), list):
