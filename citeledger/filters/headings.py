@@ -66,9 +66,7 @@ def keep_heading_ids(blocks: list[Json], hits: list[Hit]) -> None:
     in_heading: dict[int, list[Hit]] = {}
     for hit in hits:
         in_heading.setdefault(id(hit.container), []).append(hit)
-    headers = [
-        el for el in elements(blocks) if el["t"] == "Header" and id(el["c"][2]) in in_heading
-    ]
+    headers = _headers_with_hits(blocks, hits, in_heading)
     if not headers:
         return
     used = {el["c"][at][0] for el in elements(blocks) if (at := _ATTR_AT.get(el["t"])) is not None}
@@ -95,6 +93,28 @@ def keep_heading_ids(blocks: list[Json], hits: list[Hit]) -> None:
                 target = el["c"][2][0]
                 if target.startswith("#") and target[1:] in renamed:
                     el["c"][2][0] = "#" + renamed[target[1:]]
+
+
+def _headers_with_hits(
+    blocks: list[Json], hits: list[Hit], in_heading: dict[int, list[Hit]]
+) -> list[Json]:
+    """The headings whose text holds one of ``hits``, found from each hit's top-level block
+    (a heading is one, or sits in a Div or block quote): the filter's hot path never walks
+    the whole tree for the few headings that cite."""
+    found: dict[int, Json] = {}
+    searched: set[int] = set()
+    for hit in hits:
+        top = blocks[hit.block]
+        t = top.get("t")
+        if t == "Header":
+            if top["c"][2] is hit.container:
+                found[id(top)] = top
+        elif t in ("Div", "BlockQuote") and hit.block not in searched:
+            searched.add(hit.block)
+            for el in elements(top):
+                if el["t"] == "Header" and id(el["c"][2]) in in_heading:
+                    found[id(el)] = el
+    return list(found.values())
 
 
 def _unmarked(inlines: list[Json], hits: list[Hit]) -> list[Json]:

@@ -32,7 +32,7 @@ from .markers import Scan
 from .markers import scan as scan_doc
 from .report import Finding, Report, stats_line
 from .sentences import sentences
-from .sources_block import Entry, definitions, entries, titles_for
+from .sources_block import Entry, entries, titles_for
 
 __all__ = ["Finding", "Report", "stats_line", "verify"]
 
@@ -106,12 +106,10 @@ def _verify(
     listed = entries(doc["blocks"], listing) if listing else []
     positions = None
     entry_positions: dict[int, str] = {}
-    if locator is not None and source_text is not None:
+    if locator is not None:
         positions = locator.place(found)
         entry_positions = {i: f"{line}:{col}" for i, (line, col) in locator.entries.items()}
-        listed += [
-            Entry(d.id, d.url, f"[{d.id}]: {d.url}", -1) for d in definitions(source_text, titles)
-        ]
+        listed += [Entry(d.id, d.url, f"[{d.id}]: {d.url}", -1) for d in locator.definitions]
     checker = Checker(
         ledger=ledger,
         options=options,

@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 
 from ..tree import Json, text_to_inlines
 from .markers import MARKER_RE, Hit, Marker, Scan, parse_marker, scan
-from .sources_block import DEFAULT_TITLES, definitions, fenced_lines, find_sources_lines
+from .sources_block import (
+    DEFAULT_TITLES,
+    Definition,
+    block_definitions,
+    fenced_lines,
+    find_sources_lines,
+)
 
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
 _REF_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
@@ -69,6 +75,7 @@ class Locator:
     body: list[_Raw] = field(default_factory=list)
     notes: list[_Raw] = field(default_factory=list)
     entries: dict[int, tuple[int, int]] = field(default_factory=dict)
+    definitions: list[Definition] = field(default_factory=list)
 
     @classmethod
     def from_text(cls, name: str, text: str, titles: Sequence[str] = DEFAULT_TITLES) -> Locator:
@@ -79,11 +86,12 @@ class Locator:
     def _read(self, text: str, titles: Sequence[str]) -> None:
         lines = text.split("\n")
         labels = {m.group(1).strip().lower() for ln in lines if (m := _REF_DEF.match(ln))}
-        block = find_sources_lines(lines, titles)
-        sources = range(block.start, block.end) if block else range(0)
-        for d in definitions(text, titles):
-            self.entries.setdefault(d.id, (d.line, d.col))
         fenced = fenced_lines(lines)
+        block = find_sources_lines(lines, titles, fenced)
+        sources = range(block.start, block.end) if block else range(0)
+        self.definitions = block_definitions(lines, block, fenced)
+        for d in self.definitions:
+            self.entries.setdefault(d.id, (d.line, d.col))
         in_comment = False
         in_note = False
         after_blank = True
@@ -164,6 +172,8 @@ class Locator:
 
     def escaped(self, found: Scan) -> set[tuple[int, int]]:
         """``(hit index, marker ordinal)`` of the tree markers the author wrote escaped."""
+        if not any(raw.escaped for raw in self.body) and not any(raw.escaped for raw in self.notes):
+            return set()
         return {
             (k, ordinal)
             for k, row in enumerate(self._match(found, escaped=True))

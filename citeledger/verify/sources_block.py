@@ -264,12 +264,15 @@ class LineBlock:
 
 
 def find_sources_lines(
-    lines: Sequence[str], titles: Sequence[str] = DEFAULT_TITLES
+    lines: Sequence[str],
+    titles: Sequence[str] = DEFAULT_TITLES,
+    fenced: Sequence[bool] | None = None,
 ) -> LineBlock | None:
     """The last Sources block of a markdown draft's lines, outside fenced code, with the same
     extent and citation-list rules as :func:`find_sources_block`; the closing run of ``[n]:``
-    definitions when it comes after every titled list."""
-    fenced = fenced_lines(lines)
+    definitions when it comes after every titled list. ``fenced``: :func:`fenced_lines` of
+    ``lines``, when the caller has it."""
+    fenced = fenced if fenced is not None else fenced_lines(lines)
     found: LineBlock | None = None
     for number in title_lines(lines, titles, fenced):
         level = line_title(lines, number, titles)
@@ -360,14 +363,20 @@ def definitions(text: str, titles: Sequence[str] = DEFAULT_TITLES) -> list[Defin
     """The ``[n]: url`` definitions that end a markdown draft (:func:`find_sources_lines`'s
     untitled block, or the ones inside its titled list), URLs as pandoc reads them: angle
     brackets dropped, backslash escapes undone."""
-    lines = text.split("\n")
-    block = find_sources_lines([ln.rstrip("\r") for ln in lines], titles)
+    lines = [ln.rstrip("\r") for ln in text.split("\n")]
+    fenced = fenced_lines(lines)
+    return block_definitions(lines, find_sources_lines(lines, titles, fenced), fenced)
+
+
+def block_definitions(
+    lines: Sequence[str], block: LineBlock | None, fenced: Sequence[bool]
+) -> list[Definition]:
+    """:func:`definitions` from lines already split and searched."""
     if block is None:
         return []
     out: list[Definition] = []
-    fenced = fenced_lines(lines)
     for number in range(block.start, block.end):
-        m = _DEFINITION.match(lines[number].rstrip("\r"))
+        m = _DEFINITION.match(lines[number])
         if m is None or fenced[number]:
             continue
         url = m.group(2)
