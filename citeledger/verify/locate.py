@@ -100,7 +100,6 @@ class Locator:
         in_code = False
         for number, line in enumerate(lines):
             if fenced[number]:
-                after_blank = False
                 continue
             if block is not None and block.titled and number == block.start:
                 continue

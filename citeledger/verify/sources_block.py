@@ -276,7 +276,8 @@ def find_sources_lines(
     found: LineBlock | None = None
     for number in title_lines(lines, titles, fenced):
         level = line_title(lines, number, titles)
-        assert level is not None
+        if level is None:
+            continue
         end = len(lines)
         first_body = number + (2 if _is_setext(lines, number) else 1)
         for k in range(first_body, len(lines)):
@@ -376,12 +377,13 @@ def block_definitions(
         return []
     out: list[Definition] = []
     for number in range(block.start, block.end):
-        m = _DEFINITION.match(lines[number])
+        line = lines[number].rstrip("\r")
+        m = _DEFINITION.match(line)
         if m is None or fenced[number]:
             continue
         url = m.group(2)
         url = url[1:-1] if url.startswith("<") else _ESCAPED.sub(r"\1", url)
-        out.append(Definition(int(m.group(1)), url, number + 1, lines[number].index("[") + 1))
+        out.append(Definition(int(m.group(1)), url, number + 1, line.index("[") + 1))
     return out
 
 
