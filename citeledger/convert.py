@@ -8,7 +8,9 @@ renderers (``citeledger.renderers.finish``) before they are moved into place.
 
 A verification failure stops everything before any output is written. Each output is written
 to a temporary file in its folder and renamed only when complete, so a failed build never
-leaves a partial file behind.
+leaves a partial file behind. An output that fails after that (pandoc refuses it, a PDF engine
+or a renderer fails) is reported in one line and the others are still built; the run then
+ends with one line naming what was and was not written, and a non-zero exit.
 """
 
 from __future__ import annotations
@@ -258,17 +260,46 @@ def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[P
 
     tree = json.dumps(doc, ensure_ascii=False)
     written: list[Path] = []
+    failed: list[tuple[Path, CiteledgerError]] = []
     for target in targets:
         copy = json.loads(tree)
         writer = "typst" if target.writer == "pdf" and req.pdf_engine == "typst" else None
         if target.writer == "pdf" and writer is None:
             writer = "latex"
         fmt = writer or target.writer
-        apply(copy, fmt, options=options, ledger=ledger, warn=say, verify=False)
-        _write(target, fmt, copy, req, draft, ledger, options)
+        try:
+            apply(copy, fmt, options=options, ledger=ledger, warn=say, verify=False)
+            _write(target, fmt, copy, req, draft, ledger, options)
+        except CiteledgerError as exc:
+            # One output's failure costs only that output: build the others, then say so.
+            if len(targets) == 1:
+                raise
+            line = exc.line()
+            named = line if line.startswith(f"{target.path}:") else f"{target.path}: {line}"
+            say(f"citeledger: error: {named}")
+            failed.append((target.path, exc))
+            continue
         written.append(target.path)
     req.written[:] = written
+    if failed:
+        raise _partial_failure(failed, written, len(targets))
     return written
+
+
+def _partial_failure(
+    failed: list[tuple[Path, CiteledgerError]], written: list[Path], total: int
+) -> CiteledgerError:
+    """One line for a build that wrote some outputs and not others; its exit code is the
+    failures' own when they agree (1: a check said no), else 2."""
+    names = ", ".join(str(path) for path, _exc in failed)
+    done = ", ".join(str(path) for path in written) or "nothing"
+    error = CiteledgerError(
+        f"{len(failed)} of {total} outputs not written ({names}); written: {done}",
+        hint="fix what the lines above say, then convert again",
+    )
+    codes = {exc.exit_code for _path, exc in failed}
+    error.exit_code = codes.pop() if len(codes) == 1 else 2
+    return error
 
 
 def _verify_once(

@@ -282,3 +282,85 @@ def inline_lists(blocks: list[Json]) -> list[list[Json]]:
     walk = InlineLists()
     walk.blocks(blocks)
     return walk.found
+
+
+# Code cells pandoc left as text -----------------------------------------------------------
+
+_CELL_FENCES = ("```", "~~~")
+
+
+class _CodeCells(Walk):
+    """Finds, in every block list, the runs of blocks that are a Quarto or R Markdown code
+    cell pandoc's reader could not take for a fence (see :func:`code_cell_inlines`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: set[int] = set()
+
+    def inlines(self, inlines: list[Json]) -> None:
+        pass
+
+    def blocks(self, blocks: list[Json]) -> None:
+        start = None
+        fence = ""
+        for k, b in enumerate(blocks):
+            if start is None:
+                fence = _cell_opening(b)
+                if not fence:
+                    continue
+                start = k
+                if len(b["c"]) == 1:
+                    continue
+            if b.get("t") == "CodeBlock":
+                # The cell's closing fence opened a code block that a later fence closes.
+                self.cell(blocks[start:k])
+                start = None
+            elif _cell_closes(b, fence):
+                self.cell(blocks[start : k + 1])
+                start = None
+        super().blocks(blocks)
+
+    def cell(self, blocks: list[Json]) -> None:
+        for inner in inline_lists(blocks):
+            self.found.add(id(inner))
+
+
+def _cell_opening(block: Json) -> str:
+    """The fence (```` ``` ```` or longer) when ``block`` is a paragraph whose first line is a
+    cell fence with braces (```` ```{python} ````, ```` ```{{python}} ````), else ""."""
+    if block.get("t") not in ("Para", "Plain") or not block["c"]:
+        return ""
+    first = block["c"][0]
+    if first.get("t") != "Str":
+        return ""
+    text: str = first["c"]
+    if not text.startswith(_CELL_FENCES):
+        return ""
+    fence = text[: len(text) - len(text.lstrip(text[0]))]
+    return fence if text[len(fence) : len(fence) + 1] == "{" else ""
+
+
+def _cell_closes(block: Json, fence: str) -> bool:
+    if block.get("t") not in ("Para", "Plain") or not block["c"]:
+        return False
+    last = block["c"][-1]
+    if last.get("t") != "Str":
+        return False
+    text: str = last["c"]
+    return len(text) >= len(fence) and text == fence[0] * len(text)
+
+
+def code_cell_inlines(blocks: list[Json]) -> set[int]:
+    """``id()`` of every inline list that belongs to a code cell pandoc read as text.
+
+    Quarto and R Markdown write executable cells as ```` ```{python} ```` and display cells as
+    ```` ```{{python}} ````; pandoc's markdown reader takes neither for a fence, so the cell
+    becomes paragraphs (``plt.plot([1,23,2,4])`` as text). A run of blocks from a paragraph
+    that opens with such a fence to the first one that ends with a closing fence is code: the
+    marker finder and the sentence splitter leave it out, as they leave out a CodeBlock. When a
+    later fence follows, pandoc reads the cell's closing fence as the opening of a code block:
+    the cell then ends where that CodeBlock starts. A fence that never closes opens no cell
+    (the rest of the document stays prose)."""
+    walk = _CodeCells()
+    walk.blocks(blocks)
+    return walk.found

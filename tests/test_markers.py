@@ -41,7 +41,7 @@ def test_marker_inside_code_span_is_not_a_citation() -> None:
         "An ![image [1]](pic.png) here.\n",
         "Raw <span title='[1]'>html</span> here.\n",
         "```{=latex}\n[1]\n```\n",
-        "See [1](https://example.org/one).\n",
+        "See [one](https://example.org/one) and [1](#local).\n",
         "Definition [1]: not a marker.\n",
         "Too long [1234567] for an id.\n",
     ],
@@ -50,8 +50,18 @@ def test_brackets_in_code_math_links_images_raw_are_not_citations(markdown: str)
     assert found(markdown) == []
 
 
-def test_reference_link_label_is_a_link_not_a_citation() -> None:
-    assert found("See [1] here.\n\n[1]: https://example.org\n") == []
+def test_link_whose_text_is_a_marker_is_a_citation_with_its_url() -> None:
+    text = "See [1] here. And [2](https://b.example). Or [[3]](https://c.example).\n\n"
+    result = scan(tree(text + "[1]: https://a.example\n"))
+    assert [(m.text, h.url) for h, m in result.markers()] == [
+        ("[1]", "https://a.example"),
+        ("[2]", "https://b.example"),
+        ("[3]", "https://c.example"),
+    ]
+
+
+def test_reference_link_with_other_text_is_a_link_not_a_citation() -> None:
+    assert found("See [the page][1] here.\n\n[1]: https://example.org\n") == []
 
 
 def test_marker_in_a_footnote_is_found_and_flagged() -> None:

@@ -44,7 +44,10 @@ def test_replace_in_appends_once_and_is_idempotent(draft: str) -> None:
 def test_replace_in_rewrites_only_the_trailing_block(heading: str) -> None:
     body = "# Report\n\nIce floats.[1]  \nTrailing  spaces\tkept.\n\n"
     draft = body + heading + "\n\n[1] https://old.example/x\n[9] stale\n"
-    assert replace_in_text(draft, BLOCK) == body + BLOCK + "\n"
+    # A heading keeps its level, so the new block ends where the old one did.
+    level = "###" if heading.startswith("###") else "##"
+    expected = body + BLOCK.replace("##", level, 1) + "\n"
+    assert replace_in_text(draft, BLOCK) == expected
 
 
 def test_replace_in_uses_the_last_heading_outside_code_fences() -> None:

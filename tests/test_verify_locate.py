@@ -6,9 +6,10 @@ import json
 from typing import Any
 
 from citeledger.pandoc import run_pandoc
-from citeledger.verify.locate import Locator
+from citeledger.tree import stringify
+from citeledger.verify.locate import Locator, drop_escaped
 from citeledger.verify.markers import scan
-from citeledger.verify.sources_block import entries
+from citeledger.verify.sources_block import DEFAULT_TITLES, entries
 
 
 def tree(markdown: str) -> dict[str, Any]:
@@ -38,9 +39,21 @@ def test_list_continuation_is_not_mistaken_for_code() -> None:
     assert places(text) == ["1:12", "3:20", "5:7"]
 
 
-def test_reference_link_to_a_defined_label_is_skipped() -> None:
-    text = "See [1] there. Claim.[2]\n\n[1]: https://example.org\n"
-    assert places(text) == ["1:22"]
+def test_reference_link_to_a_defined_label_is_a_located_citation() -> None:
+    text = "See [the page][3] and [1] there. Claim.[2]\n\n[1]: https://a.org\n[3]: https://c.org\n"
+    assert places(text) == ["1:23", "1:40"]
+
+
+def test_escaped_brackets_are_text_and_the_real_marker_keeps_its_place() -> None:
+    text = "A \\[1\\] and \\[2] and [3\\] literal. Claim.[1]\n"
+    doc = tree(text)
+    found = scan(doc)
+    assert [m.text for _hit, m in found.markers()] == ["[1]", "[2]", "[3]", "[1]"]
+    locator = Locator.from_text("d.md", text)
+    assert drop_escaped(doc, found, locator, DEFAULT_TITLES)
+    assert [m.text for _hit, m in found.markers()] == ["[1]"]
+    assert locator.place(found) == [[f"1:{text.index('.[1]') + 2}"]]
+    assert "A [1] and [2] and [3] literal." in stringify(doc["blocks"])
 
 
 def test_sources_paragraph_entries_are_read_and_located() -> None:

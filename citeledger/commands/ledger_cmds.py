@@ -504,28 +504,46 @@ def render(
     if not block:
         raise NothingFound("no sources to render", hint=f"ledger {path}")
     if replace_in:
-        from ..ledger import atomic_write_text
+        from ..outputs import write_bytes
 
         target = Path(replace_in)
         try:
-            original = target.read_bytes().decode("utf-8")
+            original = read_file(
+                target, limit=MAX_INPUT_BYTES, what="draft", error=DraftError
+            ).decode("utf-8")
         except UnicodeDecodeError:
             raise DraftError(f"draft {replace_in} is not UTF-8 text") from None
         except OSError as exc:
             raise DraftError(f"cannot read draft {replace_in}: {exc.strerror or exc}") from None
-        from ..verify.sources_block import replace_in_text
-
-        updated = replace_in_text(original, block)
+        updated = _replace_block(target, original, block)
         if updated != original:
-            try:
-                atomic_write_text(target, updated)
-            except OSError as exc:
-                raise DraftError(
-                    f"cannot write draft {replace_in}: {exc.strerror or exc}"
-                ) from None
+            # The draft is edited where it lives: through a symlinked draft, its target.
+            write_bytes(target, updated.encode("utf-8"), follow=True)
         _echo(f"Sources block rewritten in {target}")
         return
     _echo(block)
+
+
+def _replace_block(target: Path, original: str, block: str) -> str:
+    """The draft with its Sources block replaced. A markdown draft is checked through pandoc:
+    the block its lines name must be the one pandoc reads, and the new draft must read as the
+    old one with only the block changed; otherwise nothing is written."""
+    from ..pandoc import TEXT_FORMATS, format_for, run_pandoc
+    from ..verify.sources_block import AmbiguousBlock, replace_in_text
+
+    fmt = format_for(target)
+
+    def read(text: str) -> Any:
+        return json.loads(run_pandoc(["-f", fmt, "-t", "json"], stdin=text, what=str(target)))
+
+    markdown = fmt.split("+", 1)[0] in TEXT_FORMATS
+    try:
+        return replace_in_text(original, block, read=read if markdown else None)
+    except AmbiguousBlock as exc:
+        raise DraftError(
+            f"render --replace-in {target}: cannot tell which lines are its Sources block: {exc}",
+            hint="replace the block by hand (citeledger render --cited-in DRAFT prints it)",
+        ) from None
 
 
 def register(app: typer.Typer) -> None:

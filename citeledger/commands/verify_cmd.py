@@ -2,7 +2,9 @@
 
 Flags and exit codes are the seed's (``--strict``, ``--min-coverage X``, ``--evidence``; 0 ok,
 1 verification failed, 2 bad input), plus ``--figures``, ``--from FORMAT`` and
-``--format json``. The streams are sources.py's too, because callers are built on them
+``--format json``. Without ``--from`` the format comes from the file itself: an Office or ODF
+file by its content (a .pptx renamed .bin is still a deck), anything else by its suffix. The
+streams are sources.py's too, because callers are built on them
 (``verify ... | tail -1``, ``$(verify ...)``, ``2>/dev/null``): ``info:`` and ``warn:`` lines
 and the final ``citations OK`` / ``verification failed`` on stdout, ``FAIL:`` lines on stderr.
 With ``--format json`` stdout holds the report alone (a parser reads it whole) and stderr the
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -62,7 +65,7 @@ def verify_command(
     from ..verify import verify
     from ..verify.readers import SPLITS_BRACKETS, join_bracket_spans
 
-    fmt = from_format or format_for(path)
+    fmt = from_format or input_format(path, format_for)
     base = fmt.split("+", 1)[0].split("-", 1)[0]
     source_text = read_text_draft(path, fmt) if base in _MARKDOWN_FORMATS else None
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
@@ -92,6 +95,36 @@ def verify_command(
             print(line, file=sys.stderr if line.startswith("FAIL:") else sys.stdout, flush=True)
     if report.failed:
         raise typer.Exit(1)
+
+
+# Office and ODF files are zip archives; the part that names the kind of document says which.
+_ZIP_KINDS = (
+    ("[Content_Types].xml", b"presentationml", "pptx"),
+    ("[Content_Types].xml", b"wordprocessingml", "docx"),
+    ("mimetype", b"opendocument.text", "odt"),
+    ("mimetype", b"application/epub+zip", "epub"),
+)
+_SUFFIX_FORMATS = {".pptx": "pptx", ".qmd": "markdown", ".rmd": "markdown"}
+
+
+def input_format(path: Path, by_suffix: Callable[[Path], str]) -> str:
+    """The pandoc reader for ``path``: a zip's own description of what it holds, else the
+    suffix (``by_suffix`` for the suffixes pandoc's table knows). Reading a deck as markdown
+    would decode a zip as text."""
+    import zipfile
+
+    try:
+        with open(path, "rb") as handle:
+            is_zip = handle.read(4) == b"PK\x03\x04"
+        if is_zip:
+            with zipfile.ZipFile(path) as archive:
+                names = set(archive.namelist())
+                for part, needle, fmt in _ZIP_KINDS:
+                    if part in names and needle in archive.read(part)[:4096]:
+                        return fmt
+    except (OSError, zipfile.BadZipFile):
+        pass
+    return _SUFFIX_FORMATS.get(path.suffix.lower()) or by_suffix(path)
 
 
 def _warn(line: str) -> None:

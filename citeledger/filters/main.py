@@ -25,6 +25,19 @@ Placement per output format (``filters/<module>.py``):
 - typst (``typst``): ``#link(<src-n>)[[n]]`` marks and a labelled Sources grid.
 - docx, pptx, mediawiki, dokuwiki, chunkedhtml: see their modules.
 
+A heading that holds a marker keeps the identifier pandoc would give it without the marker
+(``# Introduction[1]`` is ``#introduction``, not ``#introduction1``), and links to it follow.
+A link whose text is a marker (``[7]`` with a ``[7]: https://...`` definition, ``[7](url)``)
+is a citation like any other: verified (its URL must be the ledger's) and placed. The draft's
+own Sources block is dropped only when it is a citation list and the document cites.
+
+A bracket that is not a citation: ``citeledger convert``, ``wiki``, ``verify`` and ``render``
+read the draft's text, so ``\\[1\\]`` (backslash-escaped brackets) stays the text "[1]". A bare
+``pandoc --filter pandoc-citeledger`` build hands the filter pandoc's tree alone, where the
+backslashes are already gone and ``\\[1\\]`` is a citation. There, write ``[1<!-- -->]``: the
+empty HTML comment keeps the bracket from reading as a marker and prints nothing in any output
+format. Or keep the bracket in code (```` `[1]` ````).
+
 Options come from document metadata (a ``citeledger:`` map in the YAML block, or ``-M`` with a
 dotted key such as ``-M citeledger.notes=endnotes``); they are listed below.
 """
@@ -47,6 +60,7 @@ from ..tree import Json, text_to_inlines
 from ..verify.markers import Marker, Scan, scan
 from ..verify.sources_block import titles_for
 from .base import Placement, State, base_format
+from .headings import keep_heading_ids
 
 if TYPE_CHECKING:
     from ..verify import Report
@@ -139,6 +153,7 @@ def apply(
         for source_id in marker.ids:
             state.order.setdefault(source_id, len(state.order) + 1)
     placement = placement_for(fmt, state)
+    keep_heading_ids(doc["blocks"], found.hits)
     _replace_hits(state, placement)
     if found.sources is not None:
         blocks = doc["blocks"]

@@ -15,6 +15,12 @@ Entries come in id order. Titles and quotes are web content: the text styles sho
 line, without hidden characters, escaped as markdown text (a title cannot become a link, an
 image or HTML once the block is rendered); BibTeX fields are escaped for BibTeX and the URL for
 ``\\url`` (``citeledger.escape``).
+
+A URL is printed bare, as sources.py prints it, when markdown reads it back unchanged; otherwise
+as an angle-bracket autolink ``<url>``, which pandoc (and every CommonMark reader) reads back as
+exactly that URL. Bare, ``https://en.wikipedia.org/wiki/Python_(programming_language)`` loses
+its ``)`` to a GitHub-style autolinker, ``a--b`` becomes an en dash under pandoc's ``smart``,
+``_x_`` emphasis, a trailing ``.`` the end of a sentence.
 """
 
 from __future__ import annotations
@@ -32,9 +38,25 @@ STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence")
 HEADED_STYLES = ("markdown", "plain", "evidence")
 
 
+# A URL that markdown reads back as the same text: no markup characters (an underscore only
+# inside a word, where it is no emphasis), no "--" or ".." (smart punctuation), no entity, and
+# not ending in punctuation a sentence could own.
+_BARE_URL = re.compile(r"https?://[\w/:?=#%+&;,.-]*[\w/=#%+-]")
+_NOT_BARE = re.compile(r"--|\.\.|&#?\w+;|(?<![^\W_])_|_(?![^\W_])")
+_ANGLE_ESCAPES = {"<": "%3C", ">": "%3E", " ": "%20"}
+
+
+def markdown_url(url: str) -> str:
+    """``url`` as render writes it in a markdown block (see the module docstring)."""
+    if _BARE_URL.fullmatch(url) and not _NOT_BARE.search(url):
+        return url
+    return "<" + re.sub(r"[<> ]", lambda m: _ANGLE_ESCAPES[m.group(0)], url) + ">"
+
+
 def _entry(source: Source) -> str:
     title = markdown_text(source.display_title)
-    return f"{source.url} — {title}" if title else source.url
+    url = markdown_url(source.url)
+    return f"{url} — {title}" if title else url
 
 
 def _evidence_line(quote: Quote) -> str:

@@ -464,7 +464,7 @@ def new_endnotes_part(package: Any) -> XmlPart:
 
 
 def next_note_id(notes_root: Element, kind: str) -> int:
-    ids = [int(v) for v in xpath(notes_root, f"w:{kind}/@w:id") if str(v).lstrip("-").isdigit()]
+    ids = [int(v) for v in xpath(notes_root, f"w:{kind}/@w:id") if str(v).lstrip("-").isdecimal()]
     return max([0, *ids]) + 1
 
 

@@ -155,7 +155,7 @@ def _set_fill(rpr: Element, rgb: str) -> None:
 def add_master_rule(master: Any, *, x: int, y: int, cx: int, cy: int, rgb: str) -> None:
     """A thin filled bar on the master (under every layout that shows master shapes)."""
     tree = master._element.find(qn("p:cSld")).find(qn("p:spTree"))
-    ids = [int(e.get("id")) for e in tree.iter(qn("p:cNvPr")) if e.get("id", "").isdigit()]
+    ids = [int(e.get("id")) for e in tree.iter(qn("p:cNvPr")) if e.get("id", "").isdecimal()]
     shape_id = max(ids, default=1) + 1
     tree.append(
         parse_xml(

@@ -56,13 +56,23 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     from pptx.enum.text import MSO_AUTO_SIZE
     from pptx.util import Pt
 
-    from ..errors import BadInput
+    from ..errors import BadInput, PandocError
     from . import _pptx_oxml as ox
     from . import save_in_place
 
     try:
         prs = Presentation(str(path))
     except Exception as exc:  # python-pptx raises several types for a file that is no deck
+        broken = _undeclared_prefix(path)
+        if broken is not None:
+            part, element = broken
+            raise PandocError(
+                f"{path}: pandoc wrote broken XML: {part} holds <{element}> without declaring "
+                f"its namespace ({element.split(':')[0]}); pandoc's pptx writer does this for "
+                "math inside a table cell",
+                hint="move the math out of the table (into the slide's text), or write it as "
+                "plain text in the cell, then build again",
+            ) from None
         raise BadInput(
             f"{path}: not a PowerPoint file ({type(exc).__name__})",
             hint="give the .pptx that pandoc wrote",
@@ -114,6 +124,30 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
             link.font.size = Pt(box.font_pt)
             link.hyperlink.address = entry.url
     save_in_place(prs, path)
+
+
+_PREFIXED = re.compile(rb"<([A-Za-z][\w.-]*):([A-Za-z][\w.-]*)")
+
+
+def _undeclared_prefix(path: Path) -> tuple[str, str] | None:
+    """``(part, element)`` of the first element whose namespace prefix its part never declares
+    (pandoc 3's ``<a14:m>`` around math in a table cell), or None: what makes a deck that
+    python-pptx and PowerPoint refuse."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for name in archive.namelist():
+                if not name.endswith(".xml"):
+                    continue
+                data = archive.read(name)
+                for m in _PREFIXED.finditer(data):
+                    prefix = m.group(1)
+                    if prefix != b"xml" and b"xmlns:" + prefix + b"=" not in data:
+                        return name, m.group(0)[1:].decode("ascii", "replace")
+    except (OSError, zipfile.BadZipFile):
+        return None
+    return None
 
 
 def _title(slide: Any) -> str:

@@ -9,9 +9,10 @@ turns a marker into a ``LINE:COL`` location.
 Checks (the grounded-citations ``sources.py verify`` semantics, then more):
 
 - FAIL ``unknown-id``, ``missing-sources-block``, ``missing-from-sources-block``,
-  ``sources-entry-not-in-ledger``, ``sources-url-mismatch``, ``low-coverage``
-  (``min_coverage``), ``missing-evidence`` (``evidence``);
-- warn ``listed-not-cited``, ``uncited-ledger-source``, ``too-many-ids``,
+  ``sources-entry-not-in-ledger``, ``sources-url-mismatch``, ``link-url-mismatch`` (a marker
+  written as a link to another URL than the ledger's), ``low-coverage`` (``min_coverage``),
+  ``missing-evidence`` (``evidence``);
+- warn ``listed-not-cited``, ``uncited-ledger-source``, ``too-many-ids``, ``repeated-id``,
   ``space-before-marker``, ``group-marker``, ``marker-before-punctuation``,
   ``unsupported-figure`` (``figures``), ``footnote-url-not-in-ledger`` (Word files);
 - with ``recheck``, FAIL ``evidence-file-missing``, ``evidence-file-altered``,
@@ -28,12 +29,12 @@ from ..ledger import Ledger
 from ..options import Options
 from .checks import Checker
 from .docx_input import NoteCitations, note_citations
-from .locate import Locator
+from .locate import Locator, drop_escaped
 from .markers import Scan
 from .markers import scan as scan_doc
 from .report import Finding, Report, stats_line
 from .sentences import sentences
-from .sources_block import entries, titles_for
+from .sources_block import Entry, entries, titles_for
 
 __all__ = ["Finding", "Report", "stats_line", "verify"]
 
@@ -53,7 +54,10 @@ def verify(
 
     ``scan`` is the marker scan the caller already made of this same ``doc`` (the filter has
     one; scanning twice would cost a second walk). ``source_text`` is the raw draft when it is
-    markdown: findings then carry ``source_name:LINE:COL`` instead of the nearest heading.
+    markdown: findings then carry ``source_name:LINE:COL`` instead of the nearest heading,
+    markers the author escaped (``\\[1\\]``) are taken out of ``doc`` and ``scan`` (see
+    :func:`~citeledger.verify.locate.drop_escaped`), and ``[n]: url`` definitions that end
+    the draft are its Sources entries.
     ``build``: the document is being built, and the build renders the Sources list from the
     ledger, so the draft need not carry one. ``footnote_citations``: a footnote holding a
     ledger URL counts as a citation (Word and ODF files read back).
@@ -93,16 +97,21 @@ def _verify(
         doc = doc.to_json()
     titles = titles_for(options.sources_title)
     found = scan if scan is not None else scan_doc(doc, titles)
-    skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
-    notes = note_citations(doc, ledger, skip=skip) if footnote_citations else NoteCitations()
-    prose = sentences(doc, found, note_ids=notes.ids)
-    listed = entries(doc["blocks"], found.sources) if found.sources else []
-    positions = None
-    entry_positions: dict[int, str] = {}
+    locator = None
     if source_text is not None:
         locator = Locator.from_text(source_name, source_text, titles)
+        drop_escaped(doc, found, locator, titles)
+    listing = found.listing
+    skip = range(listing.start, listing.end) if listing else range(0)
+    notes = note_citations(doc, ledger, skip=skip) if footnote_citations else NoteCitations()
+    prose = sentences(doc, found, note_ids=notes.ids)
+    listed = entries(doc["blocks"], listing) if listing else []
+    positions = None
+    entry_positions: dict[int, str] = {}
+    if locator is not None:
         positions = locator.place(found)
         entry_positions = {i: f"{line}:{col}" for i, (line, col) in locator.entries.items()}
+        listed += [Entry(d.id, d.url, f"[{d.id}]: {d.url}", -1) for d in locator.definitions]
     checker = Checker(
         ledger=ledger,
         options=options,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, url_key
@@ -27,6 +28,20 @@ _TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s?%)?(?![\w])")
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f ](?=\d{3}(?!\d))")
 _SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
+# What pandoc's markdown reader percent-encodes in a link target (its escapeURI): a URL read
+# from a link may hold %5B where the ledger holds "[".
+_PANDOC_ESCAPED = re.compile(r"%(?:20|22|3C|3E|5B|5C|5D|5E|60|7B|7C|7D)", re.IGNORECASE)
+
+
+def same_url(written: str, stored: str) -> bool:
+    """Whether a URL read from the document is the ledger's: the same identity
+    (:func:`url_key`), also once pandoc's percent-encoding of brackets and the like is undone
+    on both sides."""
+    if url_key(written) == url_key(stored):
+        return True
+    a = _PANDOC_ESCAPED.sub(lambda m: unquote(m.group(0)), written)
+    b = _PANDOC_ESCAPED.sub(lambda m: unquote(m.group(0)), stored)
+    return url_key(a) == url_key(b)
 
 
 def _ids(ids: list[int] | tuple[int, ...] | set[int]) -> str:
@@ -153,7 +168,7 @@ class Checker:
                     self.entry_location(entry),
                     (sid,),
                 )
-            elif url_key(entry.url) != url_key(source.url):
+            elif not same_url(entry.url, source.url):
                 self.add(
                     "FAIL",
                     "sources-url-mismatch",
@@ -163,6 +178,7 @@ class Checker:
                     (sid,),
                 )
 
+        self.linked(listed)
         stats = self.coverage()
         if self.options.evidence:
             for i in cited:
@@ -200,15 +216,26 @@ class Checker:
                 tuple(uncited),
             )
         for s in self.sentences:
-            ids = s.ids
-            if len(ids) > MAX_IDS_PER_SENTENCE:
+            # The seed counts markers: [1][2][3][1] is four citations, whatever the ids.
+            cites = [i for r in s.refs for i in r.marker.ids]
+            if len(cites) > MAX_IDS_PER_SENTENCE:
                 self.add(
                     "warn",
                     "too-many-ids",
                     f"sentence carries more than {MAX_IDS_PER_SENTENCE} citations "
-                    f"({_ids(ids)}): {_snippet(s.text)}",
+                    f"({_ids(cites)}): {_snippet(s.text)}",
                     self.sentence_location(s),
-                    tuple(ids),
+                    tuple(s.ids),
+                )
+            repeated = [i for i in s.ids if cites.count(i) > 1]
+            if repeated:
+                self.add(
+                    "warn",
+                    "repeated-id",
+                    f"sentence cites {_ids(repeated)} more than once: cite each source once "
+                    f"per sentence: {_snippet(s.text)}",
+                    self.sentence_location(s),
+                    tuple(repeated),
                 )
         self.style()
         if self.options.figures:
@@ -229,6 +256,32 @@ class Checker:
             footnote_citations=len(self.notes.ids),
         )
         return cited, stats
+
+    def linked(self, listed: dict[int, Entry]) -> None:
+        """A marker written as a link (``[7]`` with a ``[7]: url`` definition, ``[7](url)``)
+        promises that URL for the source: it must be the ledger's. Once per id and URL; a
+        link whose URL is the Sources entry's own is the entry's finding, not a second one."""
+        reported: set[tuple[int, str]] = set()
+        for k, hit in enumerate(self.found.hits):
+            if hit.url is None:
+                continue
+            for marker in hit.markers:
+                for i in marker.ids:
+                    source = self.ledger.get(i)
+                    if source is None or same_url(hit.url, source.url):
+                        continue
+                    entry = listed.get(i)
+                    if (i, hit.url) in reported or (entry and entry.url == hit.url):
+                        continue
+                    reported.add((i, hit.url))
+                    self.add(
+                        "FAIL",
+                        "link-url-mismatch",
+                        f"[{i}] links to {hit.url}, not to the ledger's URL for [{i}] "
+                        f"({source.url}) \u2014 link the ledger's URL, or drop the link",
+                        self.marker_location(k, 0),
+                        (i,),
+                    )
 
     def note_location(self, source_id: int) -> str:
         for s in self.sentences:

@@ -1,15 +1,23 @@
-"""Where in the draft a finding is: ``draft.md:LINE:COL``, else ``draft.md § Heading``.
+"""Where in the draft a finding is: ``draft.md:LINE:COL``, else ``draft.md § Heading``; and which
+of the tree's markers the author escaped.
 
 Pandoc's markdown reader keeps no source positions. ``commonmark_x+sourcepos`` does, but it is a
 different reader (no pandoc-markdown extensions) that wraps every element in a Span, and a second
 parse would double the cost of a run. So markers found in the tree are mapped back onto the raw
 text instead: a light pass over the source lists the bracket runs that look like markers, in
 order, leaving out the places the tree finder leaves out (fenced and indented code, code spans,
-math, HTML comments and tags, inline links, reference links to a defined label, front matter),
-and keeping three streams apart: the body, footnote definitions (whose text the tree shows at
-the reference) and the Sources block. Tree markers then take the next raw candidate of the same
-stream that says the same thing, looking a bounded distance ahead. A marker that finds no
-partner falls back to its heading, so a wrong guess can cost precision, never a finding.
+math, HTML comments and tags, inline links other than ``[n](url)``, front matter), and keeping
+three streams apart: the body, footnote definitions (whose text the tree shows at the reference)
+and the Sources block. Tree markers then take the next raw candidate of the same stream that
+says the same thing, looking a bounded distance ahead. A marker that finds no partner falls back
+to its heading, so a wrong guess can cost precision, never a finding.
+
+Escaped brackets: pandoc reads ``\\[1\\]`` as the text ``[1]``, so the tree cannot tell it from a
+citation. The raw pass records such runs as escaped candidates; a tree marker whose partner is
+escaped is literal text (:func:`drop_escaped`). Wherever the source text is at hand (verify,
+convert, wiki, render) an escaped bracket is therefore never a citation. One exception: an
+escaped marker that is the whole text of a raw HTML ``<a>`` link is how pandoc's markdown
+writers print a placed citation (citeledger's gfm wiki pages), and stays one.
 """
 
 from __future__ import annotations
@@ -18,10 +26,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .markers import MARKER_RE, Hit, Marker, Scan, parse_marker
-from .sources_block import DEFAULT_TITLES, find_sources_lines
+from ..tree import Json, text_to_inlines
+from .markers import MARKER_RE, Hit, Marker, Scan, parse_marker, scan
+from .sources_block import (
+    DEFAULT_TITLES,
+    Definition,
+    block_definitions,
+    fenced_lines,
+    find_sources_lines,
+)
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
 _REF_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
@@ -31,6 +45,13 @@ _MATH = re.compile(r"\$\$.+?\$\$|\$(?=\S)[^$\n]*?(?<=\S)\$(?!\d)")
 _COMMENT = re.compile(r"<!--.*?-->")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()\s]*(?:\([^()]*\))?[^()]*\)")
+# ``[7](https://...)`` and ``[[7]](https://...)``: a link whose text is a marker cites.
+_MARKER_LINK = re.compile(r"\[\[?([0-9]{1,6})\]?\]\(\s*<?https?://")
+_ESCAPE = re.compile(r"\\+(?=[\[\]])")
+# Pandoc's markdown writers escape every bracket: a citation written as a raw HTML link around
+# its marker (citeledger's gfm wiki pages) reads ``<a href="#src-1">\\[1\\]</a>``. There the
+# backslashes are the writer's, not an author's: that marker is the link's text, a citation.
+_ANCHORED = re.compile(r"(<a\s[^<>]*>)\\\[([^\[\]\\<>]*)\\\](</a>)")
 _LOOKAHEAD = 64
 
 
@@ -43,6 +64,7 @@ class _Raw:
     key: tuple[str, tuple[int, ...], str | None]
     line: int
     col: int
+    escaped: bool = False
 
 
 @dataclass(slots=True)
@@ -53,6 +75,7 @@ class Locator:
     body: list[_Raw] = field(default_factory=list)
     notes: list[_Raw] = field(default_factory=list)
     entries: dict[int, tuple[int, int]] = field(default_factory=dict)
+    definitions: list[Definition] = field(default_factory=list)
 
     @classmethod
     def from_text(cls, name: str, text: str, titles: Sequence[str] = DEFAULT_TITLES) -> Locator:
@@ -63,28 +86,22 @@ class Locator:
     def _read(self, text: str, titles: Sequence[str]) -> None:
         lines = text.split("\n")
         labels = {m.group(1).strip().lower() for ln in lines if (m := _REF_DEF.match(ln))}
-        block = find_sources_lines(lines, titles)
+        fenced = fenced_lines(lines)
+        block = find_sources_lines(lines, titles, fenced)
         sources = range(block.start, block.end) if block else range(0)
-        start = _front_matter_end(lines)
-        fence: str | None = None
+        self.definitions = block_definitions(lines, block, fenced)
+        for d in self.definitions:
+            self.entries.setdefault(d.id, (d.line, d.col))
         in_comment = False
         in_note = False
         after_blank = True
         in_sources = False
         in_list = False
         in_code = False
-        for number in range(start, len(lines)):
-            line = lines[number]
-            if fence is not None:
-                m = _FENCE.match(line)
-                if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                    fence = None
+        for number, line in enumerate(lines):
+            if fenced[number]:
                 continue
-            m = _FENCE.match(line)
-            if m:
-                fence = m.group(1)
-                continue
-            if block is not None and number == block.start:
+            if block is not None and block.titled and number == block.start:
                 continue
             in_sources = number in sources
             if in_comment:
@@ -123,8 +140,14 @@ class Locator:
             if "$" in line:
                 line = _MATH.sub(_blank, line)
             if "<" in line:
+                if "\\[" in line:
+                    line = _ANCHORED.sub(lambda m: f"{m[1]}[{m[2]}]  {m[3]}", line)
                 line = _HTML_TAG.sub(_blank, line)
+            links: list[tuple[int, _Raw]] = []
             if "](" in line:
+                for lm in _MARKER_LINK.finditer(line):
+                    raw = _Raw(("id", (int(lm.group(1)),), None), number + 1, lm.start() + 1)
+                    links.append((lm.start(), raw))
                 line = _INLINE_LINK.sub(_blank, line)
             if in_sources:
                 m = _ENTRY_START.match(line)
@@ -134,39 +157,55 @@ class Locator:
                         self.entries.setdefault(int(em.group("id")), (number + 1, m.end() + 1))
                 continue
             stream = self.notes if in_note else self.body
-            for mm in MARKER_RE.finditer(line):
-                marker = parse_marker(mm)
-                if marker.kind == "id" and str(marker.ids[0]) in labels:
-                    continue
-                stream.append(_Raw(_key(marker), number + 1, mm.start() + 1))
+            found = [*links, *_candidates(line, number + 1, labels)]
+            found.sort(key=lambda pair: pair[0])
+            stream.extend(raw for _col, raw in found)
 
     def place(self, found: Scan) -> list[list[str | None]]:
-        """For each hit of ``found``, the ``LINE:COL`` of each of its markers (None: unknown)."""
-        cursors = {"body": 0, "notes": 0}
+        """For each hit of ``found``, the ``LINE:COL`` of each of its markers (None: unknown).
+        Escaped runs are not markers: no tree marker takes one."""
         out: list[list[str | None]] = []
+        for row in self._match(found, escaped=False):
+            out.append([f"{raw.line}:{raw.col}" if raw else None for raw in row])
+        return out
+
+    def escaped(self, found: Scan) -> set[tuple[int, int]]:
+        """``(hit index, marker ordinal)`` of the tree markers the author wrote escaped."""
+        if not any(raw.escaped for raw in self.body) and not any(raw.escaped for raw in self.notes):
+            return set()
+        return {
+            (k, ordinal)
+            for k, row in enumerate(self._match(found, escaped=True))
+            for ordinal, raw in enumerate(row)
+            if raw is not None and raw.escaped
+        }
+
+    def _match(self, found: Scan, *, escaped: bool) -> list[list[_Raw | None]]:
+        cursors = {"body": 0, "notes": 0}
+        out: list[list[_Raw | None]] = []
         for hit in found.hits:
-            row: list[str | None] = []
+            row: list[_Raw | None] = []
             for marker in hit.markers:
-                pos = None
+                raw = None
                 if hit.in_note:
-                    pos = self._take(self.notes, "notes", cursors, marker)
-                if pos is None:
-                    pos = self._take(self.body, "body", cursors, marker)
-                row.append(pos)
+                    raw = self._take(self.notes, "notes", cursors, marker, escaped)
+                if raw is None:
+                    raw = self._take(self.body, "body", cursors, marker, escaped)
+                row.append(raw)
             out.append(row)
         return out
 
     @staticmethod
     def _take(
-        stream: list[_Raw], which: str, cursors: dict[str, int], marker: Marker
-    ) -> str | None:
+        stream: list[_Raw], which: str, cursors: dict[str, int], marker: Marker, escaped: bool
+    ) -> _Raw | None:
         key = _key(marker)
         start = cursors[which]
         for k in range(start, min(start + _LOOKAHEAD, len(stream))):
             raw = stream[k]
-            if raw.key == key:
+            if raw.key == key and (escaped or not raw.escaped):
                 cursors[which] = k + 1
-                return f"{raw.line}:{raw.col}"
+                return raw
         return None
 
     def entry(self, source_id: int) -> str | None:
@@ -174,16 +213,94 @@ class Locator:
         return f"{pos[0]}:{pos[1]}" if pos else None
 
 
+def _candidates(line: str, number: int, labels: set[str]) -> list[tuple[int, _Raw]]:
+    """The marker-like bracket runs of one prepared line: plain ones, and escaped ones
+    (``\\[1\\]``, ``\\[1]``, ``[1\\]``) marked as such. A ``[n]`` that is a reference to a
+    defined label is a link, which cites when its label is a number."""
+    out: list[tuple[int, _Raw]] = []
+    cols: list[int] | None = None
+    if "\\" in line:
+        line, cols = _unescape(line)
+    for mm in MARKER_RE.finditer(line):
+        if mm.start() > 0 and line[mm.start() - 1] == "]":
+            continue  # the label of a reference link ``[text][7]``
+        marker = parse_marker(mm)
+        if marker.kind != "id" and marker.text[1:-1].lower() in labels:
+            continue
+        col = mm.start()
+        escaped = False
+        if cols is not None:
+            first, last = cols[mm.start()], cols[mm.end() - 1]
+            escaped = first < 0 or last < 0
+            col = -first - 1 if first < 0 else first
+        out.append((col, _Raw(_key(marker), number, col + 1, escaped)))
+    return out
+
+
+def _unescape(line: str) -> tuple[str, list[int]]:
+    """``line`` with the backslashes before brackets removed, and for each character its column
+    in ``line``; an escaped bracket's column is stored as ``-(col + 1)``."""
+    text: list[str] = []
+    cols: list[int] = []
+    pos = 0
+    for m in _ESCAPE.finditer(line):
+        for k in range(pos, m.start()):
+            text.append(line[k])
+            cols.append(k)
+        run = m.end() - m.start()
+        for k in range(m.start(), m.start() + run - run % 2):
+            text.append(line[k])
+            cols.append(k)
+        pos = m.end()
+        if run % 2:
+            text.append(line[pos])
+            cols.append(-(pos + 1))
+            pos += 1
+    for k in range(pos, len(line)):
+        text.append(line[k])
+        cols.append(k)
+    return "".join(text), cols
+
+
+def drop_escaped(doc: Json, found: Scan, locator: Locator, titles: Sequence[str]) -> bool:
+    """Make the markers the author escaped plain text, in the tree and in ``found`` (updated in
+    place, so every caller holding it sees the same scan); True when there were any.
+
+    The text stays as the reader sees it; the bracket is split from the rest into a Str of its
+    own (``[`` then ``1]``), which every writer prints as before and no marker finder, here or
+    in a later build step, can take for a citation."""
+    escaped = locator.escaped(found)
+    if not escaped:
+        return False
+    planned: list[tuple[list[Json], int, int, list[Json]]] = []
+    for k, hit in enumerate(found.hits):
+        if hit.url is not None:
+            continue
+        segments = [""]
+        ordinal = 0
+        for piece in hit.pieces:
+            if isinstance(piece, Marker):
+                if (k, ordinal) in escaped:
+                    segments[-1] += piece.text[0]
+                    segments.append(piece.text[1:])
+                else:
+                    segments[-1] += piece.text
+                ordinal += 1
+            else:
+                segments[-1] += piece
+        if len(segments) > 1:
+            elements = [el for segment in segments for el in text_to_inlines(segment)]
+            planned.append((hit.container, hit.start, hit.end, elements))
+    for container, start, end, elements in reversed(planned):
+        container[start : end + 1] = elements
+    again = scan(doc, titles)
+    found.hits[:] = again.hits
+    found.sources, found.listing, found.code = again.sources, again.listing, again.code
+    return True
+
+
 def _key(marker: Marker) -> tuple[str, tuple[int, ...], str | None]:
     return (marker.kind, marker.ids, marker.name)
-
-
-def _front_matter_end(lines: list[str]) -> int:
-    if lines and lines[0].rstrip() == "---":
-        for number in range(1, len(lines)):
-            if lines[number].rstrip() in ("---", "..."):
-                return number + 1
-    return 0
 
 
 def hit_location(name: str, hit: Hit, pos: str | None) -> str:

@@ -6,8 +6,16 @@ and only the few inline lists that hold a marker need touching.
 
 A marker lives in the text of ``Str`` elements. Pandoc keeps ``water.[1][2]`` in one Str and puts
 ``[1]`` in a Str of its own after a Space; ``[1, 2]`` spans ``[1,`` Space ``2]``. Never markers:
-anything inside Code, CodeBlock, Math, RawInline, RawBlock, a Link (text or target), an Image, a
-Cite, a footnote label or reference-link definition (pandoc consumes those), and the Sources block.
+anything inside Code, CodeBlock, Math, RawInline, RawBlock, an Image, a Cite, a footnote label,
+a Quarto code cell pandoc read as text (:func:`citeledger.tree.code_cell_inlines`), and the
+Sources block.
+
+A link is a marker when its text is one: ``[7]`` with a ``[7]: https://...`` definition, or a
+written ``[7](https://...)``, is how a README cites, and pandoc turns both into a Link whose text
+is ``7``. Such a Link (text ``n`` or ``[n]``, an http(s) target) cites id n; its target is kept
+on the hit (``Hit.url``) so the verifier can hold it to the ledger's URL, and the filter replaces
+the whole Link by the placed citation. Any other link's text is link text, never a marker.
+
 One image is read: under pandoc-types 1.22 (pandoc before 3.0) a figure is a paragraph holding an
 Image titled ``fig:...``, and its alt text is the caption every writer prints.
 
@@ -27,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..tree import INLINES_AT_C, Json, Walk, is_old_figure_image
+from ..tree import INLINES_AT_C, Json, Walk, code_cell_inlines, is_old_figure_image
 from .sources_block import DEFAULT_TITLES, SourcesBlock, find_sources_block
 
 # Ledger ids run to six digits (``MAX_ID``); ASCII digits only, so ``[²]`` or ``[٣]`` is text.
@@ -47,7 +55,8 @@ _GROUP_PART_RE = re.compile(rf"^{_ID},?")
 
 _MAX_GROUP_RANGE = 50
 
-SKIP_INLINES = frozenset({"Code", "Math", "RawInline", "Link", "Image", "Cite"})
+SKIP_INLINES = frozenset({"Code", "Math", "RawInline", "Image", "Cite"})
+_LINK_ID = re.compile(rf"\[({_ID})\]|({_ID})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +129,8 @@ def has_marker(pieces: list[Piece]) -> bool:
 class Hit:
     """Elements ``container[start:end+1]`` (Str, or Str Space Str for a spaced group) whose text
     holds markers; ``pieces`` is that text split. ``block`` is the index of the top-level block,
-    ``heading`` the text of the nearest heading before it, ``in_note`` true inside a footnote."""
+    ``heading`` the text of the nearest heading before it, ``in_note`` true inside a footnote.
+    ``url`` is set when the hit is a Link whose text is a marker: its target."""
 
     container: list[Json]
     start: int
@@ -129,6 +139,7 @@ class Hit:
     block: int
     heading: str
     in_note: bool = False
+    url: str | None = None
 
     @property
     def markers(self) -> list[Marker]:
@@ -137,8 +148,16 @@ class Hit:
 
 @dataclass(slots=True)
 class Scan:
+    """What a document cites. ``listing`` is the draft's citation list (a Sources block whose
+    entries name ids), wherever it is; ``sources`` is the same block only when the rest of the
+    document cites an id: the block a build replaces by the list it renders. A document that
+    cites nothing keeps every block it has. ``code`` holds ``id()`` of the inline lists of
+    code cells pandoc read as text."""
+
     hits: list[Hit] = field(default_factory=list)
     sources: SourcesBlock | None = None
+    listing: SourcesBlock | None = None
+    code: set[int] = field(default_factory=set)
 
     def markers(self) -> Iterator[tuple[Hit, Marker]]:
         for hit in self.hits:
@@ -159,19 +178,25 @@ def scan(doc: Json, titles: Sequence[str] = DEFAULT_TITLES) -> Scan:
     where a bracket is never a citation, and locate the Sources block (titled "Sources" or one
     of ``titles``)."""
     blocks = doc["blocks"]
-    result = Scan(sources=find_sources_block(blocks, titles))
-    skip = range(result.sources.start, result.sources.end) if result.sources else range(0)
-    _Walker(result.hits).top(blocks, skip)
+    listing = find_sources_block(blocks, titles)
+    result = Scan(listing=listing, code=code_cell_inlines(blocks))
+    skip = range(listing.start, listing.end) if listing else range(0)
+    _Walker(result.hits, result.code).top(blocks, skip)
+    if listing is not None and any(m.ids for _hit, m in result.markers()):
+        result.sources = listing
     return result
 
 
 class _Walker(Walk):
-    def __init__(self, hits: list[Hit]) -> None:
+    def __init__(self, hits: list[Hit], code: set[int]) -> None:
         super().__init__()
         self.hits = hits
+        self.code = code
         self.in_note = False
 
     def inlines(self, inlines: list[Json]) -> None:
+        if self.code and id(inlines) in self.code:
+            return
         i = 0
         n = len(inlines)
         while i < n:
@@ -185,6 +210,8 @@ class _Walker(Walk):
                 self.inlines(el["c"][1])
             elif t in SKIP_INLINES:
                 pass
+            elif t == "Link":
+                self.link_hit(inlines, i, el)
             elif t in INLINES_AT_C:
                 self.inlines(el["c"])
             elif t == "Span" or t == "Quoted":
@@ -207,6 +234,28 @@ class _Walker(Walk):
             return end
         return i
 
+    def link_hit(self, inlines: list[Json], i: int, link: Json) -> None:
+        n = link_marker_id(link)
+        if n is not None:
+            marker = Marker("id", f"[{n}]", (n,))
+            hit = Hit(inlines, i, i, [marker], self.index, self.heading, self.in_note)
+            hit.url = link["c"][2][0]
+            self.hits.append(hit)
+
+
+def link_marker_id(link: Json) -> int | None:
+    """The id a Link cites when its text is a marker: text ``n`` or ``[n]`` (how pandoc reads
+    ``[n]`` with a definition, ``[n](url)`` and ``[[n]](url)``) and an http(s) target."""
+    text = link["c"][1]
+    if len(text) != 1 or text[0].get("t") != "Str":
+        return None
+    if not link["c"][2][0].startswith(("http://", "https://")):
+        return None
+    m = _LINK_ID.fullmatch(text[0]["c"])
+    if m is None:
+        return None
+    return int(m.group(1) or m.group(2))
+
 
 def _join_spaced_group(inlines: list[Json], i: int, text: str) -> tuple[int, str]:
     """``[1,`` Space ``2]``: join the Str/Space run that closes the group, if it does."""
@@ -228,9 +277,14 @@ def _join_spaced_group(inlines: list[Json], i: int, text: str) -> tuple[int, str
 
 def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:
     """Ids a draft cites, distinct, in order of first citation (the draft's own Sources block
-    does not count). Runs pandoc to read the file."""
+    does not count, nor do brackets the author escaped). Runs pandoc to read the file."""
     from ..pandoc import format_for, read_json, read_text_draft
+    from .locate import Locator, drop_escaped
 
     fmt = from_format or format_for(path)
-    read_text_draft(path, fmt)
-    return scan(read_json(path, from_format=fmt)).cited_ids()
+    text = read_text_draft(path, fmt)
+    doc = read_json(path, from_format=fmt)
+    found = scan(doc)
+    if text is not None:
+        drop_escaped(doc, found, Locator.from_text(str(path), text), DEFAULT_TITLES)
+    return found.cited_ids()

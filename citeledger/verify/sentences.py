@@ -2,9 +2,10 @@
 
 Coverage is "sentences with declared provenance / prose sentences", so what counts as a prose
 sentence decides the number. The rules follow the grounded-citations seed, moved from lines of
-raw markdown onto the tree: headings, tables, code, raw blocks and the Sources block are not
-prose; block quotes, list items, definition lists and footnote text are; a sentence counts when
-it has 4 or more words (2 CJK characters count as one, as for quotes).
+raw markdown onto the tree: headings, tables, code (and code cells pandoc read as text), raw
+blocks and the Sources block are not prose; block quotes, list items, definition lists and
+footnote text are; a sentence counts when it has 4 or more words (2 CJK characters count as one,
+as for quotes).
 
 The text of a block is its inlines stringified with every marker replaced by one private-use
 character. The splitter then sees a marker as part of the word it touches, so ``floats.[1][2]``
@@ -147,7 +148,8 @@ def sentences(
     ``note_ids`` maps ``id()`` of a Note element to the ledger ids it cites (footnotes of a Word
     file); such a note counts as a citation where it stands and is not prose itself."""
     walker = _Walker(found, note_ids or {})
-    skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
+    listing = found.listing
+    skip = range(listing.start, listing.end) if listing else range(0)
     walker.top(doc["blocks"], skip)
     return walker.out
 
@@ -163,6 +165,7 @@ class _Walker(Walk):
             self.hits_in.setdefault(id(h.container), []).append(k)
         self.hits: list[Hit] = found.hits
         self.note_ids = note_ids
+        self.code = found.code
         self.out: list[Sentence] = []
         self.notes: list[list[Json]] = []
 
@@ -174,6 +177,8 @@ class _Walker(Walk):
                 self.blocks(blocks)
 
     def inlines(self, inlines: list[Json]) -> None:
+        if self.code and id(inlines) in self.code:
+            return  # a code cell pandoc read as text is code, not prose
         self.prose(inlines)
 
     def line_block(self, lines: list[list[Json]]) -> None:

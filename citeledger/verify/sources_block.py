@@ -5,28 +5,40 @@ A Sources block opens with its title, in any of the forms people and tools write
 - a heading at any level, ATX (``## Sources``, ``## Sources ##``) or setext (underlined);
 - a paragraph whose first line is ``**Sources:**``, ``**Sources**``, ``Sources:`` or
   ``Sources`` alone;
-- on slides read back from PowerPoint, a paginated title: ``Sources (1/2)``.
+- on slides read back from PowerPoint, a paginated title: ``Sources (1/2)``; consecutive pages
+  are one block.
 
 The title is "Sources" or the document's ``citeledger.sources-title`` (any case, an optional
 colon). A heading's block runs to the next heading of the same or a higher level; a paragraph's
-to the next heading of any level. When a draft holds several, the last one is the block.
+to the next heading of any level. A titled block is a Sources block only when it is a citation
+list: it holds at least one entry naming an id, or nothing at all (a placeholder for the list).
+A section that merely carries the title (pandoc's own "### Sources" API section, a README's
+"## Sources" about data sources) is prose, and nothing ever replaces or drops it. When a draft
+holds several lists, the last one is the block.
+
+A markdown draft may also end with reference definitions ``[n]: url`` (the README habit, and a
+form the grounded-citations block parser accepts). Pandoc consumes them, so the tree never shows
+them: read from the raw text (:func:`definitions`), they are the draft's Sources entries.
 
 The same rules read the tree (the verifier, the filters, the renderers) and the raw lines of a
 markdown draft (``render --replace-in``, the locator that turns findings into ``LINE:COL``), so
-the two can never disagree about where the block is.
+the two can never disagree about where the block is; ``render --replace-in`` checks that they
+agree on the draft at hand, through pandoc, and refuses to guess when they do not.
 
 ``render`` writes ``[n] url — title`` lines, people turn them into list items, and pandoc joins
 consecutive lines into one paragraph. An entry is a line (a paragraph split at its line breaks,
-or a list item) that starts with ``[n]``; its URL is the first http(s) URL in it, where a link
-counts by its target. The seed's reading of a line is kept: ``[n]``, an optional ``-``, ``–`` or
-``:``, then the URL (or, failing one, the next word, which then fails the URL comparison instead
-of passing silently).
+or a list item) that starts with ``[n]``; its URL is read the way pandoc read it: the target of
+the line's first http(s) link (``<url>`` autolinks included), else the first word of the line
+that is an http(s) URL as pandoc split the text into words (so ``…/Python_(programming_language)``
+keeps its parenthesis), else the word after ``[n]`` (which then fails the URL comparison
+instead of passing silently).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..tree import BREAKS, Json, Walk, stringify
@@ -39,7 +51,17 @@ _PAGINATION = re.compile(r"\s*\(\s*\d+\s*/\s*\d+\s*\)$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _BOLD_LINE = re.compile(r"^ {0,3}(\*\*|__)(.+?)\1[ \t]*(:?)[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+# A line of a list, as render writes it or a person edits it: ``[n]`` first, or after a bullet.
+_ENTRY_LINE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\[[0-9]{1,6}\](?![(])")
+# ``[n]: url "title"``: a reference definition with a numeric label.
+_DEFINITION = re.compile(
+    r"^ {0,3}\[([0-9]{1,6})\]:[ \t]*(<[^<>\n]*>|\S+)"
+    r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$"
+)
+_FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
+_OTHER_DEF = re.compile(r"^ {0,3}\[(?!\^)(?![0-9]{1,6}\])[^\]\n]+\]:\s")
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def titles_for(title: str | None) -> tuple[str, ...]:
@@ -105,20 +127,58 @@ def block_title(block: Json, titles: Sequence[str] = DEFAULT_TITLES) -> tuple[st
 def find_sources_block(
     blocks: list[Json], titles: Sequence[str] = DEFAULT_TITLES
 ) -> SourcesBlock | None:
-    """The last top-level block that opens a Sources block, with its extent."""
+    """The last top-level citation list (see the module docstring), with its extent; the pages
+    of a paginated list before it (``Sources (1/2)``, ``Sources (2/2)``) belong to it."""
     for i in range(len(blocks) - 1, -1, -1):
         found = block_title(blocks[i], titles)
         if found is None:
             continue
         title, level = found
-        end = len(blocks)
-        for j in range(i + 1, len(blocks)):
-            b = blocks[j]
-            if b.get("t") == "Header" and b["c"][0] <= level:
-                end = j
+        block = SourcesBlock(i, _block_end(blocks, i, level), title, level)
+        if not is_citation_list(blocks, block):
+            continue
+        while _PAGINATION.search(block.title):
+            earlier = _previous_page(blocks, block, titles)
+            if earlier is None:
                 break
-        return SourcesBlock(i, end, title, level)
+            block.start, block.title = earlier
+        return block
     return None
+
+
+def _block_end(blocks: list[Json], start: int, level: int) -> int:
+    for j in range(start + 1, len(blocks)):
+        b = blocks[j]
+        if b.get("t") == "Header" and b["c"][0] <= level:
+            return j
+    return len(blocks)
+
+
+def _previous_page(
+    blocks: list[Json], block: SourcesBlock, titles: Sequence[str]
+) -> tuple[int, str] | None:
+    """The title block of the page before ``block``'s first, when that is a page of the same
+    paginated list at the same level with only entries between."""
+    for j in range(block.start - 1, -1, -1):
+        b = blocks[j]
+        found = block_title(b, titles)
+        if found is not None:
+            title, level = found
+            if level == block.level and _PAGINATION.search(title):
+                return j, title
+            return None
+        if b.get("t") == "Header" and b["c"][0] <= block.level:
+            return None
+    return None
+
+
+def is_citation_list(blocks: list[Json], block: SourcesBlock) -> bool:
+    """Whether ``block`` lists sources: an entry naming an id, or nothing after its title."""
+    if block.end == block.start + 1:
+        first = blocks[block.start]
+        if first.get("t") == "Header" or not _after_first_line(first["c"]):
+            return True
+    return bool(entries(blocks, block))
 
 
 # Raw markdown lines -----------------------------------------------------------------------
@@ -126,8 +186,11 @@ def find_sources_block(
 
 def line_title(lines: Sequence[str], number: int, titles: Sequence[str]) -> int | None:
     """The level of the Sources title on ``lines[number]`` (:data:`ANY_HEADING` for a
-    paragraph title), or None when that line opens no Sources block."""
+    paragraph title), or None when that line opens no Sources block. Like pandoc's markdown
+    reader, a heading or a paragraph starts after a blank line (or at the top)."""
     line = lines[number]
+    if number > 0 and lines[number - 1].strip():
+        return None
     m = _ATX.match(line)
     if m:
         return len(m.group(1)) if is_sources_title(m.group(2) or "", titles) else None
@@ -155,11 +218,16 @@ def heading_level(lines: Sequence[str], number: int) -> int | None:
 
 
 def fenced_lines(lines: Sequence[str]) -> list[bool]:
-    """For each line, whether it belongs to a fenced code block (fence lines included); a fence
-    closes only on a fence of its own character at least as long."""
+    """For each line, whether it is out of the prose's reach: in a fenced code block (fence
+    lines included; a fence closes only on a bare fence of its own character at least as long,
+    so a four-backtick fence holds three-backtick ones) or in the YAML front matter."""
     out: list[bool] = []
     fence: str | None = None
-    for line in lines:
+    front = _front_matter_end(lines)
+    for number, line in enumerate(lines):
+        if number < front:
+            out.append(True)
+            continue
         m = _FENCE.match(line)
         if fence is not None:
             out.append(True)
@@ -168,7 +236,7 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
                 if not rest:
                     fence = None
             continue
-        if m:
+        if m and not (m.group(1)[0] == "`" and "`" in line[m.end() :]):
             fence = m.group(1)
             out.append(True)
             continue
@@ -176,30 +244,39 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
     return out
 
 
+def _front_matter_end(lines: Sequence[str]) -> int:
+    if lines and lines[0].rstrip() == "---":
+        for number in range(1, len(lines)):
+            if lines[number].rstrip() in ("---", "..."):
+                return number + 1
+    return 0
+
+
 @dataclass(frozen=True, slots=True)
 class LineBlock:
-    """Lines ``[start, end)`` of a markdown draft hold its Sources block (title line first)."""
+    """Lines ``[start, end)`` of a markdown draft hold its Sources block (title line first,
+    unless ``titled`` is false: a run of ``[n]: url`` definitions that ends the draft)."""
 
     start: int
     end: int
     level: int
+    titled: bool = True
 
 
 def find_sources_lines(
-    lines: Sequence[str], titles: Sequence[str] = DEFAULT_TITLES
+    lines: Sequence[str],
+    titles: Sequence[str] = DEFAULT_TITLES,
+    fenced: Sequence[bool] | None = None,
 ) -> LineBlock | None:
     """The last Sources block of a markdown draft's lines, outside fenced code, with the same
-    extent rule as :func:`find_sources_block`."""
-    fenced = fenced_lines(lines)
+    extent and citation-list rules as :func:`find_sources_block`; the closing run of ``[n]:``
+    definitions when it comes after every titled list. ``fenced``: :func:`fenced_lines` of
+    ``lines``, when the caller has it."""
+    fenced = fenced if fenced is not None else fenced_lines(lines)
     found: LineBlock | None = None
-    number = 0
-    while number < len(lines):
-        if fenced[number] or not _mentions_title(lines[number], titles):
-            number += 1
-            continue
+    for number in title_lines(lines, titles, fenced):
         level = line_title(lines, number, titles)
         if level is None:
-            number += 1
             continue
         end = len(lines)
         first_body = number + (2 if _is_setext(lines, number) else 1)
@@ -207,12 +284,57 @@ def find_sources_lines(
             if fenced[k]:
                 continue
             h = heading_level(lines, k)
-            if h is not None and h <= level:
+            if h is not None and h <= level and not (k > 0 and lines[k - 1].strip()):
                 end = k
                 break
-        found = LineBlock(number, end, level)
-        number += 1
+        if _lists_entries(lines, first_body, end, fenced):
+            found = LineBlock(number, end, level)
+    run = _definition_run(lines, fenced)
+    if run is not None and (found is None or run.start >= found.end):
+        return run
     return found
+
+
+def title_lines(
+    lines: Sequence[str], titles: Sequence[str], fenced: Sequence[bool] | None = None
+) -> list[int]:
+    """Every line outside fenced code that opens a Sources title, list or not, in order."""
+    fenced = fenced if fenced is not None else fenced_lines(lines)
+    return [
+        number
+        for number, line in enumerate(lines)
+        if not fenced[number]
+        and _mentions_title(line, titles)
+        and line_title(lines, number, titles) is not None
+    ]
+
+
+def _lists_entries(lines: Sequence[str], start: int, end: int, fenced: Sequence[bool]) -> bool:
+    """The raw side of :func:`is_citation_list`: an entry line, a ``[n]:`` definition, or
+    nothing but blank lines."""
+    body = [lines[k] for k in range(start, end) if not fenced[k]]
+    if not any(line.strip() for line in body) and not any(fenced[start:end]):
+        return True
+    return any(_ENTRY_LINE.match(line) or _DEFINITION.match(line) for line in body)
+
+
+def _definition_run(lines: Sequence[str], fenced: Sequence[bool]) -> LineBlock | None:
+    """The ``[n]: url`` definitions (and blank lines) that end the draft, if any."""
+    k = len(lines)
+    while k > 0 and not lines[k - 1].strip():
+        k -= 1
+    end = k
+    start = None
+    while k > 0 and not fenced[k - 1]:
+        line = lines[k - 1]
+        if _DEFINITION.match(line):
+            start = k - 1
+        elif line.strip():
+            break
+        k -= 1
+    if start is None:
+        return None
+    return LineBlock(start, end, ANY_HEADING, titled=False)
 
 
 def _mentions_title(line: str, titles: Iterable[str]) -> bool:
@@ -228,33 +350,189 @@ def _is_setext(lines: Sequence[str], number: int) -> bool:
     )
 
 
-def replace_in_text(draft: str, block: str, titles: Sequence[str] = DEFAULT_TITLES) -> str:
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """``[id]: url`` on line ``line`` (1-based), column ``col``."""
+
+    id: int
+    url: str
+    line: int
+    col: int
+
+
+def definitions(text: str, titles: Sequence[str] = DEFAULT_TITLES) -> list[Definition]:
+    """The ``[n]: url`` definitions that end a markdown draft (:func:`find_sources_lines`'s
+    untitled block, or the ones inside its titled list), URLs as pandoc reads them: angle
+    brackets dropped, backslash escapes undone."""
+    lines = [ln.rstrip("\r") for ln in text.split("\n")]
+    fenced = fenced_lines(lines)
+    return block_definitions(lines, find_sources_lines(lines, titles, fenced), fenced)
+
+
+def block_definitions(
+    lines: Sequence[str], block: LineBlock | None, fenced: Sequence[bool]
+) -> list[Definition]:
+    """:func:`definitions` from lines already split and searched."""
+    if block is None:
+        return []
+    out: list[Definition] = []
+    for number in range(block.start, block.end):
+        line = lines[number].rstrip("\r")
+        m = _DEFINITION.match(line)
+        if m is None or fenced[number]:
+            continue
+        url = m.group(2)
+        url = url[1:-1] if url.startswith("<") else _ESCAPED.sub(r"\1", url)
+        out.append(Definition(int(m.group(1)), url, number + 1, line.index("[") + 1))
+    return out
+
+
+# Replacing the block ------------------------------------------------------------------------
+
+
+class AmbiguousBlock(ValueError):
+    """The draft's raw lines and pandoc's tree disagree about its Sources block: replacing
+    anything would be a guess. The message says what disagreed."""
+
+
+def replace_in_text(
+    draft: str,
+    block: str,
+    titles: Sequence[str] = DEFAULT_TITLES,
+    *,
+    read: Callable[[str], Json] | None = None,
+    tree: Json | None = None,
+) -> str:
     """``draft`` with its Sources block (see :func:`find_sources_lines`) replaced by ``block``,
     or ``block`` appended after a blank line when there is none. Everything outside the block
-    stays byte-identical, and a second run gives the same text."""
+    stays byte-identical (footnote and other reference definitions inside the old block move
+    after the new one), a heading keeps its level, and a second run gives the same text.
+
+    ``read`` parses markdown into pandoc's tree (``tree``: the draft's, when the caller has
+    it). With it, the replacement is checked against pandoc's own reading: the block the lines
+    name must be the tree's block, and the new draft must read as the old one with only that
+    block changed. Otherwise :class:`AmbiguousBlock` is raised and nothing is written."""
     newline = "\r\n" if "\r\n" in draft else "\n"
     lines = draft.splitlines(keepends=True)
-    found = find_sources_lines([ln.rstrip("\r\n") for ln in lines], titles)
+    bare = [ln.rstrip("\r\n") for ln in lines]
+    found = find_sources_lines(bare, titles)
+    if found is not None:
+        block = _relevel(block, found)
     new_block = newline.join(block.split("\n")) + newline
     if found is not None:
+        kept = _kept_definitions(bare, found)
         before = "".join(lines[: found.start])
+        moved = "".join(lines[k] for k in kept)
+        if moved and not moved.endswith(("\n", "\r")):
+            moved += newline
         after = "".join(lines[found.end :])
+        if moved:
+            new_block += newline + moved
         if after:
             new_block += newline
-        return before + new_block + after
-    if not draft:
-        return new_block
-    if not draft.endswith(("\n", "\r")):
-        draft += newline
-    if not draft.endswith(("\n\n", "\r\n\r\n", "\r\r")):
-        draft += newline
-    return draft + new_block
+        updated = before + new_block + after
+    elif not draft:
+        updated = new_block
+    else:
+        text = draft
+        if not text.endswith(("\n", "\r")):
+            text += newline
+        if not text.endswith(("\n\n", "\r\n\r\n", "\r\r")):
+            text += newline
+        updated = text + new_block
+    if read is not None:
+        _check_replacement(tree if tree is not None else read(draft), read(updated), titles)
+    return updated
+
+
+def _relevel(block: str, found: LineBlock) -> str:
+    """A rendered ``## Sources`` block at the level of the heading it replaces, so it ends
+    where the old block ended."""
+    if not found.titled or found.level == ANY_HEADING:
+        return block
+    first, sep, rest = block.partition("\n")
+    m = _ATX.match(first)
+    if m is None:
+        return block
+    return "#" * found.level + first[len(m.group(1)) :].lstrip("#") + sep + rest
+
+
+def _kept_definitions(lines: Sequence[str], found: LineBlock) -> list[int]:
+    """Lines of the old block that belong to the rest of the draft: footnote definitions (with
+    their indented continuation) and reference definitions with non-numeric labels."""
+    kept: list[int] = []
+    in_note = False
+    for k in range(found.start, found.end):
+        line = lines[k]
+        if _FOOTNOTE_DEF.match(line):
+            in_note = True
+        elif in_note and line.strip() and not line[:1].isspace():
+            in_note = False
+        if in_note or _OTHER_DEF.match(line):
+            kept.append(k)
+    while kept and not lines[kept[-1]].strip():
+        kept.pop()
+    return kept
+
+
+def _check_replacement(old: Json, new: Json, titles: Sequence[str]) -> None:
+    old_blocks = old["blocks"]
+    new_blocks = new["blocks"]
+    was = find_sources_block(old_blocks, titles)
+    start, end = (was.start, was.end) if was else (len(old_blocks), len(old_blocks))
+    now = find_sources_block(new_blocks, titles)
+    if now is None:
+        raise AmbiguousBlock("pandoc does not read the rewritten block as a Sources list")
+    if now.start != start or _plain(old_blocks[:start]) != _plain(new_blocks[: now.start]):
+        raise AmbiguousBlock(
+            "its lines and pandoc's reading disagree about where the Sources block starts"
+        )
+    if _plain(old_blocks[end:]) != _plain(new_blocks[now.end :]):
+        raise AmbiguousBlock(
+            "its lines and pandoc's reading disagree about where the Sources block ends"
+        )
+
+
+def _plain(blocks: list[Json]) -> list[Json]:
+    """``blocks`` with every link whose text is a marker as that marker in plain text: how a
+    citation reads once the ``[n]: url`` definitions it linked to are replaced by a list."""
+    from .markers import link_marker_id
+
+    data = json.loads(json.dumps(blocks))
+    stack: list[Json] = [data]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, list):
+            if cur and all(isinstance(x, dict) and "t" in x for x in cur):
+                _unlink(cur, link_marker_id)
+            stack.extend(cur)
+        elif isinstance(cur, dict) and isinstance(cur.get("c"), list):
+            stack.append(cur["c"])
+    return data
+
+
+def _unlink(inlines: list[Json], link_marker_id: Callable[[Json], int | None]) -> None:
+    out: list[Json] = []
+    changed = False
+    for el in inlines:
+        if el.get("t") == "Link" and (n := link_marker_id(el)) is not None:
+            el = {"t": "Str", "c": f"[{n}]"}
+            changed = True
+        if el.get("t") == "Str" and out and out[-1].get("t") == "Str":
+            out[-1] = {"t": "Str", "c": out[-1]["c"] + el["c"]}
+            changed = True
+        else:
+            out.append(el)
+    if changed:
+        inlines[:] = out
 
 
 # Entries ----------------------------------------------------------------------------------
 
 _ENTRY = re.compile(r"^\s*\[([0-9]{1,6})\]\s*[-\u2013:]?\s*(\S+)")
-_URL = re.compile(r"https?://[^\s\"'<>)\]}]+")
+_URL_START = ("http://", "https://")
+_TRAILING = ".,;:!?'\"\u2019\u201d"
+_CLOSERS = {")": "(", "]": "[", ">": "<"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,12 +555,29 @@ def entries(blocks: list[Json], block: SourcesBlock) -> list[Entry]:
             b = {"t": "Para", "c": _after_first_line(b["c"])}
         lines = _Lines()
         lines.blocks([b])
-        for line in lines.out:
+        for line, target in lines.out:
             m = _ENTRY.match(line)
             if m:
-                url = _URL.search(line)
-                out.append(Entry(int(m.group(1)), url.group(0) if url else m.group(2), line, index))
+                url = target or _url_word(line[m.end(1) + 1 :]) or m.group(2)
+                out.append(Entry(int(m.group(1)), url, line, index))
     return out
+
+
+def _url_word(text: str) -> str | None:
+    """The first word of ``text`` that is an http(s) URL, without the punctuation that a
+    sentence puts after it (a closing bracket only when it closes nothing in the URL)."""
+    for word in text.split():
+        word = word.lstrip("<(")
+        if not word.startswith(_URL_START):
+            continue
+        while word and word[-1] in _TRAILING:
+            word = word[:-1]
+        while (
+            word and word[-1] in _CLOSERS and word.count(word[-1]) > word.count(_CLOSERS[word[-1]])
+        ):
+            word = word[:-1]
+        return word
+    return None
 
 
 def _after_first_line(inlines: list[Json]) -> list[Json]:
@@ -294,36 +589,43 @@ def _after_first_line(inlines: list[Json]) -> list[Json]:
 
 class _Lines(Walk):
     """The text lines of a block: each paragraph split at its line breaks, each list item, each
-    line of a line block; a link shows its target before its text."""
+    line of a line block; each line with the target of its first http(s) link (a link whose
+    text is the entry's ``[n]`` shows as ``[n]`` and names no URL)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.out: list[str] = []
+        self.out: list[tuple[str, str | None]] = []
 
     def inlines(self, inlines: list[Json]) -> None:
         current: list[str] = []
+        targets: list[str] = []
         for el in inlines:
             if el.get("t") in BREAKS:
-                self.out.append("".join(current))
+                self.out.append(("".join(current), targets[0] if targets else None))
                 current = []
+                targets = []
             else:
-                current.append(_text(el))
-        self.out.append("".join(current))
+                current.append(_text(el, targets))
+        self.out.append(("".join(current), targets[0] if targets else None))
 
 
-def _text(el: Json) -> str:
+def _text(el: Json, targets: list[str]) -> str:
     t = el.get("t")
     if t == "Str":
         return str(el["c"])
     if t == "Space":
         return " "
     if t == "Link":
+        from .markers import link_marker_id
+
+        n = link_marker_id(el)
+        if n is not None:
+            return f"[{n}]"
         target = el["c"][2][0]
-        # An internal link (a Word file's "[1]" pointing back at the footnote) is its text.
-        if target.startswith("#"):
-            return stringify(el["c"][1])
-        return f"{target} {stringify(el['c'][1])}"
+        if target.startswith(_URL_START):
+            targets.append(target)
+        return stringify(el["c"][1])
     if t in ("Emph", "Strong", "Span", "Underline", "Strikeout", "SmallCaps"):
         inner = el["c"][1] if t == "Span" else el["c"]
-        return "".join(_text(x) for x in inner)
+        return "".join(_text(x, targets) for x in inner)
     return stringify([el])
