@@ -68,3 +68,10 @@ def test_sources_paragraph_entries_are_read_and_located() -> None:
 def test_unmatched_marker_has_no_place() -> None:
     # Pandoc reads an escaped bracket as a plain "[1]"; the raw text has no such run.
     assert places("Escaped \\[1\\] here.\n") == [None]
+
+
+def test_adjacent_markers_each_keep_their_column() -> None:
+    """``water.[1][2]`` is the convention's commonest form: the second bracket is a marker, not
+    the label of a reference link (no label 2 is defined)."""
+    text = "Ice floats on water.[1][2] Lakes freeze.[3]\n\n[4]: https://example.org/four\n"
+    assert places(text) == ["1:21", "1:24", "1:41"]

@@ -222,9 +222,13 @@ def _candidates(line: str, number: int, labels: set[str]) -> list[tuple[int, _Ra
     if "\\" in line:
         line, cols = _unescape(line)
     for mm in MARKER_RE.finditer(line):
-        if mm.start() > 0 and line[mm.start() - 1] == "]":
-            continue  # the label of a reference link ``[text][7]``
         marker = parse_marker(mm)
+        if (
+            mm.start() > 0
+            and line[mm.start() - 1] == "]"
+            and marker.text[1:-1].lower() in labels
+        ):
+            continue  # the label of a reference link ``[text][7]`` (``[1][2]`` cites twice)
         if marker.kind != "id" and marker.text[1:-1].lower() in labels:
             continue
         col = mm.start()
