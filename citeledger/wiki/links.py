@@ -1,0 +1,140 @@
+"""Links between the pages of a build, and the gfm form of a citation link.
+
+An internal link (``#heading`` or ``other-draft.md#heading``) whose target now lives on another
+page is pointed at that page, in the anchor form of the target wiki: pandoc ids for html and
+mediawiki (whose writer keeps them as ``<span id>``), GitHub's heading slugs for gfm, heading
+text for obsidian, DokuWiki section ids.
+
+gfm pages write each citation as ``<a href="#src-12">[12]</a>`` (raw HTML around the text)
+rather than a markdown link: ``citeledger verify`` reads ``[12]`` inside a link as link text,
+not as a citation, so only this form keeps the page verifiable against the ledger.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+from ..filters.wiki import dokuwiki_section_id
+from ..tree import Json, elements, stringify
+from .formats import WikiFormat
+from .pages import Page
+
+# Where each element that can carry an id keeps its attribute.
+_ATTR_AT = {"Header": 1, "Div": 0, "Span": 0, "CodeBlock": 0, "Code": 0, "Figure": 0, "Table": 0}
+
+
+@dataclass
+class Target:
+    slug: str
+    anchor: str  # the id as pandoc assigned it
+    heading: str | None  # heading text when the id is a heading's
+
+
+def github_anchor(text: str) -> str:
+    """GitHub's heading anchor: lower case, punctuation dropped, spaces as hyphens."""
+    text = text.strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text, flags=re.UNICODE)
+    return text.replace(" ", "-")
+
+
+def page_href(fmt: WikiFormat, slug: str, anchor: str = "") -> str:
+    """How one page of the build links to another (``anchor`` already in the wiki's form)."""
+    base = slug if fmt.name in ("mediawiki", "dokuwiki") else quote(slug) + fmt.ext
+    return f"{base}#{anchor}" if anchor else base
+
+
+def index_targets(pages: list[Page]) -> dict[str, Target]:
+    """Every id of the build (the first wins) and the page that holds it. The walk visits
+    every element of every page, so it also marks the pages that hold footnotes (the writer
+    needs to know) rather than walking them all a second time."""
+    targets: dict[str, Target] = {}
+    for page in pages:
+        for el in elements(page.blocks):
+            t = el["t"]
+            if t == "Note":
+                page.has_notes = True
+            at = _ATTR_AT.get(t)
+            if at is None:
+                continue
+            ident = el["c"][at][0]
+            if ident and ident not in targets:
+                heading = stringify(el["c"][2]) if t == "Header" else None
+                targets[ident] = Target(page.slug, ident, heading)
+    return targets
+
+
+def _anchor(fmt: WikiFormat, target: Target) -> str:
+    if fmt.name == "gfm" and target.heading is not None:
+        return github_anchor(target.heading)
+    if fmt.name == "obsidian" and target.heading is not None:
+        return quote(target.heading)
+    if fmt.name == "dokuwiki" and target.heading is not None:
+        return dokuwiki_section_id(target.heading)
+    return target.anchor
+
+
+def rewrite_links(
+    page: Page, fmt: WikiFormat, targets: dict[str, Target], files: dict[str, str]
+) -> None:
+    """Point the page's internal links at the page that now holds their target; ``files``
+    maps a draft's file name to its page's slug (a build of several drafts)."""
+    for el in elements(page.blocks):
+        if el["t"] != "Link":
+            continue
+        url = el["c"][2][0]
+        if url.startswith("#"):
+            path, frag = "", unquote(url[1:])
+        elif "://" not in url and not url.startswith("mailto:") and url.split("#")[0] in files:
+            path, _, frag = url.partition("#")
+            frag = unquote(frag)
+        else:
+            continue
+        target = targets.get(frag) if frag else None
+        if target is None:
+            if path:  # a whole other draft: its page
+                el["c"][2][0] = page_href(fmt, files[path])
+            continue
+        anchor = _anchor(fmt, target)
+        if target.slug == page.slug:
+            el["c"][2][0] = "#" + anchor
+        else:
+            el["c"][2][0] = page_href(fmt, target.slug, anchor)
+
+
+def raw_cites(lists: list[list[Json]]) -> None:
+    """gfm: ``[12]`` links as raw ``<a href>`` around plain text (see the module docstring),
+    and every other link without attributes, so the writer makes it a markdown link: gfm
+    cannot carry a class, and a link with one is written as raw HTML (which a reader no longer
+    sees as a link, and which costs pandoc an HTML writer call per link). ``lists`` are the
+    inline lists that hold citations, or block lists to search whole."""
+    for el in elements(lists):
+        if el.get("t") == "Link" and "citeledger-cite" not in el["c"][0][1]:
+            el["c"][0] = ["", [], []]
+        c = el.get("c")
+        if isinstance(c, list) and c and isinstance(c[0], dict):
+            _raw_cite_links(c)
+    for inlines in lists:
+        if inlines and isinstance(inlines[0], dict):
+            _raw_cite_links(inlines)
+
+
+def _raw_cite_links(c: list[Json]) -> None:
+    if not any(x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1] for x in c):
+        return
+    out: list[Json] = []
+    for x in c:
+        if x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1]:
+            ident = x["c"][0][0]
+            href = html.escape(x["c"][2][0])
+            idattr = f' id="{html.escape(ident)}"' if ident else ""
+            out += [
+                {"t": "RawInline", "c": ["html", f'<a href="{href}"{idattr}>']},
+                *x["c"][1],
+                {"t": "RawInline", "c": ["html", "</a>"]},
+            ]
+        else:
+            out.append(x)
+    c[:] = out
