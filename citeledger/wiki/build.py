@@ -11,12 +11,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from .. import filters
 from ..errors import BadInput, VerificationFailed
 from ..filters import main as filter_main
-from ..filters.base import State
+from ..filters.base import Entries, Placement
 from ..ledger import Ledger
 from ..options import Options, from_meta
 from ..pandoc import read_json
@@ -180,6 +182,14 @@ def _index_page(pages: list[Page], fmt: WikiFormat, doc: Json | None) -> Page:
     return Page(title, "index", blocks, {}, "")
 
 
+def entries_for(fmt: WikiFormat, options: Options) -> Entries:
+    """The list entries of ``fmt``'s placement (the filter's table picks the module), for
+    a list that no filter run makes."""
+    name = filter_main.PLACEMENTS.get(fmt.placement, filter_main.DEFAULT_PLACEMENT)
+    placement: type[Placement] = import_module(f"{filters.__name__}.{name}").Placement
+    return placement.entries_type(fmt.placement, options)
+
+
 def _sources_page(
     pages: list[Page],
     cited_by: dict[int, list[str]],
@@ -190,14 +200,11 @@ def _sources_page(
     """Every cited source in ledger order, each with the pages that cite it. The entries come
     from the format's own placement, so titles and URLs are escaped as on every page."""
     titles = {p.slug: p.title for p in pages}
-    doc: Json = {"blocks": [], "meta": {}}
-    state = State(doc=doc, format=fmt.placement, options=opts, ledger=ledger, scan=scan(doc))
-    for i in cited_by:
-        state.order[i] = i
-    placement = filter_main.placement_for(fmt.placement, state)
+    entries = entries_for(fmt, opts)
     items: list[Json] = []
-    for source in state.list_order():
-        entry = placement.entry(source, source.id)
+    for source in ledger.sources:
+        if source.id not in cited_by:
+            continue
         cited = [
             {"t": "LineBreak"},
             {"t": "Str", "c": "Cited"},
@@ -207,7 +214,7 @@ def _sources_page(
         for k, slug in enumerate(cited_by[source.id]):
             cited += [{"t": "Str", "c": ","}] if k else []
             cited += [{"t": "Space"}, _link(titles[slug], page_href(fmt, slug))]
-        items.append([{"t": "Plain", "c": entry + cited}])
+        items.append([{"t": "Plain", "c": entries.entry(source, source.id) + cited}])
     blocks: list[Json] = [
         {"t": "Header", "c": [1, ["sources", [], []], text_to_inlines(opts.sources_title)]},
     ]
