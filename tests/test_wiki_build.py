@@ -269,6 +269,17 @@ def test_each_pages_footnotes_stay_on_that_page(tmp_path: Path, fmt: str) -> Non
     assert "note." not in (tmp_path / "o" / f"two{ext}").read_text()
 
 
+def test_a_quotation_in_a_cited_paragraph_is_written_in_gfm(tmp_path: Path) -> None:
+    # pandoc's smart quotes make "..." a Quoted element; the gfm link rewriting once read its
+    # quote type as an inline list and stopped the build with a traceback.
+    ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
+    draft = tmp_path / "quoted.md"
+    draft.write_text('# One\n\nHe said "ice *floats* [here](#one)" today.[1]\n')
+    build_wiki([draft], tmp_path / "o", ledger, fmt="gfm", say=lambda _l: None)
+    text = (tmp_path / "o" / "one.md").read_text(encoding="utf-8")
+    assert 'He said “ice *floats* [here](#one)” today.<a href="#src-1" id="cite-1-1">' in text
+
+
 def test_split_level_two_makes_subsections_pages(site) -> None:
     result, _out = site("gfm", split_level=2)
     assert "density" in [p.slug for p in result.pages]

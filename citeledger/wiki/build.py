@@ -26,7 +26,7 @@ from ..tree import Json, link, text_to_inlines
 from ..verify.markers import Scan, scan
 from ..verify.sources_block import titles_for
 from .formats import FORMATS, WikiFormat
-from .links import index_targets, page_href, raw_cites, rewrite_links
+from .links import GfmLinks, index_targets, page_href, rewrite_links
 from .pages import Page, doc_title, split_pages, unique_slugs, whole_page
 from .writer import PageWriter, html_frame
 
@@ -117,8 +117,10 @@ def build_wiki(
             )
             page.blocks = page_doc["blocks"]
             if form.name == "gfm":
-                raw_cites(page.containers)
-                raw_cites([page.blocks[own - len(page.blocks) :]] if len(page.blocks) > own else [])
+                gfm = GfmLinks()
+                for inlines in page.containers:
+                    gfm.inlines(inlines)
+                gfm.blocks(page.blocks[own:])
             writer.add(page)
             if progress:
                 progress(n, total)
@@ -221,5 +223,5 @@ def _sources_page(
     if items:
         blocks.append({"t": "BulletList", "c": items})
     if fmt.name == "gfm":
-        raw_cites([blocks])
+        GfmLinks().blocks(blocks)
     return Page(opts.sources_title, "sources", blocks, {}, "")

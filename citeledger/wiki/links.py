@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from ..filters.wiki import dokuwiki_section_id
-from ..tree import Json, elements, stringify
+from ..tree import OPAQUE_BLOCKS, Json, Walk, child_inlines, elements, stringify
 from .formats import WikiFormat
 from .pages import Page
 
@@ -104,29 +104,58 @@ def rewrite_links(
             el["c"][2][0] = page_href(fmt, target.slug, anchor)
 
 
-def raw_cites(lists: list[list[Json]]) -> None:
+CITE_CLASS = "citeledger-cite"
+# Inline elements that hold no inline list (the bulk of every paragraph: passed over first).
+_LEAVES = frozenset({"Str", "Space", "SoftBreak", "LineBreak", "RawInline", "Code", "Math"})
+
+
+class GfmLinks(Walk):
     """gfm: ``[12]`` links as raw ``<a href>`` around plain text (see the module docstring),
     and every other link without attributes, so the writer makes it a markdown link: gfm
     cannot carry a class, and a link with one is written as raw HTML (which a reader no longer
-    sees as a link, and which costs pandoc an HTML writer call per link). ``lists`` are the
-    inline lists that hold citations, or block lists to search whole."""
-    for el in elements(lists):
-        if el.get("t") == "Link" and "citeledger-cite" not in el["c"][0][1]:
-            el["c"][0] = ["", [], []]
-        c = el.get("c")
-        if isinstance(c, list) and c and isinstance(c[0], dict):
-            _raw_cite_links(c)
-    for inlines in lists:
-        if inlines and isinstance(inlines[0], dict):
-            _raw_cite_links(inlines)
+    sees as a link, and which costs pandoc an HTML writer call per link).
+
+    Call :meth:`inlines` on the inline lists that hold citations (the page's hits, whose
+    placed citations sit at their top level) or :meth:`blocks` on blocks to search whole (a
+    Sources list). Inline lists nested in those are searched too, footnotes included; a list
+    seen once is not searched again (a paragraph holds one hit per cited sentence)."""
+
+    skip = OPAQUE_BLOCKS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[int] = set()
+
+    def inlines(self, inlines: list[Json]) -> None:
+        if id(inlines) in self.seen:
+            return
+        self.seen.add(id(inlines))
+        cites = False
+        for el in inlines:
+            t = el["t"]
+            if t in _LEAVES:
+                continue
+            if t == "Link":
+                attr = el["c"][0]
+                if CITE_CLASS in attr[1]:
+                    cites = True
+                elif attr[0] or attr[1] or attr[2]:
+                    el["c"][0] = ["", [], []]
+                self.inlines(el["c"][1])
+            elif t == "Note":
+                self.blocks(el["c"])
+            else:
+                inner = child_inlines(el)
+                if inner is not None:
+                    self.inlines(inner)
+        if cites:
+            inlines[:] = _raw_cite_links(inlines)
 
 
-def _raw_cite_links(c: list[Json]) -> None:
-    if not any(x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1] for x in c):
-        return
+def _raw_cite_links(inlines: list[Json]) -> list[Json]:
     out: list[Json] = []
-    for x in c:
-        if x.get("t") == "Link" and "citeledger-cite" in x["c"][0][1]:
+    for x in inlines:
+        if x["t"] == "Link" and CITE_CLASS in x["c"][0][1]:
             ident = x["c"][0][0]
             href = html.escape(x["c"][2][0])
             idattr = f' id="{html.escape(ident)}"' if ident else ""
@@ -137,4 +166,4 @@ def _raw_cite_links(c: list[Json]) -> None:
             ]
         else:
             out.append(x)
-    c[:] = out
+    return out
