@@ -48,12 +48,16 @@ def page_href(fmt: WikiFormat, slug: str, anchor: str = "") -> str:
 
 def index_targets(pages: list[Page]) -> dict[str, Target]:
     """Every id of the build (the first wins) and the page that holds it. The walk visits
-    every element of every page, so it also marks the pages that hold footnotes (the writer
-    needs to know) rather than walking them all a second time."""
+    every element of every page, so it also notes each page's links (for :func:`rewrite_links`)
+    and marks the pages that hold footnotes (the writer needs to know) rather than walking all
+    pages twice more."""
     targets: dict[str, Target] = {}
     for page in pages:
         for el in elements(page.blocks):
             t = el["t"]
+            if t == "Link":
+                page.links.append(el)
+                continue
             if t == "Note":
                 page.has_notes = True
             at = _ATTR_AT.get(t)
@@ -79,11 +83,10 @@ def _anchor(fmt: WikiFormat, target: Target) -> str:
 def rewrite_links(
     page: Page, fmt: WikiFormat, targets: dict[str, Target], files: dict[str, str]
 ) -> None:
-    """Point the page's internal links at the page that now holds their target; ``files``
-    maps a draft's file name to its page's slug (a build of several drafts)."""
-    for el in elements(page.blocks):
-        if el["t"] != "Link":
-            continue
+    """Point the page's internal links (as :func:`index_targets` found them) at the page that
+    now holds their target; ``files`` maps a draft's file name to its page's slug (a build of
+    several drafts)."""
+    for el in page.links:
         url = el["c"][2][0]
         if url.startswith("#"):
             path, frag = "", unquote(url[1:])

@@ -40,6 +40,7 @@ class Page:
     has_notes: bool = False
     text: str = ""
     containers: list[list[Json]] = field(default_factory=list)  # inline lists with citations
+    links: list[Json] = field(default_factory=list)  # the draft's Link elements on the page
 
 
 def slugify(title: str, *, ascii_only: bool = False) -> str:
