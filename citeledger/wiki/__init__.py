@@ -10,6 +10,7 @@ The parts, each in its own module:
 - ``pages``: where a page begins and ends, and its file name (slug);
 - ``links``: links between pages, in each wiki's anchor form, and gfm's raw-HTML citations;
 - ``writer``: the batched pandoc runs that write the pages, and the html page frame;
+- ``entries``: each gfm Sources entry written once for every page that lists it;
 - ``build``: verification, the per-page filter run, the index and sources pages.
 """
 

@@ -25,6 +25,7 @@ from ..pandoc import read_json
 from ..tree import Json, link, text_to_inlines
 from ..verify.markers import Scan, scan
 from ..verify.sources_block import titles_for
+from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
 from .links import GfmLinks, index_targets, page_href, rewrite_links
 from .pages import Page, doc_title, split_pages, unique_slugs, whole_page
@@ -107,7 +108,10 @@ def build_wiki(
 
     total = len(pages) + 2
     writer = PageWriter(form, api, pages)
+    once: WrittenEntries | None = None
     try:
+        if form.name == "gfm":
+            once = WrittenEntries(writer)
         for n, page in enumerate(pages, 1):
             rewrite_links(page, form, targets, files)
             page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
@@ -121,6 +125,8 @@ def build_wiki(
                 for inlines in page.containers:
                     gfm.inlines(inlines)
                 gfm.blocks(page.blocks[own:])
+            if once is not None:
+                once.swap(page.blocks, own)
             writer.add(page)
             if progress:
                 progress(n, total)
@@ -134,6 +140,8 @@ def build_wiki(
         writer.add(sources, flush=True)
         all_pages = [*pages, index, sources]
         writer.wait()
+        if once is not None:
+            once.fill(pages)
     finally:
         writer.close()
 

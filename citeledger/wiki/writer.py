@@ -69,24 +69,32 @@ class PageWriter:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
     def write(self, batch: list[Page]) -> None:
+        for page, text in zip(batch, self.texts([p.blocks for p in batch]), strict=True):
+            page.text = text
+
+    def submit(self, parts: list[list[Json]]) -> Future[list[str]]:
+        """Write ``parts`` (block lists that are not pages) in one pandoc run in the pool."""
+        return self.pool.submit(self.texts, parts)
+
+    def texts(self, parts: list[list[Json]]) -> list[str]:
+        """The text of each of ``parts`` (block lists), written by one pandoc run."""
         blocks: list[Json] = []
-        for page in batch:
-            if len(batch) > 1:
+        for part in parts:
+            if len(parts) > 1:
                 blocks.append({"t": "RawBlock", "c": [self.fmt.raw, self.separator]})
-            blocks.extend(page.blocks)
+            blocks.extend(part)
         if "--wrap=none" in self.args:
             merge_text(blocks)
         doc = {"pandoc-api-version": self.api, "meta": {}, "blocks": blocks}
         data = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
         out = run_pandoc(self.args, stdin=data, what="the wiki pages").decode("utf-8")
-        parts = out.split(self.separator)[1:] if len(batch) > 1 else [out]
-        if len(parts) != len(batch):
+        written = out.split(self.separator)[1:] if len(parts) > 1 else [out]
+        if len(written) != len(parts):
             raise BadInput(
                 "pandoc dropped a page separator while writing the wiki",
                 hint="report this with the draft",
             )
-        for page, part in zip(batch, parts, strict=True):
-            page.text = part.strip("\n") + "\n"
+        return [text.strip("\n") + "\n" for text in written]
 
 
 _TEXT = frozenset({"Str", "Space", "SoftBreak"})

@@ -1,0 +1,99 @@
+"""Sources entries written once per build, not once per page that lists them.
+
+Every page ends with a list of the sources it cites, one paragraph per source: the entry (the
+format's :class:`~citeledger.filters.base.Entries`) and its back-links to the page's
+citations. Written page by page, a source cited on forty pages is serialised, parsed and
+written by pandoc forty times: on the 500-page benchmark the lists were two thirds of the JSON
+the page writer handed pandoc, and of pandoc's writing time. A source cited the same number of
+times on two pages has the same paragraph on both (the back-links name ``cite-12-1`` ... on
+every page), so each distinct paragraph is written once, in batches beside the pages, and a
+page's list holds one placeholder block for its paragraphs, replaced by their written text once
+the page is written.
+
+For gfm only: a top-level paragraph's gfm text (written without wrapping, notes aside) depends
+on the paragraph alone. The html writer wraps, and the wikis' list items are one raw string
+each already, which pandoc copies without work.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from concurrent.futures import Future
+
+from ..tree import Json, raw_block
+from .pages import Page
+from .writer import PageWriter
+
+# Distinct paragraphs sent to pandoc at a time: enough to amortise a pandoc start, few enough
+# that the last batch, written after the last page, is short.
+BATCH = 256
+
+
+class WrittenEntries:
+    """The distinct list paragraphs of one build and their written text. A paragraph taken
+    from a page belongs to this object alone from then on (the page holds a placeholder), so
+    the writer's threads change nothing a page still holds."""
+
+    def __init__(self, writer: PageWriter) -> None:
+        self.writer = writer
+        self.mark = f"citeledger-entry-{secrets.token_hex(8)}-"
+        self.numbers: dict[str, int] = {}  # a paragraph's JSON -> its number
+        self.pending: list[list[Json]] = []
+        self.futures: list[Future[list[str]]] = []
+
+    def swap(self, blocks: list[Json], start: int) -> None:
+        """Replace the paragraphs of a page's list (``blocks`` from ``start`` on, as they will
+        be written) by placeholders, one per run of paragraphs; a paragraph seen on an earlier
+        page is not written again. A paragraph with a footnote stays: its note is numbered and
+        placed by the page."""
+        out: list[Json] = []
+        run: list[str] = []
+        for block in blocks[start:]:
+            number = self._number(block) if block["t"] == "Para" else None
+            if number is not None:
+                run.append(str(number))
+                continue
+            if run:
+                out.append(self._placeholder(run))
+                run = []
+            out.append(block)
+        if run:
+            out.append(self._placeholder(run))
+        blocks[start:] = out
+
+    def _number(self, para: Json) -> int | None:
+        key = json.dumps(para, ensure_ascii=False, separators=(",", ":"))
+        if '"t":"Note"' in key:
+            return None
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = len(self.numbers)
+            self.pending.append([para])
+            if len(self.pending) >= BATCH:
+                self.flush()
+        return number
+
+    def _placeholder(self, numbers: list[str]) -> Json:
+        return raw_block(self.writer.fmt.raw, f"<!--{self.mark}{'.'.join(numbers)}-->")
+
+    def flush(self) -> None:
+        if self.pending:
+            self.futures.append(self.writer.submit(self.pending))
+            self.pending = []
+
+    def fill(self, pages: list[Page]) -> None:
+        """Put each paragraph's written text where its placeholder was written (after the
+        writer has written the pages)."""
+        self.flush()
+        texts = [text.strip("\n") for future in self.futures for text in future.result()]
+        pattern = re.compile(f"<!--{re.escape(self.mark)}([\\d.]+)-->")
+
+        def written(match: re.Match[str]) -> str:
+            # The writer puts one blank line between paragraphs.
+            return "\n\n".join(texts[int(n)] for n in match.group(1).split("."))
+
+        for page in pages:
+            if self.mark in page.text:
+                page.text = pattern.sub(written, page.text)
