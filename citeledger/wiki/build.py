@@ -29,7 +29,7 @@ from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
 from .links import GfmLinks, index_targets, page_href, rewrite_links
 from .pages import Page, doc_title, split_pages, unique_slugs, whole_page
-from .writer import PageWriter, html_frame
+from .writer import PageWriter
 
 
 @dataclass
@@ -106,12 +106,22 @@ def build_wiki(
     files = {Path(p.origin).name: p.slug for p in pages} if len(drafts) > 1 else {}
     targets = index_targets(pages)
 
-    total = len(pages) + 2
+    cited_by: dict[int, list[str]] = {}
+    for page in pages:
+        for i in page.ids:
+            cited_by.setdefault(i, []).append(page.slug)
+    index = _index_page(pages, form, docs[0] if len(docs) == 1 else None)
+    sources = _sources_page(pages, cited_by, ledger, form, opts)
+    all_pages = [*pages, index, sources]
+
+    total = len(all_pages)
     writer = PageWriter(form, api, pages)
-    once: WrittenEntries | None = None
+    once = WrittenEntries(writer) if form.name == "gfm" else None
     try:
-        if form.name == "gfm":
-            once = WrittenEntries(writer)
+        # The index and the sources page need no filter run: written first, they are not
+        # left for the end (the sources page, a link per citing page, is the largest).
+        writer.add(index, flush=True)
+        writer.add(sources, flush=True)
         for n, page in enumerate(pages, 1):
             rewrite_links(page, form, targets, files)
             page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
@@ -130,28 +140,14 @@ def build_wiki(
             writer.add(page)
             if progress:
                 progress(n, total)
-        cited_by: dict[int, list[str]] = {}
-        for page in pages:
-            for i in page.ids:
-                cited_by.setdefault(i, []).append(page.slug)
-        index = _index_page(pages, form, docs[0] if len(docs) == 1 else None)
-        sources = _sources_page(pages, cited_by, ledger, form, opts)
-        writer.add(index, flush=True)
-        writer.add(sources, flush=True)
-        all_pages = [*pages, index, sources]
+        if once is not None:
+            once.flush()
         writer.wait()
         if once is not None:
             once.fill(pages)
+        written = writer.save(all_pages, out_dir)
     finally:
         writer.close()
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for page in all_pages:
-        path = out_dir / f"{page.slug}{form.ext}"
-        body = html_frame(page.title, page.text) if form.name == "html" else page.text
-        path.write_text(body, encoding="utf-8")
-        written.append(path)
     if progress:
         progress(total, total)
     return WikiResult(pages=pages, files=written, cited_by=cited_by)

@@ -68,6 +68,20 @@ class PageWriter:
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
+    def save(self, pages: list[Page], out_dir: Path) -> list[Path]:
+        """Write each page's file into ``out_dir`` (html pages in their frame), from the pool:
+        replacing a file can wait on the disk (truncating 500 existing pages took over a
+        second on the benchmark's machine, a fifth of that from two threads)."""
+        out_dir.mkdir(parents=True, exist_ok=True)
+
+        def save_one(page: Page) -> Path:
+            path = out_dir / f"{page.slug}{self.fmt.ext}"
+            body = html_frame(page.title, page.text) if self.fmt.name == "html" else page.text
+            path.write_text(body, encoding="utf-8")
+            return path
+
+        return list(self.pool.map(save_one, pages))
+
     def write(self, batch: list[Page]) -> None:
         for page, text in zip(batch, self.texts([p.blocks for p in batch]), strict=True):
             page.text = text
