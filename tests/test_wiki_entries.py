@@ -58,16 +58,27 @@ def copied(blocks: list[Json]) -> list[Json]:
 
 
 def page_blocks(ledger: Ledger, tmp_path: Path, markdown: str) -> tuple[list[Json], int, Json]:
-    """A page as the build has it before writing: the filter's output, gfm's links rewritten;
-    with the index where its Sources list starts, and the pandoc API version."""
+    """A page after the filter, its body's links rewritten for gfm; with the index where its
+    Sources list starts, and the pandoc API version."""
     draft = tmp_path / "page.md"
     draft.write_text(markdown, encoding="utf-8")
     doc = read_json(draft)
     own = len(doc["blocks"])
     opts = Options().updated({"numbering": "ledger"})
     filter_main.apply(doc, "gfm", options=opts, ledger=ledger, verify=False)
-    GfmLinks().blocks(doc["blocks"])
+    GfmLinks().blocks(doc["blocks"][:own])
     return doc["blocks"], own, doc["pandoc-api-version"]
+
+
+def gfm_links(blocks: list[Json]) -> None:
+    GfmLinks().blocks(blocks)
+
+
+def in_place(blocks: list[Json]) -> list[Json]:
+    """The page as written without WrittenEntries: its list's links rewritten where it is."""
+    result = copied(blocks)
+    gfm_links(result)
+    return result
 
 
 def test_an_entry_written_once_reads_as_if_written_on_each_page(tmp_path: Path) -> None:
@@ -77,10 +88,10 @@ def test_an_entry_written_once_reads_as_if_written_on_each_page(tmp_path: Path) 
     second, own_second, _api = page_blocks(ledger, tmp_path, "# Two\n\nOnce.[1] Twice.[2][2]\n")
     writer = PageWriter(FORMATS["gfm"], api, [])
     try:
-        expected = writer.texts([copied(first), copied(second)])
+        expected = writer.texts([in_place(first), in_place(second)])
         entries = len(first) - own_first - 1 + len(second) - own_second - 1  # headings aside
         assert entries == len(ledger.sources) + 2
-        once = WrittenEntries(writer)
+        once = WrittenEntries(writer, gfm_links)
         once.swap(first, own_first)
         once.swap(second, own_second)
         assert len(once.numbers) == entries - 1  # [2], cited twice on both pages, is one

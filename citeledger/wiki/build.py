@@ -116,7 +116,7 @@ def build_wiki(
 
     total = len(all_pages)
     writer = PageWriter(form, api, pages)
-    once = WrittenEntries(writer) if form.name == "gfm" else None
+    once = WrittenEntries(writer, _gfm_links) if form.name == "gfm" else None
     try:
         # The index and the sources page need no filter run: written first, they are not
         # left for the end (the sources page, a link per citing page, is the largest).
@@ -134,9 +134,8 @@ def build_wiki(
                 gfm = GfmLinks()
                 for inlines in page.containers:
                     gfm.inlines(inlines)
-                gfm.blocks(page.blocks[own:])
             if once is not None:
-                once.swap(page.blocks, own)
+                once.swap(page.blocks, own)  # the list's links are rewritten there
             writer.add(page)
             if progress:
                 progress(n, total)
@@ -151,6 +150,10 @@ def build_wiki(
     if progress:
         progress(total, total)
     return WikiResult(pages=pages, files=written, cited_by=cited_by)
+
+
+def _gfm_links(blocks: list[Json]) -> None:
+    GfmLinks().blocks(blocks)
 
 
 def _verify(
