@@ -48,13 +48,13 @@ class Entries(base.Entries):
 
 
 class Placement(base.Placement):
+    entries: Entries
     entries_type = Entries
 
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
-        fmt = base.base_format(state.format)
-        self.raw_anchors = fmt in RAW_HTML_ANCHORS
-        self.links = fmt not in NO_LINKS
+        self.raw_anchors = self.entries.raw_anchors
+        self.links = self.entries.fmt not in NO_LINKS
 
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
         label = [str_(f"[{number}]")]
