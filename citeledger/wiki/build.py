@@ -209,6 +209,7 @@ def _sources_page(
     """Every cited source in ledger order, each with the pages that cite it. The entries come
     from the format's own placement, so titles and URLs are escaped as on every page."""
     titles = {p.slug: p.title for p in pages}
+    hrefs = {p.slug: page_href(fmt, p.slug) for p in pages}  # a page is cited from many entries
     entries = entries_for(fmt, opts)
     items: list[Json] = []
     for source in ledger.sources:
@@ -222,7 +223,7 @@ def _sources_page(
         ]
         for k, slug in enumerate(cited_by[source.id]):
             cited += [{"t": "Str", "c": ","}] if k else []
-            cited += [{"t": "Space"}, _link(titles[slug], page_href(fmt, slug))]
+            cited += [{"t": "Space"}, _link(titles[slug], hrefs[slug])]
         items.append([{"t": "Plain", "c": entries.entry(source, source.id) + cited}])
     blocks: list[Json] = [
         {"t": "Header", "c": [1, ["sources", [], []], text_to_inlines(opts.sources_title)]},
