@@ -127,12 +127,14 @@ class GfmLinks(Walk):
 
     def __init__(self) -> None:
         super().__init__()
-        self.seen: set[int] = set()
+        # Keyed by id, holding the list: a list dropped by a rewrite cannot lend its id to
+        # another while this walk runs.
+        self.seen: dict[int, list[Json]] = {}
 
     def inlines(self, inlines: list[Json]) -> None:
         if id(inlines) in self.seen:
             return
-        self.seen.add(id(inlines))
+        self.seen[id(inlines)] = inlines
         cites = False
         for el in inlines:
             t = el["t"]
