@@ -97,7 +97,9 @@ def test_an_entry_written_once_reads_as_if_written_on_each_page(tmp_path: Path) 
         assert len(once.numbers) == entries - 1  # [2], cited twice on both pages, is one
         assert [b["t"] for b in second[own_second:]] == ["Header", "RawBlock"]
         pages = [Page("One", "one", first, {}, ""), Page("Two", "two", second, {}, "")]
-        writer.write(pages)
+        for page in pages:
+            writer.add(page)
+        writer.wait()
         once.fill(pages)
     finally:
         writer.close()

@@ -120,7 +120,7 @@ def build_wiki(
     try:
         # The index and the sources page need no filter run: written first, they are not
         # left for the end (the sources page, a link per citing page, is the largest).
-        writer.add(index, flush=True)
+        writer.add(index)
         writer.add(sources, flush=True)
         for n, page in enumerate(pages, 1):
             rewrite_links(page, form, targets, files)
@@ -139,8 +139,6 @@ def build_wiki(
             writer.add(page)
             if progress:
                 progress(n, total)
-        if once is not None:
-            once.flush()
         writer.wait()
         if once is not None:
             once.fill(pages)

@@ -6,9 +6,11 @@ citations. Written page by page, a source cited on forty pages is serialised, pa
 written by pandoc forty times: on the 500-page benchmark the lists were two thirds of the JSON
 the page writer handed pandoc, and of pandoc's writing time. A source cited the same number of
 times on two pages has the same paragraph on both (the back-links name ``cite-12-1`` ... on
-every page), so each distinct paragraph is written once, in batches beside the pages, and a
-page's list holds one placeholder block for its paragraphs, replaced by their written text once
-the page is written.
+every page), so each distinct paragraph is written once, as a page of its own in the writer's
+batch of the first page that lists it (a pandoc run of its own would cost more than the
+paragraphs: each run costs 60 ms or more of CPU besides its work), and a page's list holds one
+placeholder block for its paragraphs, replaced by their written text once the pages are
+written.
 
 For gfm only: a top-level paragraph's gfm text (written without wrapping, notes aside) depends
 on the paragraph alone. The html writer wraps, and the wikis' list items are one raw string
@@ -21,15 +23,10 @@ import pickle
 import re
 import secrets
 from collections.abc import Callable
-from concurrent.futures import Future
 
 from ..tree import Json, elements, raw_block
 from .pages import Page
 from .writer import PageWriter
-
-# Distinct paragraphs sent to pandoc at a time: enough to amortise a pandoc start, few enough
-# that the last batch, written after the last page, is short.
-BATCH = 256
 
 
 class WrittenEntries:
@@ -46,8 +43,7 @@ class WrittenEntries:
         self.prepare = prepare
         self.mark = f"citeledger-entry-{secrets.token_hex(8)}-"
         self.numbers: dict[bytes, int] = {}  # a paragraph, pickled -> its number
-        self.pending: list[list[Json]] = []
-        self.futures: list[Future[list[str]]] = []
+        self.written: list[Page] = []  # each paragraph as a page of its own, by number
 
     def swap(self, blocks: list[Json], start: int) -> None:
         """Replace the paragraphs of a page's list (``blocks`` from ``start`` on) by
@@ -82,24 +78,18 @@ class WrittenEntries:
         if number is None:
             number = self.numbers[key] = len(self.numbers)
             self.prepare([para])
-            self.pending.append([para])
-            if len(self.pending) >= BATCH:
-                self.flush()
+            page = Page("", "", [para], {}, "")
+            self.written.append(page)
+            self.writer.add(page)
         return number
 
     def _placeholder(self, numbers: list[str]) -> Json:
         return raw_block(self.writer.fmt.raw, f"<!--{self.mark}{'.'.join(numbers)}-->")
 
-    def flush(self) -> None:
-        if self.pending:
-            self.futures.append(self.writer.submit(self.pending))
-            self.pending = []
-
     def fill(self, pages: list[Page]) -> None:
         """Put each paragraph's written text where its placeholder was written (after the
-        writer has written the pages)."""
-        self.flush()
-        texts = [text.strip("\n") for future in self.futures for text in future.result()]
+        writer has written every page)."""
+        texts = [page.text.strip("\n") for page in self.written]
         pattern = re.compile(f"<!--{re.escape(self.mark)}([\\d.]+)-->")
 
         def written(match: re.Match[str]) -> str:

@@ -94,10 +94,6 @@ class PageWriter:
         for page, text in zip(batch, self.texts([p.blocks for p in batch]), strict=True):
             page.text = text
 
-    def submit(self, parts: list[list[Json]]) -> Future[list[str]]:
-        """Write ``parts`` (block lists that are not pages) in one pandoc run in the pool."""
-        return self.pool.submit(self.texts, parts)
-
     def texts(self, parts: list[list[Json]]) -> list[str]:
         """The text of each of ``parts`` (block lists), written by one pandoc run."""
         blocks: list[Json] = []
