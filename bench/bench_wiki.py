@@ -1,18 +1,29 @@
 """A 500-page wiki build from one 1.6 MB draft against one pandoc conversion of the whole draft.
 
     python bench/bench_wiki.py [--format gfm] [--pages 500] [--size 1600000] [--repeat 3]
+    python bench/bench_wiki.py --against OTHER_TREE [--repeat 5]
 
 Prints the best-of-N wall time of ``pandoc draft.md -t FORMAT`` and of ``citeledger wiki``'s
-build (read, verify, split, filter per page, one pandoc run for all pages, write), and their
-ratio. Target: under 2x.
+build (read, verify, split, filter per page, batched pandoc runs for the pages and their
+Sources entries, write), and their ratio. Target: under 2x.
+
+``--against`` compares this checkout's build with another source tree's (a checkout of the
+commit before a change, say) side by side: each round runs plain pandoc, then both builds, in
+alternating order, each build in its own long-lived process that imported its tree once. It
+prints every round and the min and median of each build's ratio to that round's pandoc run,
+and whether both builds wrote the same files. On a shared machine the ratios within a round
+are the figures to compare, not the absolute times.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -85,13 +96,76 @@ def best(fn, repeat: int) -> tuple[float, float]:
     return min(walls), min(cpus)
 
 
+def worker(root: Path, fmt: str, out: Path) -> None:
+    """Build once per line on stdin; print the wall and CPU seconds of each build."""
+    ledger = load_ledger(root / "ledger.json")
+    for _line in sys.stdin:
+        t, c = time.perf_counter(), _cpu()
+        build_wiki([root / "draft.md"], out, ledger, fmt=fmt, say=lambda _l: None)
+        print(json.dumps([time.perf_counter() - t, _cpu() - c]), flush=True)
+
+
+def against(root: Path, fmt: str, other: Path, rounds: int) -> None:
+    here = Path(__file__).resolve().parent.parent
+    trees = {"this checkout": here, "other tree": other.resolve()}
+    procs = {}
+    for name, tree in trees.items():
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        out = root / f"out-{len(procs)}"
+        argv = [sys.executable, __file__, "--worker", str(root), fmt, str(out)]
+        procs[name] = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+    form = FORMATS[fmt]
+    plain_args = [str(root / "draft.md"), "-f", "markdown", "-t", form.writer, *form.args]
+    ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+    try:
+        for r in range(rounds):
+            t, c = time.perf_counter(), _cpu()
+            run_pandoc(plain_args)
+            plain = (time.perf_counter() - t, _cpu() - c)
+            line = [f"round {r + 1}: pandoc {plain[0]:.2f} s"]
+            for name in trees if r % 2 == 0 else reversed(trees):
+                proc = procs[name]
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write("go\n")
+                proc.stdin.flush()
+                wall, cpu = json.loads(proc.stdout.readline())
+                wall_x, cpu_x = wall / plain[0], cpu / plain[1]
+                ratios[name].append((wall_x, cpu_x))
+                line.append(f"{name} {wall:.2f} s ({wall_x:.2f}x, cpu {cpu_x:.2f}x)")
+            print(", ".join(line), flush=True)
+    finally:
+        for proc in procs.values():
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait()
+    for name, pairs in ratios.items():
+        walls = [w for w, _c in pairs]
+        cpus = [c for _w, c in pairs]
+        print(
+            f"{name}: wall ratio min {min(walls):.2f}x median {statistics.median(walls):.2f}x, "
+            f"cpu ratio min {min(cpus):.2f}x median {statistics.median(cpus):.2f}x"
+        )
+    a, b = root / "out-0", root / "out-1"
+    names = sorted(p.name for p in a.iterdir())
+    same = names == sorted(p.name for p in b.iterdir()) and all(
+        (a / n).read_bytes() == (b / n).read_bytes() for n in names
+    )
+    print(f"same files from both builds: {'yes' if same else 'NO'} ({len(names)} files)")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--worker"]:
+        worker(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--format", default="gfm", choices=list(FORMATS))
     ap.add_argument("--pages", type=int, default=500)
     ap.add_argument("--size", type=int, default=1_600_000)
     ap.add_argument("--sources", type=int, default=500)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--against", type=Path, metavar="TREE", help="another source tree to compare")
     args = ap.parse_args()
     fmt = FORMATS[args.format]
     with tempfile.TemporaryDirectory() as tmp:
@@ -99,6 +173,9 @@ def main() -> None:
         draft = root / "draft.md"
         draft.write_text(make_draft(args.pages, args.size, args.sources), encoding="utf-8")
         (root / "ledger.json").write_text(make_ledger(args.sources), encoding="utf-8")
+        if args.against is not None:
+            against(root, args.format, args.against, args.repeat)
+            return
         ledger = load_ledger(root / "ledger.json")
         size = draft.stat().st_size
 

@@ -92,11 +92,12 @@ class Guard:
 
 
 @contextlib.contextmanager
-def staged(target: Path, *, follow: bool = False) -> Iterator[Path]:
+def staged(target: Path, *, follow: bool = False, durable: bool = True) -> Iterator[Path]:
     """A temporary file beside ``target`` for a writer that needs a path (pandoc ``-o``, the
     office libraries); renamed over ``target`` when the block ends without an exception, and
     removed otherwise. ``follow``: a symlink at ``target`` is written through (an input edited
-    in place) instead of replaced."""
+    in place) instead of replaced. ``durable=False`` skips the fsyncs (still atomic: a reader
+    sees the old file or the new one), for many small files a crash can simply rebuild."""
     target = Path(target)
     final = Path(os.path.realpath(target)) if follow else target
     folder = final.parent
@@ -114,15 +115,15 @@ def staged(target: Path, *, follow: bool = False) -> Iterator[Path]:
         raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
     try:
         yield tmp
-        _commit(tmp, final, mode, target)
+        _commit(tmp, final, mode, target, durable)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
 
 
-def write_bytes(target: Path, data: bytes, *, follow: bool = False) -> None:
+def write_bytes(target: Path, data: bytes, *, follow: bool = False, durable: bool = True) -> None:
     """Write ``data`` to ``target`` through :func:`staged`."""
-    with staged(target, follow=follow) as tmp:
+    with staged(target, follow=follow, durable=durable) as tmp:
         fill(tmp, data, target)
 
 
@@ -142,18 +143,21 @@ def fill(tmp: Path, data: bytes, target: Path) -> None:
         raise OutputError(_failed(target, exc)) from None
 
 
-def _commit(tmp: Path, final: Path, mode: int, target: Path) -> None:
+def _commit(tmp: Path, final: Path, mode: int, target: Path, durable: bool) -> None:
     try:
         fd = os.open(tmp, os.O_RDONLY | _O_NOFOLLOW)
         try:
             if hasattr(os, "fchmod"):
                 os.fchmod(fd, mode)
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, final)
     except OSError as exc:
         raise OutputError(_failed(target, exc)) from None
+    if not durable:
+        return
     with contextlib.suppress(OSError):
         dfd = os.open(final.parent, os.O_RDONLY)
         try:

@@ -518,3 +518,44 @@ def test_a_bell_character_in_a_title_reaches_no_wiki_page(fmt: str, project: Pat
     pages = [p.read_text(encoding="utf-8") for p in (project / "site").iterdir()]
     assert any("Ring the bell" in page for page in pages)
     assert not any("\x07" in page or "\x1b" in page for page in pages)
+
+
+def test_wiki_never_writes_through_a_symlink_in_the_output_folder(project: Path) -> None:
+    outside = project / "outside.txt"
+    outside.write_text("keep me")
+    site = project / "site"
+    site.mkdir()
+    (site / "index.md").symlink_to(outside)
+    done = cli("wiki", "d.md", "-o", "site", "--format", "gfm", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert outside.read_text() == "keep me"
+    assert not (site / "index.md").is_symlink()
+    assert "Introduction" in (site / "index.md").read_text()
+
+
+def test_wiki_into_the_drafts_folder_refuses_to_overwrite_a_draft(tmp_path: Path) -> None:
+    write_ledger(tmp_path, {"url": "https://a.org/x", "title": "A"})
+    (tmp_path / "a.md").write_text("# A\n\nIce floats on water in winter.[1]\n")
+    (tmp_path / "b.md").write_text("# B\n\nLakes freeze from the top down.[1]\n")
+    before = {p: (tmp_path / p).read_bytes() for p in ("a.md", "b.md", "ledger.json")}
+    done = cli("wiki", "a.md", "b.md", "-o", ".", "--format", "gfm", cwd=tmp_path)
+    line = one_line_refusal(done, "draft", after_report=True)
+    assert "refusing to overwrite" in line
+    assert {p: (tmp_path / p).read_bytes() for p in before} == before
+
+
+def test_a_full_disk_during_a_wiki_rebuild_keeps_every_old_page(project: Path) -> None:
+    assert cli("wiki", "d.md", "-o", "site", "--format", "gfm", cwd=project).returncode == 0
+    old = {p.name: p.read_bytes() for p in (project / "site").iterdir()}
+    (project / "d.md").write_text("Ice floats on water in winter, as seen from far away.[1]\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "citeledger", "wiki", "d.md", "-o", "site", "--format", "gfm"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        preexec_fn=_small_files(40),
+        timeout=120,
+    )
+    assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr
+    assert {p.name: p.read_bytes() for p in (project / "site").iterdir()} == old

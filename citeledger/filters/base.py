@@ -10,7 +10,7 @@ its format, which is the only escaping that never drifts from the format's rules
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..ledger import Ledger, Source
 from ..options import Options
@@ -105,20 +105,38 @@ def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
     return out
 
 
+class Entries:
+    """How a format writes one entry of a Sources list, ``[n] Title. URL (accessed DATE)``,
+    from the format and the options alone. A placement renders its list's entries through it,
+    and so does a list made outside any filter run (the wiki build's sources page), so both
+    escape titles and URLs by the same code. A format module whose entries differ subclasses it
+    and names the subclass in its placement's ``entries_type``."""
+
+    def __init__(self, fmt: str, options: Options) -> None:
+        self.fmt = base_format(fmt)
+        self.options = options
+
+    def entry(self, source: Source, number: int) -> list[Json]:
+        return [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
+
+
 class Placement:
     """The generic placement: ``[n]`` stays as text, the Sources list comes last.
 
     Subclasses override :meth:`cite` (the inline form of one citation), :meth:`sources_blocks`
     (the list), :meth:`separator` (between adjacent citations) and :meth:`finish` (anything
-    the document needs besides: header-includes, metadata).
+    the document needs besides: header-includes, metadata); ``entries_type`` renders the
+    list's entries.
     """
 
     # Whether the written file records the options it was built with (files a renderer
     # finishes: ``citeledger finish`` reads them back).
     records_options = False
+    entries_type: ClassVar[type[Entries]] = Entries
 
     def __init__(self, state: State) -> None:
         self.state = state
+        self.entries = self.entries_type(state.format, state.options)
 
     # Inline side -------------------------------------------------------------------------
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
@@ -135,7 +153,7 @@ class Placement:
 
     # Block side --------------------------------------------------------------------------
     def entry(self, source: Source, number: int) -> list[Json]:
-        return [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
+        return self.entries.entry(source, number)
 
     def sources_blocks(self) -> list[Json]:
         sources = self.state.list_order()

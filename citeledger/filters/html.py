@@ -16,6 +16,7 @@ its own way, with two exceptions:
 from __future__ import annotations
 
 from ..ledger import Source
+from ..options import Options
 from ..tree import Json, attr, link, para, raw_inline, str_
 from . import base
 from .base import cite_anchor, entry_inlines, source_anchor
@@ -28,12 +29,32 @@ NO_LINKS = frozenset({"plain", "man", "ms", "texinfo", "haddock", "asciidoc_lega
 BACK = "\u21a9"  # ↩
 
 
+class Entries(base.Entries):
+    """An entry as pandoc elements, opening with the raw ``<a id>`` anchor where the format
+    cannot carry a Span or Div id. The back-links are the placement's: they point at one
+    document's citations."""
+
+    def __init__(self, fmt: str, options: Options) -> None:
+        super().__init__(fmt, options)
+        self.raw_anchors = self.fmt in RAW_HTML_ANCHORS
+
+    def entry(self, source: Source, number: int) -> list[Json]:
+        inlines: list[Json] = []
+        if self.raw_anchors:
+            anchor = source_anchor(source.id)
+            inlines.append(raw_inline("html", f'<a id="{anchor}"></a>'))
+        inlines += [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
+        return inlines
+
+
 class Placement(base.Placement):
+    entries: Entries
+    entries_type = Entries
+
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
-        fmt = base.base_format(state.format)
-        self.raw_anchors = fmt in RAW_HTML_ANCHORS
-        self.links = fmt not in NO_LINKS
+        self.raw_anchors = self.entries.raw_anchors
+        self.links = self.entries.fmt not in NO_LINKS
 
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
         label = [str_(f"[{number}]")]
@@ -66,11 +87,7 @@ class Placement(base.Placement):
         return out
 
     def entry(self, source: Source, number: int) -> list[Json]:
-        inlines: list[Json] = []
-        if self.raw_anchors:
-            anchor = source_anchor(source.id)
-            inlines.append(raw_inline("html", f'<a id="{anchor}"></a>'))
-        inlines += [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
+        inlines = self.entries.entry(source, number)
         back = self.back_links(source)
         if back:
             inlines += [{"t": "Space"}, *back]

@@ -29,6 +29,7 @@ import unicodedata
 from urllib.parse import quote
 
 from ..ledger import Source
+from ..options import Options
 from ..tree import Json, link, raw_block, raw_inline, str_
 from . import base
 from .base import source_anchor
@@ -71,32 +72,16 @@ def dokuwiki_section_id(title: str) -> str:
     return cleaned or "section"
 
 
-class Placement(base.Placement):
-    def __init__(self, state: base.State) -> None:
-        super().__init__(state)
-        self.fmt = base.base_format(state.format)
-        self.native = self.fmt == "mediawiki" and state.options.wiki_refs == "native"
+class Entries(base.Entries):
+    """An entry as raw markup of the wiki (see the module docstring for the escaping)."""
 
-    # Inline side -------------------------------------------------------------------------
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        anchor = source_anchor(source.id)
-        if self.native:
-            if occurrence == 1:
-                return [
-                    raw_inline("mediawiki", f'<ref name="{anchor}">{self.markup(source)}</ref>')
-                ]
-            return [raw_inline("mediawiki", f'<ref name="{anchor}" />')]
-        if self.fmt == "dokuwiki":
-            target = "#" + dokuwiki_section_id(self.state.options.sources_title)
-            return [link([str_(f"[{number}]")], target)]
-        if self.fmt == "obsidian":
-            return [str_("["), raw_inline("markdown", f"[[#^{anchor}|{number}]]"), str_("]")]
-        return [link([str_(f"[{number}]")], "#" + anchor)]
+    def __init__(self, fmt: str, options: Options) -> None:
+        super().__init__(fmt, options)
+        self.native = self.fmt == "mediawiki" and options.wiki_refs == "native"
 
-    # Block side --------------------------------------------------------------------------
-    def markup(self, source: Source) -> str:
-        """``[n] Title. URL (accessed DATE)`` as raw markup of the wiki (titles escaped)."""
-        number = self.state.number(source.id)
+    def markup(self, source: Source, number: int) -> str:
+        """``[n] Title. URL (accessed DATE)`` as raw markup of the wiki (titles escaped): the
+        list's entry, and the text of a native MediaWiki note."""
         title = source.title_sentence
         url = wiki_url(source.url)
         accessed = f" (accessed {html.escape(source.accessed)})" if source.accessed else ""
@@ -111,11 +96,37 @@ class Placement(base.Placement):
         return f'<span id="{source_anchor(source.id)}">[{number}]</span> {text}'
 
     def entry(self, source: Source, number: int) -> list[Json]:
-        raw = self.markup(source)
+        raw = self.markup(source, number)
         if self.fmt == "obsidian":
             raw += f" ^{source_anchor(source.id)}"
         return [raw_inline("markdown" if self.fmt == "obsidian" else self.fmt, raw)]
 
+
+class Placement(base.Placement):
+    entries: Entries
+    entries_type = Entries
+
+    def __init__(self, state: base.State) -> None:
+        super().__init__(state)
+        self.fmt = self.entries.fmt
+        self.native = self.entries.native
+
+    # Inline side -------------------------------------------------------------------------
+    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        anchor = source_anchor(source.id)
+        if self.native:
+            if occurrence == 1:
+                markup = self.entries.markup(source, number)
+                return [raw_inline("mediawiki", f'<ref name="{anchor}">{markup}</ref>')]
+            return [raw_inline("mediawiki", f'<ref name="{anchor}" />')]
+        if self.fmt == "dokuwiki":
+            target = "#" + dokuwiki_section_id(self.state.options.sources_title)
+            return [link([str_(f"[{number}]")], target)]
+        if self.fmt == "obsidian":
+            return [str_("["), raw_inline("markdown", f"[[#^{anchor}|{number}]]"), str_("]")]
+        return [link([str_(f"[{number}]")], "#" + anchor)]
+
+    # Block side --------------------------------------------------------------------------
     def sources_blocks(self) -> list[Json]:
         sources = self.state.list_order()
         if not sources:

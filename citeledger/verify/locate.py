@@ -223,11 +223,7 @@ def _candidates(line: str, number: int, labels: set[str]) -> list[tuple[int, _Ra
         line, cols = _unescape(line)
     for mm in MARKER_RE.finditer(line):
         marker = parse_marker(mm)
-        if (
-            mm.start() > 0
-            and line[mm.start() - 1] == "]"
-            and marker.text[1:-1].lower() in labels
-        ):
+        if mm.start() > 0 and line[mm.start() - 1] == "]" and marker.text[1:-1].lower() in labels:
             continue  # the label of a reference link ``[text][7]`` (``[1][2]`` cites twice)
         if marker.kind != "id" and marker.text[1:-1].lower() in labels:
             continue

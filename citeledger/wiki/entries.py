@@ -1,0 +1,101 @@
+"""Sources entries written once per build, not once per page that lists them.
+
+Every page ends with a list of the sources it cites, one paragraph per source: the entry (the
+format's :class:`~citeledger.filters.base.Entries`) and its back-links to the page's
+citations. Written page by page, a source cited on forty pages is serialised, parsed and
+written by pandoc forty times: on the 500-page benchmark the lists were two thirds of the JSON
+the page writer handed pandoc, and of pandoc's writing time. A source cited the same number of
+times on two pages has the same paragraph on both (the back-links name ``cite-12-1`` ... on
+every page), so each distinct paragraph is written once, as a page of its own in the writer's
+batch of the first page that lists it (a pandoc run of its own would cost more than the
+paragraphs: each run costs 60 ms or more of CPU besides its work), and a page's list holds one
+placeholder block for its paragraphs, replaced by their written text once the pages are
+written.
+
+For gfm only: a top-level paragraph's gfm text (written without wrapping, notes aside) depends
+on the paragraph alone. The html writer wraps, and the wikis' list items are one raw string
+each already, which pandoc copies without work.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+import secrets
+from collections.abc import Callable
+
+from ..tree import Json, elements, raw_block
+from .pages import Page
+from .writer import PageWriter
+
+
+class WrittenEntries:
+    """The distinct list paragraphs of one build and their written text. A paragraph taken
+    from a page belongs to this object alone from then on (the page holds a placeholder), so
+    the writer's threads change nothing a page still holds.
+
+    ``prepare`` is what the build does to a page's blocks before writing them (gfm's link
+    rewriting): applied to the blocks a page keeps and to each distinct paragraph once, not to
+    every copy."""
+
+    def __init__(self, writer: PageWriter, prepare: Callable[[list[Json]], None]) -> None:
+        self.writer = writer
+        self.prepare = prepare
+        self.mark = f"citeledger-entry-{secrets.token_hex(8)}-"
+        self.numbers: dict[bytes, int] = {}  # a paragraph, pickled -> its number
+        self.written: list[Page] = []  # each paragraph as a page of its own, by number
+
+    def swap(self, blocks: list[Json], start: int) -> None:
+        """Replace the paragraphs of a page's list (``blocks`` from ``start`` on) by
+        placeholders, one per run of paragraphs; a paragraph seen on an earlier page is not
+        written again. A paragraph with a footnote stays: its note is numbered and placed by the
+        page."""
+        out: list[Json] = []
+        kept: list[Json] = []
+        run: list[str] = []
+        for block in blocks[start:]:
+            number = self._number(block) if block["t"] == "Para" else None
+            if number is not None:
+                run.append(str(number))
+                continue
+            if run:
+                out.append(self._placeholder(run))
+                run = []
+            out.append(block)
+            kept.append(block)
+        if run:
+            out.append(self._placeholder(run))
+        self.prepare(kept)
+        blocks[start:] = out
+
+    def _number(self, para: Json) -> int | None:
+        # pickle is the cheapest faithful serialisation (a fifth of json.dumps' time): equal
+        # bytes mean equal paragraphs, which is all the key must promise.
+        key = pickle.dumps(para, protocol=5)
+        if b"Note" in key and any(el["t"] == "Note" for el in elements(para["c"])):
+            return None
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = len(self.numbers)
+            self.prepare([para])
+            page = Page("", "", [para], {}, "")
+            self.written.append(page)
+            self.writer.add(page)
+        return number
+
+    def _placeholder(self, numbers: list[str]) -> Json:
+        return raw_block(self.writer.fmt.raw, f"<!--{self.mark}{'.'.join(numbers)}-->")
+
+    def fill(self, pages: list[Page]) -> None:
+        """Put each paragraph's written text where its placeholder was written (after the
+        writer has written every page)."""
+        texts = [page.text.strip("\n") for page in self.written]
+        pattern = re.compile(f"<!--{re.escape(self.mark)}([\\d.]+)-->")
+
+        def written(match: re.Match[str]) -> str:
+            # The writer puts one blank line between paragraphs.
+            return "\n\n".join(texts[int(n)] for n in match.group(1).split("."))
+
+        for page in pages:
+            if self.mark in page.text:
+                page.text = pattern.sub(written, page.text)
