@@ -8,11 +8,12 @@ build (read, verify, split, filter per page, batched pandoc runs for the pages a
 Sources entries, write), and their ratio. Target: under 2x.
 
 ``--against`` compares this checkout's build with another source tree's (a checkout of the
-commit before a change, say) side by side: each round runs plain pandoc, then both builds, in
-alternating order, each build in its own long-lived process that imported its tree once. It
-prints every round and the min and median of each build's ratio to that round's pandoc run,
-and whether both builds wrote the same files. On a shared machine the ratios within a round
-are the figures to compare, not the absolute times.
+commit before a change, say) side by side: each round runs both builds in alternating order,
+each right after a plain pandoc run of its own (its ratio's baseline, so that a machine whose
+load drifts weighs on both sides of each ratio alike) and each in its own long-lived process
+that imported its tree once. It prints every round, the min and median of each build's
+ratios (wall and CPU), and whether both builds wrote the same files. On a shared machine the
+ratios are the figures to compare, not the absolute times.
 """
 
 from __future__ import annotations
@@ -121,11 +122,11 @@ def against(root: Path, fmt: str, other: Path, rounds: int) -> None:
     ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
     try:
         for r in range(rounds):
-            t, c = time.perf_counter(), _cpu()
-            run_pandoc(plain_args)
-            plain = (time.perf_counter() - t, _cpu() - c)
-            line = [f"round {r + 1}: pandoc {plain[0]:.2f} s"]
+            line = [f"round {r + 1}:"]
             for name in trees if r % 2 == 0 else reversed(trees):
+                t, c = time.perf_counter(), _cpu()
+                run_pandoc(plain_args)
+                plain = (time.perf_counter() - t, _cpu() - c)
                 proc = procs[name]
                 assert proc.stdin is not None and proc.stdout is not None
                 proc.stdin.write("go\n")
@@ -133,8 +134,8 @@ def against(root: Path, fmt: str, other: Path, rounds: int) -> None:
                 wall, cpu = json.loads(proc.stdout.readline())
                 wall_x, cpu_x = wall / plain[0], cpu / plain[1]
                 ratios[name].append((wall_x, cpu_x))
-                line.append(f"{name} {wall:.2f} s ({wall_x:.2f}x, cpu {cpu_x:.2f}x)")
-            print(", ".join(line), flush=True)
+                line.append(f"pandoc {plain[0]:.2f} s, {name} {wall:.2f} s ({wall_x:.2f}x);")
+            print(" ".join(line), flush=True)
     finally:
         for proc in procs.values():
             if proc.stdin is not None:

@@ -13,6 +13,7 @@ from citeledger.options import Options
 from citeledger.pandoc import read_json
 from citeledger.tree import Json
 from citeledger.wiki import FORMATS, Page, build_wiki
+from citeledger.wiki.build import _sources_page
 from citeledger.wiki.entries import WrittenEntries
 from citeledger.wiki.links import GfmLinks
 from citeledger.wiki.writer import PageWriter
@@ -124,3 +125,32 @@ def test_a_gfm_build_leaves_no_placeholder_and_lists_each_pages_own_ids(tmp_path
         assert "citeledger-entry-" not in path.read_text(encoding="utf-8"), path.name
     two = (tmp_path / "out" / "two.md").read_text(encoding="utf-8")
     assert '<a id="src-3"></a>\\[3\\]' in two and "↩ [1](#cite-3-1) [2](#cite-3-2)" in two
+
+
+def test_the_sources_page_reads_the_same_with_each_link_written_once(tmp_path: Path) -> None:
+    ledger = hostile_ledger(tmp_path / "ledger.json")
+    headings = [
+        "Ends with a backslash \\\\",
+        "1. looks like a list",
+        "Wow!",
+        "<b>bold</b> &amp; more",
+        "[a link](y) and `ticks`",
+        "| a | table |",
+        "氷と水",
+    ]
+    draft = tmp_path / "draft.md"
+    draft.write_text(
+        "\n\n".join(f"# {h}\n\nClaim.[{k % 5 + 1}][{k % 3 + 6}]" for k, h in enumerate(headings)),
+        encoding="utf-8",
+    )
+    result = build_wiki([draft], tmp_path / "out", ledger, fmt="gfm", say=lambda _l: None)
+    fmt = FORMATS["gfm"]
+    opts = Options().updated({"numbering": "ledger"})
+    in_place = _sources_page(result.pages, result.cited_by, ledger, fmt, opts, None)
+    writer = PageWriter(fmt, [1, 23, 1], [])
+    try:
+        expected = writer.texts([in_place.blocks])[0]
+    finally:
+        writer.close()
+    assert (tmp_path / "out" / "sources.md").read_text(encoding="utf-8") == expected
+    assert expected.count("](") > len(headings)  # the links are there, several per entry

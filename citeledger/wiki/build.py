@@ -111,14 +111,13 @@ def build_wiki(
     for page in pages:
         for i in page.ids:
             cited_by.setdefault(i, []).append(page.slug)
-    index = _index_page(pages, form, docs[0] if len(docs) == 1 else None)
-    sources = _sources_page(pages, cited_by, ledger, form, opts)
-    all_pages = [*pages, index, sources]
-
-    total = len(all_pages)
+    total = len(pages) + 2
     writer = PageWriter(form, api, pages)
     once = WrittenEntries(writer, _gfm_links) if form.name == "gfm" else None
     try:
+        index = _index_page(pages, form, docs[0] if len(docs) == 1 else None)
+        sources = _sources_page(pages, cited_by, ledger, form, opts, once)
+        all_pages = [*pages, index, sources]
         # The index and the sources page need no filter run: written first, they are not
         # left for the end (the sources page, a link per citing page, is the largest).
         writer.add(index)
@@ -142,7 +141,7 @@ def build_wiki(
                 progress(n, total)
         writer.wait()
         if once is not None:
-            once.fill(pages)
+            once.fill(all_pages)
         guard = Guard([(d, "a draft") for d in drafts])
         guard.protect(ledger.path, "the ledger")
         guard.protect(Path(f"{ledger.path}.lock"), "the ledger's lock file")
@@ -207,9 +206,12 @@ def _sources_page(
     ledger: Ledger,
     fmt: WikiFormat,
     opts: Options,
+    once: WrittenEntries | None,
 ) -> Page:
     """Every cited source in ledger order, each with the pages that cite it. The entries come
-    from the format's own placement, so titles and URLs are escaped as on every page."""
+    from the format's own placement, so titles and URLs are escaped as on every page; with
+    ``once``, each citing page's link is written once for the whole page (see
+    :mod:`.entries`)."""
     titles = {p.slug: p.title for p in pages}
     hrefs = {p.slug: page_href(fmt, p.slug) for p in pages}  # a page is cited from many entries
     entries = entries_for(fmt, opts)
@@ -223,9 +225,12 @@ def _sources_page(
             {"t": "Space"},
             {"t": "Str", "c": "on:"},
         ]
-        for k, slug in enumerate(cited_by[source.id]):
-            cited += [{"t": "Str", "c": ","}] if k else []
-            cited += [{"t": "Space"}, _link(titles[slug], hrefs[slug])]
+        links = [_link(titles[slug], hrefs[slug]) for slug in cited_by[source.id]]
+        if once is not None:
+            cited += [{"t": "Space"}, once.links(links)]
+        else:
+            for k, el in enumerate(links):
+                cited += [{"t": "Str", "c": ","}, {"t": "Space"}, el] if k else [{"t": "Space"}, el]
         items.append([{"t": "Plain", "c": entries.entry(source, source.id) + cited}])
     blocks: list[Json] = [
         {"t": "Header", "c": [1, ["sources", [], []], text_to_inlines(opts.sources_title)]},
