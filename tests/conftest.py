@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,34 @@ def require_writer(fmt: str) -> None:
     if capability is not None and version < capability.since:
         since = ".".join(map(str, capability.since))
         pytest.skip(f"pandoc {'.'.join(map(str, version))} has no {fmt} writer ({since}+)")
+
+
+@dataclass
+class Result:
+    """What one citeledger command did: exit code and what it printed."""
+
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The console entry point in this process, in ``tmp_path``, with no ledger variables set
+    (a test file may define its own ``cli`` for another working folder)."""
+    from citeledger.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    for var in ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER"):
+        monkeypatch.delenv(var, raising=False)
+
+    def call(*args: str) -> Result:
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return call

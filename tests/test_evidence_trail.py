@@ -7,12 +7,10 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from citeledger.cli import main
 from citeledger.ledger import load_ledger
 
 PAGE_HTML = (
@@ -21,31 +19,6 @@ PAGE_HTML = (
     "surface.</p></body></html>"
 )
 DRAFT = "Ice floats on water.[1]\n\n## Sources\n\n[1] https://a.org/ice — Ice\n"
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.chdir(tmp_path)
-    for var in ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER"):
-        monkeypatch.delenv(var, raising=False)
-
-    def call(*args: str) -> Result:
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
-
-    return call
 
 
 @pytest.fixture

@@ -7,21 +7,13 @@ import os
 import subprocess
 import sys
 import textwrap
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import Result
 
-from citeledger.cli import main
 from citeledger.ledger import load_ledger
 from citeledger.ledger.model import MAX_ID
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
 
 
 def run(*args: str, cwd: Path) -> Result:
@@ -35,25 +27,6 @@ def run(*args: str, cwd: Path) -> Result:
         timeout=180,
     )
     return Result(done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The console entry point in this process, in ``tmp_path``."""
-    monkeypatch.chdir(tmp_path)
-    for var in ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER"):
-        monkeypatch.delenv(var, raising=False)
-
-    def call(*args: str) -> Result:
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
-
-    return call
 
 
 def _source(sid: int, url: str, title: str = "", quotes: tuple[str, ...] = ()) -> dict:

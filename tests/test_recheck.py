@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from citeledger.cli import main
 from citeledger.drift import nearest_passage, url_slug
 
 PAGE = (
@@ -20,31 +18,6 @@ CHANGED = (
     "<html><body><h1>Ice</h1><p>Ice is denser than liquid water in this revision, so it sinks."
     "</p><p>About 90% of an iceberg lies below the surface.</p></body></html>"
 )
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.chdir(tmp_path)
-    for var in ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER"):
-        monkeypatch.delenv(var, raising=False)
-
-    def call(*args: str) -> Result:
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
-
-    return call
 
 
 @pytest.fixture
