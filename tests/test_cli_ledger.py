@@ -9,22 +9,13 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import typst
+from conftest import Result
 
-from citeledger.cli import main
 from citeledger.ledger import load_ledger
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
 
 Cli = Callable[..., Result]
 
@@ -36,22 +27,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.delenv("HERMES_CITATION_LEDGER", raising=False)
     monkeypatch.chdir(tmp_path)
     yield tmp_path
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
-    """Runs the console entry point in this process and returns what it printed."""
-
-    def run(*args: str) -> Result:
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
-
-    return run
 
 
 def run_process(
