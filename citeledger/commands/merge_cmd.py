@@ -37,11 +37,11 @@ import typer
 
 from ..errors import DraftError
 from ..ledger import Ledger, load_ledger, transaction
-from ..ledger.evidence_store import Copied, copy_texts, evidence_dir
-from ..ledger.merge import MergeResult, merge_ledgers
 from .ledger_cmds import LedgerOpt, ledger_path
 
-if TYPE_CHECKING:  # pandoc and the verifier load inside the command: `add` must start fast
+if TYPE_CHECKING:  # merging, evidence and pandoc load inside the command: `add` starts fast
+    from ..ledger.evidence_store import Copied
+    from ..ledger.merge import MergeResult
     from ..rewrite import Rewrite
 
 
@@ -63,6 +63,8 @@ def merge(
     ledger: LedgerOpt = None,
 ) -> None:
     """Merge another ledger into this one, translating its ids (and its drafts' markers)."""
+    from ..ledger.evidence_store import copy_texts, evidence_dir
+    from ..ledger.merge import merge_ledgers
     from ..rewrite import plan_rewrite, read_markdown_draft
 
     path = ledger_path(ctx, ledger)
@@ -128,6 +130,8 @@ def _report(
     *,
     dry_run: bool,
 ) -> None:
+    from ..ledger.evidence_store import evidence_dir
+
     for old in sorted(result.id_map):
         print(f"other [{old}] -> [{result.id_map[old]}]")
     would = "would be " if dry_run else ""
