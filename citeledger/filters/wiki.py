@@ -103,26 +103,25 @@ class Entries(base.Entries):
 
 
 class Placement(base.Placement):
+    """The format and the reference style are the entries' (``self.entries``), which the
+    inline side shares: a native MediaWiki note holds the entry's markup."""
+
     entries: Entries
     entries_type = Entries
-
-    def __init__(self, state: base.State) -> None:
-        super().__init__(state)
-        self.fmt = self.entries.fmt
-        self.native = self.entries.native
 
     # Inline side -------------------------------------------------------------------------
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
         anchor = source_anchor(source.id)
-        if self.native:
+        fmt = self.entries.fmt
+        if self.entries.native:
             if occurrence == 1:
                 markup = self.entries.markup(source, number)
                 return [raw_inline("mediawiki", f'<ref name="{anchor}">{markup}</ref>')]
             return [raw_inline("mediawiki", f'<ref name="{anchor}" />')]
-        if self.fmt == "dokuwiki":
+        if fmt == "dokuwiki":
             target = "#" + dokuwiki_section_id(self.state.options.sources_title)
             return [link([str_(f"[{number}]")], target)]
-        if self.fmt == "obsidian":
+        if fmt == "obsidian":
             return [str_("["), raw_inline("markdown", f"[[#^{anchor}|{number}]]"), str_("]")]
         return [link([str_(f"[{number}]")], "#" + anchor)]
 
@@ -131,7 +130,7 @@ class Placement(base.Placement):
         sources = self.state.list_order()
         if not sources:
             return []
-        if self.native:
+        if self.entries.native:
             return [self.sources_header(), raw_block("mediawiki", "<references />")]
         items = [[{"t": "Plain", "c": self.entry(s, self.state.number(s.id))}] for s in sources]
         return [self.sources_header(), {"t": "BulletList", "c": items}]

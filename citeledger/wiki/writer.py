@@ -27,6 +27,10 @@ from .formats import WikiFormat
 from .pages import Page
 
 FRAME_FILE = Path(__file__).resolve().parent.parent / "templates" / "wiki-page.html"
+# Blocks a batch holds at the least: a pandoc run costs 60 ms or more of CPU besides its work,
+# about what writing 100 to 200 blocks of prose costs, so smaller batches spend more on
+# starting pandoc than on writing.
+MIN_BATCH = 500
 
 
 class PageWriter:
@@ -37,10 +41,11 @@ class PageWriter:
     gathers notes at the document's end, is a batch of its own.
 
     A batch is half of each CPU's share of the work still to come, and at least an eighth of
-    its share of all the work: batches shrink towards the end, so the last one, written after
-    the last page is prepared, is a short tail, while a build starts few pandoc runs (about a
-    dozen; each costs 25 to 60 ms of CPU beyond its work: on the 500-page benchmark, batches of
-    a sixteenth throughout cost gfm a fifth more pandoc CPU and html a quarter more)."""
+    its share of all the work and ``MIN_BATCH`` blocks: batches shrink towards the end, so the
+    last one, written after the last page is prepared, is a short tail, while a build starts
+    few pandoc runs (on the 500-page benchmark, batches of a sixteenth throughout cost gfm a
+    fifth more pandoc CPU and html a quarter more; a 50-page build made 33 runs without the
+    floor, 3 with it)."""
 
     def __init__(self, fmt: WikiFormat, api: Json, pages: list[Page]) -> None:
         self.fmt = fmt
@@ -50,7 +55,7 @@ class PageWriter:
         self.workers = max(1, min(4, os.cpu_count() or 1))
         self.pool = ThreadPoolExecutor(max_workers=self.workers)
         self.remaining = sum(len(p.blocks) for p in pages)
-        self.floor = max(1, self.remaining // (8 * self.workers))
+        self.floor = max(MIN_BATCH, self.remaining // (8 * self.workers))
         self.batch: list[Page] = []
         self.size = 0
         self.futures: list[Future[None]] = []
