@@ -30,28 +30,18 @@ from ..tree import Json, text_to_inlines
 from .markers import MARKER_RE, Hit, Marker, Scan, parse_marker, scan
 from .sources_block import (
     DEFAULT_TITLES,
+    ENTRY_PREFIX,
+    FOOTNOTE_DEF,
     Definition,
     block_definitions,
     fenced_lines,
     find_sources_lines,
 )
 
-_FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
 _REF_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
-_ENTRY_START = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?=\[)")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_MATH = re.compile(r"\$\$.+?\$\$|\$(?=\S)[^$\n]*?(?<=\S)\$(?!\d)")
+_ENTRY_START = re.compile(ENTRY_PREFIX + r"(?=\[)")
 _COMMENT = re.compile(r"<!--.*?-->")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()\s]*(?:\([^()]*\))?[^()]*\)")
-# ``[7](https://...)`` and ``[[7]](https://...)``: a link whose text is a marker cites.
-_MARKER_LINK = re.compile(r"\[\[?([0-9]{1,6})\]?\]\(\s*<?https?://")
-_ESCAPE = re.compile(r"\\+(?=[\[\]])")
-# Pandoc's markdown writers escape every bracket: a citation written as a raw HTML link around
-# its marker (citeledger's gfm wiki pages) reads ``<a href="#src-1">\\[1\\]</a>``. There the
-# backslashes are the writer's, not an author's: that marker is the link's text, a citation.
-_ANCHORED = re.compile(r"(<a\s[^<>]*>)\\\[([^\[\]\\<>]*)\\\](</a>)")
 _LOOKAHEAD = 64
 
 
@@ -118,7 +108,7 @@ class Locator:
                     in_comment = True
             stripped = line.strip()
             indented = line.startswith(("    ", "\t"))
-            if _FOOTNOTE_DEF.match(line):
+            if FOOTNOTE_DEF.match(line):
                 in_note = True
             elif in_note and stripped and after_blank and not line[:1].isspace():
                 in_note = False
@@ -135,20 +125,7 @@ class Locator:
                 continue
             if "[" not in line or _REF_DEF.match(line):
                 continue
-            if "`" in line:
-                line = _CODE_SPAN.sub(_blank, line)
-            if "$" in line:
-                line = _MATH.sub(_blank, line)
-            if "<" in line:
-                if "\\[" in line:
-                    line = _ANCHORED.sub(lambda m: f"{m[1]}[{m[2]}]  {m[3]}", line)
-                line = _HTML_TAG.sub(_blank, line)
-            links: list[tuple[int, _Raw]] = []
-            if "](" in line:
-                for lm in _MARKER_LINK.finditer(line):
-                    raw = _Raw(("id", (int(lm.group(1)),), None), number + 1, lm.start() + 1)
-                    links.append((lm.start(), raw))
-                line = _INLINE_LINK.sub(_blank, line)
+            line, links = _mask_inline(line, number + 1)
             if in_sources:
                 m = _ENTRY_START.match(line)
                 if m:
@@ -235,6 +212,41 @@ def _candidates(line: str, number: int, labels: set[str]) -> list[tuple[int, _Ra
             col = -first - 1 if first < 0 else first
         out.append((col, _Raw(_key(marker), number, col + 1, escaped)))
     return out
+
+
+# What the tree finder leaves out of a line, blanked in this order. Code spans and math are one
+# pattern so that whichever opens first wins, as in pandoc's reader.
+_CODE_OR_MATH = re.compile(r"(`+)(?:(?!\1).)+?\1|\$\$.+?\$\$|\$(?=\S)[^$\n]*?(?<=\S)\$(?!\d)")
+# Pandoc's markdown writers escape every bracket: a citation written as a raw HTML link around
+# its marker (citeledger's gfm wiki pages) reads ``<a href="#src-1">\\[1\\]</a>``. There the
+# backslashes are the writer's, not an author's: that marker is the link's text, a citation.
+_ANCHORED = re.compile(r"(<a\s[^<>]*>)\\\[([^\[\]\\<>]*)\\\](</a>)")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+# ``[7](https://...)`` and ``[[7]](https://...)``: a link whose text is a marker cites.
+_MARKER_LINK = re.compile(r"\[\[?([0-9]{1,6})\]?\]\(\s*<?https?://")
+_INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()\s]*(?:\([^()]*\))?[^()]*\)")
+
+
+def _mask_inline(line: str, number: int) -> tuple[str, list[tuple[int, _Raw]]]:
+    """``line`` with code, math, HTML tags and inline links blanked (columns kept), and the
+    links on line ``number`` whose text is a marker, as candidates of their own."""
+    if "`" in line or "$" in line:
+        line = _CODE_OR_MATH.sub(_blank, line)
+    if "<" in line:
+        if "\\[" in line:
+            line = _ANCHORED.sub(lambda m: f"{m[1]}[{m[2]}]  {m[3]}", line)
+        line = _HTML_TAG.sub(_blank, line)
+    links: list[tuple[int, _Raw]] = []
+    if "](" in line:
+        for lm in _MARKER_LINK.finditer(line):
+            links.append(
+                (lm.start(), _Raw(("id", (int(lm.group(1)),), None), number, lm.start() + 1))
+            )
+        line = _INLINE_LINK.sub(_blank, line)
+    return line, links
+
+
+_ESCAPE = re.compile(r"\\+(?=[\[\]])")
 
 
 def _unescape(line: str) -> tuple[str, list[int]]:

@@ -51,17 +51,6 @@ _PAGINATION = re.compile(r"\s*\(\s*\d+\s*/\s*\d+\s*\)$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _BOLD_LINE = re.compile(r"^ {0,3}(\*\*|__)(.+?)\1[ \t]*(:?)[ \t]*$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-# A line of a list, as render writes it or a person edits it: ``[n]`` first, or after a bullet.
-_ENTRY_LINE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\[[0-9]{1,6}\](?![(])")
-# ``[n]: url "title"``: a reference definition with a numeric label.
-_DEFINITION = re.compile(
-    r"^ {0,3}\[([0-9]{1,6})\]:[ \t]*(<[^<>\n]*>|\S+)"
-    r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$"
-)
-_FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
-_OTHER_DEF = re.compile(r"^ {0,3}\[(?!\^)(?![0-9]{1,6}\])[^\]\n]+\]:\s")
-_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def titles_for(title: str | None) -> tuple[str, ...]:
@@ -217,6 +206,9 @@ def heading_level(lines: Sequence[str], number: int) -> int | None:
     return None
 
 
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
 def fenced_lines(lines: Sequence[str]) -> list[bool]:
     """For each line, whether it is out of the prose's reach: in a fenced code block (fence
     lines included; a fence closes only on a bare fence of its own character at least as long,
@@ -309,6 +301,17 @@ def title_lines(
     ]
 
 
+# The start of a list line, as render writes it or a person edits it: a bullet or a number.
+ENTRY_PREFIX = r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?"
+# A list line that names an id: ``[n]`` first, or after a bullet.
+_ENTRY_LINE = re.compile(ENTRY_PREFIX + r"\[[0-9]{1,6}\](?![(])")
+# ``[n]: url "title"``: a reference definition with a numeric label.
+_DEFINITION = re.compile(
+    r"^ {0,3}\[([0-9]{1,6})\]:[ \t]*(<[^<>\n]*>|\S+)"
+    r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$"
+)
+
+
 def _lists_entries(lines: Sequence[str], start: int, end: int, fenced: Sequence[bool]) -> bool:
     """The raw side of :func:`is_citation_list`: an entry line, a ``[n]:`` definition, or
     nothing but blank lines."""
@@ -358,6 +361,9 @@ class Definition:
     url: str
     line: int
     col: int
+
+
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def definitions(text: str, titles: Sequence[str] = DEFAULT_TITLES) -> list[Definition]:
@@ -457,6 +463,12 @@ def _relevel(block: str, found: LineBlock) -> str:
     return "#" * found.level + first[len(m.group(1)) :].lstrip("#") + sep + rest
 
 
+# ``[^note]:`` opens a footnote definition; ``[label]: url`` with a label that is not an id is
+# the rest of the draft's business.
+FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
+_OTHER_DEF = re.compile(r"^ {0,3}\[(?!\^)(?![0-9]{1,6}\])[^\]\n]+\]:\s")
+
+
 def _kept_definitions(lines: Sequence[str], found: LineBlock) -> list[int]:
     """Lines of the old block that belong to the rest of the draft: footnote definitions (with
     their indented continuation) and reference definitions with non-numeric labels."""
@@ -464,7 +476,7 @@ def _kept_definitions(lines: Sequence[str], found: LineBlock) -> list[int]:
     in_note = False
     for k in range(found.start, found.end):
         line = lines[k]
-        if _FOOTNOTE_DEF.match(line):
+        if FOOTNOTE_DEF.match(line):
             in_note = True
         elif in_note and line.strip() and not line[:1].isspace():
             in_note = False
