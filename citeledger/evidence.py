@@ -83,20 +83,14 @@ def _read_bytes(source: str, stdin: BinaryIO | None, max_bytes: int) -> bytes:
             error=EvidenceError,
             hint=_TOO_LARGE_HINT,
         )
-    try:
-        return read_file(
-            source,
-            limit=max_bytes,
-            what="evidence",
-            error=EvidenceError,
-            too_large_hint=_TOO_LARGE_HINT,
-        )
-    except FileNotFoundError:
-        raise EvidenceError(
-            f"no evidence file {source}", hint="save the fetched page to a file first, or use -"
-        ) from None
-    except OSError as exc:
-        raise EvidenceError(f"cannot read evidence {source}: {exc.strerror or exc}") from None
+    return read_file(
+        source,
+        limit=max_bytes,
+        what="evidence file",
+        error=EvidenceError,
+        too_large_hint=_TOO_LARGE_HINT,
+        missing_hint="save the fetched page to a file first, or use -",
+    )
 
 
 def _decode(data: bytes, name: str, *, html: bool) -> str:

@@ -73,12 +73,9 @@ def read_markdown_draft(path: Path) -> str:
             f"--rewrite {path}: a {fmt} file, not a markdown draft",
             hint="rewrite the markdown draft it was built from, then build it again",
         )
-    try:
-        data = read_file(path, limit=MAX_DRAFT_BYTES, what="draft", error=DraftError)
-    except FileNotFoundError:
-        raise DraftError(f"no draft file {path}", hint="check the path") from None
-    except OSError as exc:
-        raise DraftError(f"cannot read draft {path}: {exc.strerror or exc}") from None
+    data = read_file(
+        path, limit=MAX_DRAFT_BYTES, what="draft", error=DraftError, missing_hint="check the path"
+    )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -58,6 +58,13 @@ LedgerOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of lines.")]
+
+
+def flag(name: str, metavar: str, help: str) -> Any:
+    """A verb's option that takes a value, in one call (typer's keywords are long to repeat)."""
+    return typer.Option(name, metavar=metavar, help=help)
+
+
 # Tool output and drafts read by the verbs; far above any search result page.
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 # Evidence is the passage that supports a claim, not the page.
@@ -155,22 +162,16 @@ def reset(
     _echo(f"ledger reset: {path}")
 
 
+_ACCESSED_HELP = "Access date, ISO 8601 (2024-01-31 or 2024-01-31T14:05Z; default: today)."
+
+
 def add(
     ctx: typer.Context,
     urls: Annotated[
         list[str], typer.Argument(metavar="URL...", help="http(s) URL, doi:10.x/y or arXiv:id.")
     ],
-    title: Annotated[
-        str | None, typer.Option("--title", metavar="TEXT", help="Title (one-URL calls).")
-    ] = None,
-    accessed: Annotated[
-        str | None,
-        typer.Option(
-            "--accessed",
-            metavar="DATE",
-            help="Access date, ISO 8601 (2024-01-31 or 2024-01-31T14:05Z; default: today).",
-        ),
-    ] = None,
+    title: Annotated[str | None, flag("--title", "TEXT", "Title (one-URL calls).")] = None,
+    accessed: Annotated[str | None, flag("--accessed", "DATE", _ACCESSED_HELP)] = None,
     as_json: JsonOpt = False,
     ledger: LedgerOpt = None,
 ) -> None:
@@ -289,14 +290,13 @@ def _read_text_input(source: str, what: str) -> str:
         )
         where = "standard input"
     else:
-        try:
-            data = read_file(source, limit=MAX_INPUT_BYTES, what=what, error=BadInput)
-        except FileNotFoundError:
-            raise BadInput(
-                f"no {what} file {source}", hint="check the path, or use - for stdin"
-            ) from None
-        except OSError as exc:
-            raise BadInput(f"cannot read {what} {source}: {exc.strerror or exc}") from None
+        data = read_file(
+            source,
+            limit=MAX_INPUT_BYTES,
+            what=what,
+            error=BadInput,
+            missing_hint="check the path, or use - for stdin",
+        )
         where = source
     try:
         return data.decode("utf-8-sig")
@@ -353,13 +353,8 @@ def _parse_id(value: str) -> int:
 def quote(
     ctx: typer.Context,
     source_id: Annotated[str, typer.Argument(metavar="ID", help="Ledger id the quote supports.")],
-    text: Annotated[
-        str, typer.Option("--text", metavar="TEXT", help="The exact quote, copied from the page.")
-    ],
-    evidence: Annotated[
-        str,
-        typer.Option("--from", metavar="FILE|-", help="The fetched page (text/HTML/PDF), or -."),
-    ],
+    text: Annotated[str, flag("--text", "TEXT", "The exact quote, copied from the page.")],
+    evidence: Annotated[str, flag("--from", "FILE|-", "The fetched page (text/HTML/PDF), or -.")],
     ledger: LedgerOpt = None,
 ) -> None:
     """Attach verbatim supporting evidence to a source."""
@@ -455,29 +450,19 @@ def _refuse_non_markdown(draft: str) -> None:
         )
 
 
+_REPLACE_IN_HELP = "Rewrite this draft's trailing Sources block in place (implies --cited-in)."
+
+
 def render(
     ctx: typer.Context,
     style: Annotated[
-        str,
-        typer.Option(
-            "--style", metavar="STYLE", help="markdown, plain, footnotes, bibtex or evidence."
-        ),
+        str, flag("--style", "STYLE", "markdown, plain, footnotes, bibtex or evidence.")
     ] = "markdown",
-    only: Annotated[
-        str | None, typer.Option("--only", metavar="IDS", help="Ids to include, e.g. 1,3,5-7.")
-    ] = None,
+    only: Annotated[str | None, flag("--only", "IDS", "Ids to include, e.g. 1,3,5-7.")] = None,
     cited_in: Annotated[
-        str | None,
-        typer.Option("--cited-in", metavar="DRAFT", help="Include only the ids this draft cites."),
+        str | None, flag("--cited-in", "DRAFT", "Include only the ids this draft cites.")
     ] = None,
-    replace_in: Annotated[
-        str | None,
-        typer.Option(
-            "--replace-in",
-            metavar="DRAFT",
-            help="Rewrite this draft's trailing Sources block in place (implies --cited-in).",
-        ),
-    ] = None,
+    replace_in: Annotated[str | None, flag("--replace-in", "DRAFT", _REPLACE_IN_HELP)] = None,
     ledger: LedgerOpt = None,
 ) -> None:
     """Render a Sources block."""
@@ -509,12 +494,14 @@ def render(
         target = Path(replace_in)
         try:
             original = read_file(
-                target, limit=MAX_INPUT_BYTES, what="draft", error=DraftError
+                target,
+                limit=MAX_INPUT_BYTES,
+                what="draft",
+                error=DraftError,
+                missing_hint="check the path of the draft",
             ).decode("utf-8")
         except UnicodeDecodeError:
             raise DraftError(f"draft {replace_in} is not UTF-8 text") from None
-        except OSError as exc:
-            raise DraftError(f"cannot read draft {replace_in}: {exc.strerror or exc}") from None
         updated = _replace_block(target, original, block)
         if updated != original:
             # The draft is edited where it lives: through a symlinked draft, its target.

@@ -24,23 +24,19 @@ from typing import Annotated
 import typer
 
 from ..ledger import Ledger, load_ledger
-from .ledger_cmds import LedgerOpt, ledger_path
+from .ledger_cmds import LedgerOpt, flag, ledger_path
 
 
 def _print(line: str) -> None:
     print(line, file=sys.stderr if line.startswith("FAIL:") else sys.stdout, flush=True)
 
 
+_FROM_DIR_HELP = "Fresh page texts, one file per source: <id>.<ext> or <url slug>.<ext>."
+
+
 def recheck(
     ctx: typer.Context,
-    from_dir: Annotated[
-        str | None,
-        typer.Option(
-            "--from-dir",
-            metavar="DIR",
-            help="Fresh page texts, one file per source: <id>.<ext> or <url slug>.<ext>.",
-        ),
-    ] = None,
+    from_dir: Annotated[str | None, flag("--from-dir", "DIR", _FROM_DIR_HELP)] = None,
     ledger: LedgerOpt = None,
 ) -> None:
     """Re-check every quote against its kept evidence text, or against fresh pages in DIR."""

@@ -123,7 +123,7 @@ class Entries:
 class Placement:
     """The generic placement: ``[n]`` stays as text, the Sources list comes last.
 
-    Subclasses override :meth:`cite` (the inline form of one citation), :meth:`sources_blocks`
+    Subclasses override :meth:`cite` (the inline form of one citation), :meth:`list_blocks`
     (the list), :meth:`separator` (between adjacent citations) and :meth:`finish` (anything
     the document needs besides: header-includes, metadata); ``entries_type`` renders the
     list's entries.
@@ -156,13 +156,16 @@ class Placement:
         return self.entries.entry(source, number)
 
     def sources_blocks(self) -> list[Json]:
+        """The Sources list, or nothing when the document cites nothing."""
         sources = self.state.list_order()
-        if not sources:
-            return []
-        blocks = [self.sources_header()]
-        for src in sources:
-            blocks.append(para(self.entry(src, self.state.number(src.id))))
-        return blocks
+        return self.list_blocks(sources) if sources else []
+
+    def list_blocks(self, sources: list[Source]) -> list[Json]:
+        """The blocks of a Sources list of ``sources`` (never empty), in list order."""
+        return [
+            self.sources_header(),
+            *(para(self.entry(src, self.state.number(src.id))) for src in sources),
+        ]
 
     def sources_header(self, identifier: str = "sources") -> Json:
         """The list's heading: the draft's Sources heading level, unnumbered."""

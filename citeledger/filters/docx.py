@@ -137,14 +137,11 @@ class Placement(base.Placement):
         return [*entry_inlines(source)]
 
     def sources_blocks(self) -> list[Json]:
-        sources = self.state.list_order()
-        if not sources or not self._list:
-            return []
-        title = self.state.options.sources_title
-        blocks = [header(1, title, "sources", ["unnumbered"])]
-        for src in sources:
-            blocks.append(para(self.entry(src, self.state.number(src.id))))
-        return blocks
+        return super().sources_blocks() if self._list else []
+
+    def sources_header(self, identifier: str = "sources") -> Json:
+        """Word's list heading is always level 1: the renderer finds it there."""
+        return header(1, self.state.options.sources_title, identifier, ["unnumbered"])
 
     def finish(self) -> None:
         self.state.doc["blocks"].extend(self.sources_blocks())

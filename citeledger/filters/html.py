@@ -93,10 +93,7 @@ class Placement(base.Placement):
             inlines += [{"t": "Space"}, *back]
         return inlines
 
-    def sources_blocks(self) -> list[Json]:
-        sources = self.state.list_order()
-        if not sources:
-            return []
+    def list_blocks(self, sources: list[Source]) -> list[Json]:
         entries: list[Json] = []
         for src in sources:
             entry = para(self.entry(src, self.state.number(src.id)))

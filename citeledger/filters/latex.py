@@ -61,10 +61,7 @@ class Placement(base.Placement):
     def label(self, number: int) -> str:
         return f"[{number}]" if self.bracketed else f"{number}."
 
-    def sources_blocks(self) -> list[Json]:
-        sources = self.state.list_order()
-        if not sources:
-            return []
+    def list_blocks(self, sources: list[Source]) -> list[Json]:
         numbers = [self.state.number(s.id) for s in sources]
         widest = max((self.label(n) for n in numbers), key=len)
         lines = [r"\begin{citeledgersources}{" + latex_text(widest) + "}"]

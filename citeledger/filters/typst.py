@@ -34,10 +34,7 @@ class Placement(base.Placement):
             parts.append(typst_markup(f"(accessed {source.accessed})"))
         return " ".join(parts)
 
-    def sources_blocks(self) -> list[Json]:
-        sources = self.state.list_order()
-        if not sources:
-            return []
+    def list_blocks(self, sources: list[Source]) -> list[Json]:
         cells: list[str] = []
         for src in sources:
             mark = typst_markup(f"[{self.state.number(src.id)}]")

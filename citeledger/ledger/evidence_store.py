@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import EvidenceError
-from .files import read_file
+from .files import make_folder, read_file
 from .model import Ledger, Quote, Source
 from .quotes import normalize_for_match
-from .store import atomic_write_bytes
+from .store import write_or_fail
 
 SUFFIX = ".txt"
 # read_evidence reads at most 200 MB; decoded cp1252 or UTF-16 can grow as UTF-8, up to 3x.
@@ -80,13 +80,12 @@ def _ensure_folder(folder: Path) -> None:
             "there",
         )
     if mode is None:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise EvidenceError(
-                f"cannot create evidence folder {folder}: {exc.strerror or exc}",
-                hint="check the permissions of the ledger's folder",
-            ) from None
+        make_folder(
+            folder,
+            what="evidence folder",
+            error=EvidenceError,
+            hint="check the permissions of the ledger's folder",
+        )
 
 
 def store_text(folder: Path, text: str) -> str:
@@ -109,13 +108,13 @@ def store_bytes(folder: Path, digest: str, data: bytes) -> bool:
     _ensure_folder(folder)
     if read_stored(folder, digest).status == "ok":
         return False
-    try:
-        atomic_write_bytes(path, data)
-    except OSError as exc:
-        raise EvidenceError(
-            f"cannot write evidence file {path}: {exc.strerror or exc}",
-            hint="check the folder's permissions and free space",
-        ) from None
+    write_or_fail(
+        path,
+        data,
+        shown=f"evidence file {path}",
+        error=EvidenceError,
+        hint="check the folder's permissions and free space",
+    )
     return True
 
 
@@ -142,8 +141,6 @@ def read_stored(folder: Path, digest: str) -> Stored:
         return Stored("missing", digest, path)
     except EvidenceError as exc:
         return Stored("unreadable", digest, path, detail=exc.message)
-    except OSError as exc:
-        return Stored("unreadable", digest, path, detail=str(exc.strerror or exc))
     actual = hashlib.sha256(data).hexdigest()
     if actual != digest:
         return Stored("altered", digest, path, detail=f"its bytes now hash to {actual}")

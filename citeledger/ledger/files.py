@@ -38,12 +38,23 @@ def read_file(
     what: str,
     error: type[CiteledgerError],
     too_large_hint: str = "",
+    missing_hint: str | None = None,
 ) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them; ``error`` (with
-    ``what`` naming the file's role) for anything else. ``FileNotFoundError`` and other
-    ``OSError`` from opening pass through for the caller to word."""
+    ``what`` naming the file's role) for anything else, worded here once for every caller.
+
+    A missing file is ``error`` (``no <what> at <path>``, with ``missing_hint``) when the caller
+    gives a hint; without one ``FileNotFoundError`` passes through, for callers to whom a missing
+    file is no fault (an empty ledger, an evidence page not kept yet)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        if missing_hint is None:
+            raise
+        raise error(f"no {what} at {path}", hint=missing_hint or None) from None
+    except OSError as exc:
+        raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -55,6 +66,8 @@ def read_file(
             return read_stream(
                 handle, limit=limit, what=f"{what} {path}", error=error, hint=too_large_hint
             )
+    except OSError as exc:
+        raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
 
@@ -78,3 +91,11 @@ def read_stream(
 
 def _size(n: int) -> str:
     return f"{n / (1024 * 1024):g} MB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
+def make_folder(folder: Path, *, what: str, error: type[CiteledgerError], hint: str) -> None:
+    """Create ``folder`` (and its parents) unless it exists; ``error`` naming ``what`` if not."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise error(f"cannot create {what} {folder}: {exc.strerror or exc}", hint=hint) from None

@@ -26,8 +26,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import LedgerError
-from .files import read_file
+from ..errors import CiteledgerError, LedgerError
+from .files import make_folder, read_file
 from .model import Ledger, ShapeError, UnsafeEntry
 
 DEFAULT_NAME = "ledger.json"
@@ -78,6 +78,9 @@ def resolve_ledger_path(explicit: str | Path | None = None) -> Path:
     return locate_ledger(explicit)[0]
 
 
+_CREATE_HINT = "run `citeledger add URL` or `citeledger reset` to create it"
+
+
 def load_ledger(path: Path, *, missing_ok: bool = False) -> Ledger:
     """Read and validate the ledger at ``path``. A missing file is an empty ledger when
     ``missing_ok``; everything else that is wrong raises ``LedgerError`` naming the path, the
@@ -86,16 +89,15 @@ def load_ledger(path: Path, *, missing_ok: bool = False) -> Ledger:
     if path.is_dir():
         raise _folder_error(path)
     try:
-        raw = read_file(path, limit=MAX_LEDGER_BYTES, what="ledger", error=LedgerError)
+        raw = read_file(
+            path,
+            limit=MAX_LEDGER_BYTES,
+            what="ledger",
+            error=LedgerError,
+            missing_hint=None if missing_ok else _CREATE_HINT,
+        )
     except FileNotFoundError:
-        if missing_ok:
-            return Ledger(path)
-        raise LedgerError(
-            f"no ledger at {path}",
-            hint="run `citeledger add URL` or `citeledger reset` to create it",
-        ) from None
-    except OSError as exc:
-        raise LedgerError(f"cannot read ledger {path}: {exc.strerror or exc}") from None
+        return Ledger(path)
     return parse_ledger(path, raw)
 
 
@@ -189,8 +191,6 @@ def reset_ledger(path: Path) -> Path | None:
             raw = read_file(target, limit=MAX_LEDGER_BYTES, what="ledger", error=LedgerError)
         except FileNotFoundError:
             raw = None
-        except OSError as exc:
-            raise LedgerError(f"cannot read ledger {path}: {exc.strerror or exc}") from None
         if raw is not None:
             try:
                 parse_ledger(target, raw)
@@ -229,13 +229,23 @@ def _refuse_read_only(target: Path, shown: Path) -> None:
 
 
 def _write(target: Path, data: bytes, shown: Path) -> None:
+    write_or_fail(
+        target,
+        data,
+        shown=str(shown),
+        error=LedgerError,
+        hint="check the folder's permissions and free space; the old ledger is intact",
+    )
+
+
+def write_or_fail(
+    path: Path, data: bytes, *, shown: str, error: type[CiteledgerError], hint: str
+) -> None:
+    """:func:`atomic_write_bytes`, with a failure worded once: ``error`` naming ``shown``."""
     try:
-        atomic_write_bytes(target, data)
+        atomic_write_bytes(path, data)
     except OSError as exc:
-        raise LedgerError(
-            f"cannot write {shown}: {exc.strerror or exc}",
-            hint="check the folder's permissions and free space; the old ledger is intact",
-        ) from None
+        raise error(f"cannot write {shown}: {exc.strerror or exc}", hint=hint) from None
 
 
 def _remove_stale_temps(target: Path) -> None:
@@ -320,13 +330,12 @@ def _real_target(path: Path) -> Path:
         raise _folder_error(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     folder = target.parent if str(target.parent) else Path(".")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise LedgerError(
-            f"cannot create the folder of ledger {path}: {exc.strerror or exc}",
-            hint="choose another --ledger path",
-        ) from None
+    make_folder(
+        folder,
+        what="folder",
+        error=LedgerError,
+        hint=f"it would hold ledger {path}; choose another --ledger path",
+    )
     return target
 
 

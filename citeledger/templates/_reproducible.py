@@ -7,7 +7,9 @@ import io
 import sys
 import zipfile
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)
 
@@ -25,6 +27,20 @@ def fixed_zip(data: bytes) -> bytes:
             info.external_attr = 0o644 << 16
             dst.writestr(info, src.read(name))
     return out.getvalue()
+
+
+def saved(package: Any, title: str) -> bytes:
+    """A python-docx Document or python-pptx Presentation saved the same way every time: fixed
+    core properties (author, dates, revision) and :func:`fixed_zip`."""
+    core = package.core_properties
+    core.title = title
+    core.author = "citeledger"
+    core.last_modified_by = "citeledger"
+    core.revision = 1
+    core.created = core.modified = datetime(*FIXED_TIME)
+    out = io.BytesIO()
+    package.save(out)
+    return fixed_zip(out.getvalue())
 
 
 def write_main(build: Callable[[], bytes], default: Path, argv: list[str] | None) -> None:

@@ -15,7 +15,6 @@ twice gives the same bytes and a change to the template shows up as a real diff.
 from __future__ import annotations
 
 import io
-from datetime import datetime
 from pathlib import Path
 
 import docx
@@ -25,7 +24,7 @@ from docx.shared import Pt, RGBColor
 
 from ..pandoc import run_pandoc
 from ..renderers import _oxml
-from ._reproducible import FIXED_TIME, fixed_zip, write_main
+from ._reproducible import saved, write_main
 
 HERE = Path(__file__).resolve().parent
 BODY_FONT = "Cambria"
@@ -107,17 +106,7 @@ def build() -> bytes:
         fonts.set(_oxml.qn("w:ascii"), BODY_FONT)
         fonts.set(_oxml.qn("w:hAnsi"), BODY_FONT)
 
-    core = document.core_properties
-    core.title = "citeledger reference"
-    core.author = "citeledger"
-    core.last_modified_by = "citeledger"
-    core.revision = 1
-    core.created = datetime(*FIXED_TIME)
-    core.modified = datetime(*FIXED_TIME)
-
-    out = io.BytesIO()
-    document.save(out)
-    return fixed_zip(out.getvalue())
+    return saved(document, "citeledger reference")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import tempfile
-from datetime import datetime
 from pathlib import Path
 
 from pptx import Presentation
@@ -22,7 +21,7 @@ from pptx.util import Emu
 
 from ..pandoc import run_pandoc
 from ..renderers import _pptx_oxml as ox
-from ._reproducible import FIXED_TIME, fixed_zip, write_main
+from ._reproducible import saved, write_main
 
 HERE = Path(__file__).resolve().parent
 TITLE_RGB = "1F3A5F"
@@ -52,15 +51,7 @@ def build() -> bytes:
         cy=Emu(28575),
         rgb=ACCENT_RGB,
     )
-    core = prs.core_properties
-    core.title = "citeledger reference deck"
-    core.author = "citeledger"
-    core.last_modified_by = "citeledger"
-    core.revision = 1
-    core.created = core.modified = datetime(*FIXED_TIME)
-    out = io.BytesIO()
-    prs.save(out)
-    return fixed_zip(out.getvalue())
+    return saved(prs, "citeledger reference deck")
 
 
 def main(argv: list[str] | None = None) -> None:
