@@ -13,7 +13,7 @@ from citeledger.options import Options
 from citeledger.pandoc import read_json
 from citeledger.tree import Json
 from citeledger.wiki import FORMATS, Page, build_wiki
-from citeledger.wiki.build import _sources_page
+from citeledger.wiki.build import sources_page
 from citeledger.wiki.entries import WrittenEntries
 from citeledger.wiki.links import GfmLinks
 from citeledger.wiki.writer import PageWriter
@@ -146,7 +146,7 @@ def test_the_sources_page_reads_the_same_with_each_link_written_once(tmp_path: P
     result = build_wiki([draft], tmp_path / "out", ledger, fmt="gfm", say=lambda _l: None)
     fmt = FORMATS["gfm"]
     opts = Options().updated({"numbering": "ledger"})
-    in_place = _sources_page(result.pages, result.cited_by, ledger, fmt, opts, None)
+    in_place = sources_page(result.pages, result.cited_by, ledger, fmt, opts, None)
     writer = PageWriter(fmt, [1, 23, 1], [])
     try:
         expected = writer.texts([in_place.blocks])[0]

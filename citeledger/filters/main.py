@@ -84,10 +84,15 @@ PLACEMENTS = {
 DEFAULT_PLACEMENT = "html"
 
 
-def placement_for(fmt: str, state: State) -> Placement:
+def placement_type(fmt: str) -> type[Placement]:
+    """The placement class of writer ``fmt`` (extensions ignored), from :data:`PLACEMENTS`."""
     module = import_module(f"{__package__}.{PLACEMENTS.get(base_format(fmt), DEFAULT_PLACEMENT)}")
-    placement: Placement = module.Placement(state)
+    placement: type[Placement] = module.Placement
     return placement
+
+
+def placement_for(fmt: str, state: State) -> Placement:
+    return placement_type(fmt)(state)
 
 
 def _replace_hits(state: State, placement: Placement) -> None:

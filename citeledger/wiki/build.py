@@ -11,14 +11,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from .. import filters
 from ..errors import BadInput, VerificationFailed
 from ..filters import main as filter_main
-from ..filters.base import Entries, Placement
+from ..filters.base import Entries
 from ..ledger import Ledger
 from ..options import Options, from_meta
 from ..outputs import Guard
@@ -116,7 +114,7 @@ def build_wiki(
     once = WrittenEntries(writer, _gfm_links) if form.name == "gfm" else None
     try:
         index = _index_page(pages, form, docs[0] if len(docs) == 1 else None)
-        sources = _sources_page(pages, cited_by, ledger, form, opts, once)
+        sources = sources_page(pages, cited_by, ledger, form, opts, once)
         all_pages = [*pages, index, sources]
         # The index and the sources page need no filter run: written first, they are not
         # left for the end (the sources page, a link per citing page, is the largest).
@@ -195,12 +193,10 @@ def _index_page(pages: list[Page], fmt: WikiFormat, doc: Json | None) -> Page:
 def entries_for(fmt: WikiFormat, options: Options) -> Entries:
     """The list entries of ``fmt``'s placement (the filter's table picks the module), for
     a list that no filter run makes."""
-    name = filter_main.PLACEMENTS.get(fmt.placement, filter_main.DEFAULT_PLACEMENT)
-    placement: type[Placement] = import_module(f"{filters.__name__}.{name}").Placement
-    return placement.entries_type(fmt.placement, options)
+    return filter_main.placement_type(fmt.placement).entries_type(fmt.placement, options)
 
 
-def _sources_page(
+def sources_page(
     pages: list[Page],
     cited_by: dict[int, list[str]],
     ledger: Ledger,
