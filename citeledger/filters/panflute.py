@@ -21,6 +21,7 @@ pandoc JSON, through the filter and back into the panflute tree.
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -55,15 +56,24 @@ def main(doc: pf.Doc | None = None) -> Any:
 
 
 def _filter(doc: pf.Doc) -> None:
-    data = doc.to_json()
+    # Millions of fresh objects and nothing to free until the old tree goes: collection passes
+    # on the way more than double the cost of the round trip (the old tree's parent links are
+    # cycles, collected once this is done).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        state = run(data, doc.format)
-    except CiteledgerError as exc:
-        exit_with(exc)
-    doc.citeledger = state
-    if state is None:
-        return
-    # panflute builds elements from the innermost JSON object outwards, as json.loads hands
-    # them to its object hook: a round trip through the text is the cheapest way in.
-    doc.content = json.loads(json.dumps(data["blocks"]), object_hook=pf.elements.from_json)
-    doc.metadata = json.loads(json.dumps(data["meta"]), object_hook=pf.elements.from_json)
+        data = doc.to_json()
+        try:
+            state = run(data, doc.format)
+        except CiteledgerError as exc:
+            exit_with(exc)
+        doc.citeledger = state
+        if state is None:
+            return
+        # panflute builds elements from the innermost JSON object outwards, as json.loads
+        # hands them to its object hook: a round trip through the text is the cheapest way in.
+        doc.content = json.loads(json.dumps(data["blocks"]), object_hook=pf.elements.from_json)
+        doc.metadata = json.loads(json.dumps(data["meta"]), object_hook=pf.elements.from_json)
+    finally:
+        if collecting:
+            gc.enable()
