@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -28,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_filter import make_report
+from bench_filter import console_filter, make_report
 
 from citeledger.pandoc import pandoc_path
 
@@ -71,9 +70,7 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=1600, help="report size in KB")
     ap.add_argument("--formats", default="docx")
     args = ap.parse_args()
-    console = shutil.which("pandoc-citeledger")
-    if console is None:
-        sys.exit("pandoc-citeledger is not on PATH: pip install -e .")
+    console = console_filter()
     pandoc = pandoc_path()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -129,11 +129,14 @@ def hooks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"repo": str(repo), "rev": rev, "env": _env(PRE_COMMIT_HOME=str(home))}
 
 
-def drafts_repo(folder: Path, env: dict[str, str], draft: str) -> Path:
-    git_init(folder, env)
+@pytest.fixture
+def drafts(hooks: dict[str, Any], tmp_path: Path) -> Path:
+    """A writing project in git: a ledger and a draft that cites it correctly."""
+    folder = tmp_path / "drafts"
+    git_init(folder, hooks["env"])
     (folder / "ledger.json").write_text(json.dumps({"version": 1, "sources": SOURCES}))
-    (folder / "report.md").write_text(draft, encoding="utf-8")
-    commit_all(folder, env, "the ledger")
+    (folder / "report.md").write_text(GOOD, encoding="utf-8")
+    commit_all(folder, hooks["env"], "the ledger")
     return folder
 
 
@@ -151,19 +154,15 @@ def test_hook_file_offers_citeledger_verify_on_markdown_drafts() -> None:
 
 @pytest.mark.slow
 def test_try_repo_refuses_an_unknown_id_with_the_finding_and_passes_a_good_draft(
-    hooks: dict[str, Any], tmp_path: Path
+    hooks: dict[str, Any], drafts: Path
 ) -> None:
-    env = hooks["env"]
-    repo = drafts_repo(tmp_path / "drafts", env, GOOD)
+    env, repo = hooks["env"], drafts
     (repo / "report.md").write_text(BAD, encoding="utf-8")
     run(["git", "add", "report.md"], repo, env)
     refused = run(["pre-commit", "try-repo", hooks["repo"], HOOK_ID], repo, env)
     out = refused.stdout + refused.stderr
     assert refused.returncode == 1, out
-    assert (
-        "FAIL: report.md:3:44: citations not in the ledger (hallucinated or renumbered): [7]"
-        in (out)
-    )
+    assert "report.md:3:42: citations not in the ledger (hallucinated or renumbered): [7]" in out
     assert "Traceback" not in out
     (repo / "report.md").write_text(GOOD.replace("four degrees", "4 °C"), encoding="utf-8")
     run(["git", "add", "report.md"], repo, env)
@@ -174,10 +173,9 @@ def test_try_repo_refuses_an_unknown_id_with_the_finding_and_passes_a_good_draft
 
 @pytest.mark.slow
 def test_installed_hook_refuses_the_commit_and_lets_the_fixed_one_through(
-    hooks: dict[str, Any], tmp_path: Path
+    hooks: dict[str, Any], drafts: Path
 ) -> None:
-    env = hooks["env"]
-    repo = drafts_repo(tmp_path / "drafts", env, GOOD)
+    env, repo = hooks["env"], drafts
     config = {
         "repos": [
             {

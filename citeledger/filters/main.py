@@ -146,17 +146,10 @@ def _replace_hits(state: State, placement: Placement) -> None:
         container[start : end + 1] = out
 
 
-def apply(
-    doc: Json,
-    fmt: str,
-    *,
-    options: Options | None = None,
-    ledger: Ledger | None = None,
-    warn: Callable[[str], None] | None = None,
-    verify: bool = True,
-) -> Json:
-    """Run the filter on a pandoc JSON document in place and return it (see :func:`run`)."""
-    run(doc, fmt, options=options, ledger=ledger, warn=warn, verify=verify)
+def apply(doc: Json, fmt: str, **settings: Any) -> Json:
+    """Run the filter on a pandoc JSON document in place and return it (the keywords are
+    :func:`run`'s)."""
+    run(doc, fmt, **settings)
     return doc
 
 
