@@ -245,9 +245,7 @@ def test_every_run_command_of_the_workflow_runs_here(tmp_path: Path) -> None:
     project = copy_checkout(tmp_path / "repo")
     venv = tmp_path / "venv"
     env = _env(**{k: str(v) for k, v in (workflow().get("env") or {}).items()})
-    made = run(
-        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)], tmp_path, _env()
-    )
+    made = run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], tmp_path, env)
     assert made.returncode == 0, made.stderr
     env.pop("PYTHONPATH", None)
     env["PATH"] = os.pathsep.join([str(venv / "bin"), env["PATH"]])
@@ -266,7 +264,7 @@ def test_every_run_command_of_the_workflow_runs_here(tmp_path: Path) -> None:
         assert json.loads(sarif.read_text(encoding="utf-8"))["version"] == "2.1.0"
     assert len(list((project / "sarif").glob("*.sarif"))) == 3
     (upload,) = (s for s in steps() if s.get("uses", "").startswith("actions/upload-artifact"))
-    kept = glob.glob(str(project / upload["with"]["path"]) + "**", recursive=True)
+    kept = glob.glob(os.path.join(project, upload["with"]["path"], "**"), recursive=True)
     assert any(p.endswith("report.docx") for p in kept) and any(p.endswith(".pptx") for p in kept)
 
 
