@@ -168,6 +168,12 @@ def test_sarif_a_finding_at_a_heading_has_the_file_and_the_heading_as_message(
     assert location["message"]["text"] == "§ Floating ice"
 
 
+def test_paths_are_given_as_ci_tools_match_them(cli, project: Path) -> None:
+    result = cli("verify", "./bad.md", str(project / "style.md"), "--format", "github")
+    found = [re.search(r"file=([^,]+)", c) for c in result.out.splitlines()]
+    assert {m.group(1) for m in found if m} == {"bad.md", "style.md"}
+
+
 def test_sarif_file_names_are_uri_references() -> None:
     name = "drafts/état 2#1.md"
     report = Report([Finding("FAIL", "x-new-check", "m", f"{name}:1:1")], {}, [], source_name=name)

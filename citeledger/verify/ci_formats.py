@@ -70,20 +70,24 @@ def place(finding: Finding, source_name: str) -> Place:
         rest = location[len(source_name) :]
         found = _POSITION.fullmatch(rest)
         if found:
-            return Place(source_name, int(found.group(1)), int(found.group(2)))
+            return Place(_relative(source_name), int(found.group(1)), int(found.group(2)))
         if rest.startswith(" \u00a7 "):
-            return Place(source_name, heading=rest[3:])
+            return Place(_relative(source_name), heading=rest[3:])
         if not rest:
-            return Place(source_name)
+            return Place(_relative(source_name))
     return Place(_relative(location))
 
 
 def _relative(path: str) -> str:
-    """A path under the working folder as CI tools want it, relative; any other as given."""
-    try:
-        return Path(os.path.relpath(path)).as_posix() if os.path.isabs(path) else path
-    except ValueError:  # another drive
-        return path
+    """A path as CI tools match it against the repository: relative to the working folder
+    when it lies below it, without ``./``; any other as given."""
+    if os.path.isabs(path):
+        try:
+            inside = os.path.relpath(path)
+        except ValueError:  # another drive
+            return path
+        return path if inside.startswith("..") else Path(inside).as_posix()
+    return Path(os.path.normpath(path)).as_posix()
 
 
 def _fails(finding: Finding, report: Report) -> bool:
