@@ -143,6 +143,14 @@ def profile(draft: Path, env: dict[str, str]) -> None:
     print(buf.getvalue())
 
 
+def console_filter() -> str:
+    """The installed ``pandoc-citeledger``, or exit saying how to install it."""
+    found = shutil.which("pandoc-citeledger")
+    if found is None:
+        sys.exit("pandoc-citeledger is not on PATH: pip install -e .")
+    return found
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -150,9 +158,7 @@ def main() -> None:
     ap.add_argument("--formats", default="docx,latex,pptx")
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
-    pandoc_filter = shutil.which("pandoc-citeledger")
-    if pandoc_filter is None:
-        sys.exit("pandoc-citeledger is not on PATH: pip install -e .")
+    pandoc_filter = console_filter()
     pandoc = pandoc_path()
     suffix = {"docx": "docx", "latex": "tex", "pptx": "pptx"}
     with tempfile.TemporaryDirectory() as tmp:

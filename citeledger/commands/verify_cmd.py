@@ -1,31 +1,39 @@
-"""``citeledger verify FILE``: the grounded-citations gate, on any format pandoc reads.
+"""``citeledger verify FILE...``: the grounded-citations gate, on any format pandoc reads.
 
 Flags and exit codes are the seed's (``--strict``, ``--min-coverage X``, ``--evidence``; 0 ok,
 1 verification failed, 2 bad input), plus ``--figures``, ``--from FORMAT`` and
-``--format json``. Without ``--from`` the format comes from the file itself: an Office or ODF
-file by its content (a .pptx renamed .bin is still a deck), anything else by its suffix. The
-streams are sources.py's too, because callers are built on them
+``--format json|github|sarif``. Without ``--from`` the format comes from the file itself: an
+Office or ODF file by its content (a .pptx renamed .bin is still a deck), anything else by its
+suffix. The streams are sources.py's too, because callers are built on them
 (``verify ... | tail -1``, ``$(verify ...)``, ``2>/dev/null``): ``info:`` and ``warn:`` lines
 and the final ``citations OK`` / ``verification failed`` on stdout, ``FAIL:`` lines on stderr.
-With ``--format json`` stdout holds the report alone (a parser reads it whole) and stderr the
-verdict line. Pandoc and the verifier load inside the command: ``citeledger add`` must not pay
-for them.
+With ``--format json``, ``github`` (GitHub Actions workflow commands) or ``sarif`` (SARIF 2.1.0)
+stdout holds the report alone (a parser reads it whole) and stderr the verdict line.
+
+Several files are checked in one run (a pre-commit hook passes the drafts a commit changed):
+each against the ledger its own metadata or the flags name, one verdict for all, exit 1 when
+any fails; the text report names each file's stats line, and JSON is then a list of reports.
+Pandoc and the verifier load inside the command: ``citeledger add`` must not pay for them.
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..errors import BadInput, DraftError
-from ..ledger import load_ledger, resolve_ledger_path
+from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..options import Options, with_flags
 from .ledger_cmds import global_ledger
+
+if TYPE_CHECKING:
+    from ..verify import Report
 
 # Formats whose raw text the verifier can map markers back onto (LINE:COL locations).
 _MARKDOWN_FORMATS = ("markdown", "commonmark", "commonmark_x", "gfm", "markdown_strict")
@@ -34,10 +42,16 @@ _MARKDOWN_FORMATS = ("markdown", "commonmark", "commonmark_x", "gfm", "markdown_
 _FOOTNOTE_FORMATS = ("docx", "odt", "org")
 
 
+_OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+
+
 @with_flags("verify")
 def verify_command(
     ctx: typer.Context,
-    file: Annotated[str, typer.Argument(metavar="FILE", help="The draft or document to check.")],
+    files: Annotated[
+        list[str],
+        typer.Argument(metavar="FILE...", help="The drafts or documents to check."),
+    ],
     from_format: Annotated[
         str | None,
         typer.Option(
@@ -46,25 +60,42 @@ def verify_command(
     ] = None,
     output_format: Annotated[
         str,
-        typer.Option("--format", metavar="text|json", help="Findings as text lines or JSON."),
+        typer.Option(
+            "--format",
+            metavar="|".join(_OUTPUT_FORMATS),
+            help="Findings as text lines, JSON, GitHub Actions workflow commands or SARIF 2.1.0.",
+        ),
     ] = "text",
     *,
     options: Options,
 ) -> None:
-    """Check a draft's citations against the ledger. Options in the document's metadata
+    """Check drafts' citations against the ledger. Options in each document's metadata
     (a citeledger: map) apply too; flags win over them."""
-    if output_format not in ("text", "json"):
-        raise BadInput(f"--format {output_format}: not text or json", hint="choose text or json")
-    path = Path(file)
-    if not path.is_file():
-        raise DraftError(f"no such draft: {file}", hint="check the path")
+    if output_format not in _OUTPUT_FORMATS:
+        raise BadInput(
+            f"--format {output_format}: not one of {', '.join(_OUTPUT_FORMATS)}",
+            hint=f"choose {', '.join(_OUTPUT_FORMATS[:-1])} or {_OUTPUT_FORMATS[-1]}",
+        )
+    for file in files:
+        if not Path(file).is_file():
+            raise DraftError(f"no such draft: {file}", hint="check the path")
     options = global_ledger(ctx, options)
+    ledgers: dict[Path, Ledger] = {}
+    reports = [_verify_file(file, from_format, options, ledgers) for file in files]
+    _print(reports, output_format)
+    if any(report.failed for report in reports):
+        raise typer.Exit(1)
 
+
+def _verify_file(
+    file: str, from_format: str | None, options: Options, ledgers: dict[Path, Ledger]
+) -> Report:
     from ..options import from_meta
     from ..pandoc import format_for, read_json, read_text_draft
     from ..verify import verify
     from ..verify.readers import SPLITS_BRACKETS, join_bracket_spans
 
+    path = Path(file)
     fmt = from_format or input_format(path, format_for)
     base = fmt.split("+", 1)[0].split("-", 1)[0]
     source_text = read_text_draft(path, fmt) if base in _MARKDOWN_FORMATS else None
@@ -77,24 +108,52 @@ def verify_command(
     if base in SPLITS_BRACKETS:
         join_bracket_spans(doc)
     options = from_meta(doc.get("meta", {}), _warn).merged(options)
-    book = load_ledger(resolve_ledger_path(options.ledger), missing_ok=True)
-    report = verify(
+    ledger_path = resolve_ledger_path(options.ledger)
+    if ledger_path not in ledgers:
+        ledgers[ledger_path] = load_ledger(ledger_path, missing_ok=True)
+    return verify(
         doc,
-        book,
+        ledgers[ledger_path],
         options,
         source_name=file,
         source_text=source_text,
         footnote_citations=base in _FOOTNOTE_FORMATS,
     )
-    lines = report.lines()
-    if output_format == "json":
-        sys.stdout.write(report.to_json() + "\n")
-        print(lines[-1], file=sys.stderr)
-    else:
+
+
+def _print(reports: list[Report], output_format: str) -> None:
+    """The text lines (one file: exactly sources.py's; several: each file's lines, its stats
+    line named, then one verdict), or the machine form on stdout and the verdict on stderr."""
+    failed = any(report.failed for report in reports)
+    verdict = "verification failed" if failed else "citations OK"
+    if output_format == "text":
+        lines = reports[0].lines() if len(reports) == 1 else []
+        if len(reports) > 1:
+            for report in reports:
+                lines += report.lines(named=True)[:-1]
+            lines.append(verdict)
         for line in lines:
             print(line, file=sys.stderr if line.startswith("FAIL:") else sys.stdout, flush=True)
-    if report.failed:
-        raise typer.Exit(1)
+        return
+    if output_format == "json":
+        data = [r.to_dict() for r in reports]
+        sys.stdout.write(
+            json.dumps(data[0] if len(data) == 1 else data, ensure_ascii=False, indent=2)
+        )
+        sys.stdout.write("\n")
+    elif output_format == "github":
+        from ..verify.ci_formats import github_commands
+
+        for command in github_commands(reports):
+            print(command)
+    else:
+        from .. import __version__
+        from ..verify.ci_formats import sarif_log
+
+        sarif = sarif_log(reports, __version__)
+        sys.stdout.write(json.dumps(sarif, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.flush()
+    print(verdict, file=sys.stderr)
 
 
 # Office and ODF files are zip archives; the part that names the kind of document says which.

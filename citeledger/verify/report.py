@@ -3,7 +3,8 @@
 The text form keeps the grounded-citations ``sources.py verify`` lines (``info: stats: ...``,
 ``warn: ...``, ``FAIL: ...``, then ``citations OK`` or ``verification failed``) so agents and
 scripts written for the seed keep working; each finding now also says where it is. The JSON
-form carries the same findings for CI tools.
+form carries the same findings for CI tools (:mod:`.ci_formats` writes them as GitHub Actions
+commands and SARIF).
 """
 
 from __future__ import annotations
@@ -52,15 +53,18 @@ class Report:
     def by_code(self, code: str) -> list[Finding]:
         return [f for f in self.findings if f.code == code]
 
-    def lines(self) -> list[str]:
-        out = [f"info: stats: {stats_line(self.stats)}"]
+    def lines(self, *, named: bool = False) -> list[str]:
+        """The text report; ``named``: the stats line says which file it counts (a run over
+        several files)."""
+        where = f"{self.source_name}: " if named else ""
+        out = [f"info: {where}stats: {stats_line(self.stats)}"]
         for level in LEVELS:
             out.extend(f.line() for f in self.findings if f.level == level)
         out.append("verification failed" if self.failed else "citations OK")
         return out
 
-    def to_json(self) -> str:
-        data = {
+    def to_dict(self) -> dict[str, Any]:
+        return {
             "source": self.source_name,
             "ok": not self.failed,
             "strict": self.strict,
@@ -68,7 +72,9 @@ class Report:
             "cited_ids": self.cited_ids,
             "findings": [f.to_dict() for f in self.findings],
         }
-        return json.dumps(data, ensure_ascii=False, indent=2)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
 
 
 def stats_line(s: dict[str, Any]) -> str:
