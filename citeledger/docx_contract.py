@@ -11,7 +11,7 @@ packages so that neither imports the other.
 from __future__ import annotations
 
 import re
-from xml.sax.saxutils import escape, quoteattr
+from html import escape
 
 BOOKMARK_PREFIX = "_clsrc"
 # Word keeps bookmark names up to 40 characters, starting with a letter or "_" ("_" also hides
@@ -36,7 +36,7 @@ def bookmark_id(source_id: int) -> int:
 def bookmark_start(source_id: int) -> str:
     return (
         f'<w:bookmarkStart w:id="{bookmark_id(source_id)}" '
-        f"w:name={quoteattr(bookmark_name(source_id))}/>"
+        f'w:name="{escape(bookmark_name(source_id))}"/>'
     )
 
 
@@ -62,9 +62,12 @@ def noteref_field(source_id: int, cached: str, *, as_mark: bool = True) -> str:
     return "".join(
         (
             _run('<w:fldChar w:fldCharType="begin"/>', style),
-            _run(f'<w:instrText xml:space="preserve">{escape(instr)}</w:instrText>', style),
+            _run(
+                f'<w:instrText xml:space="preserve">{escape(instr, quote=False)}</w:instrText>',
+                style,
+            ),
             _run('<w:fldChar w:fldCharType="separate"/>', style),
-            _run(f'<w:t xml:space="preserve">{escape(cached)}</w:t>', style),
+            _run(f'<w:t xml:space="preserve">{escape(cached, quote=False)}</w:t>', style),
             _run('<w:fldChar w:fldCharType="end"/>', style),
         )
     )
