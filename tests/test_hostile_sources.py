@@ -559,3 +559,68 @@ def test_a_full_disk_during_a_wiki_rebuild_keeps_every_old_page(project: Path) -
     )
     assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr
     assert {p.name: p.read_bytes() for p in (project / "site").iterdir()} == old
+
+
+# Medium: wiki magic words and the draft's own cite-class links ----------------------------
+
+MAGIC_URL = "https://a.org/~~~~/__NOTOC__/~~~/x?sig=~~~~~&sw=__NOEDITSECTION__&t=__toc__"
+MAGIC_DATE = "{{subst:evil}} ~~~~ __NOTOC__ [[Category:Owned]]"
+
+
+def _outside_nowiki(text: str) -> str:
+    import re
+
+    return re.sub(r"<nowiki>.*?</nowiki>", " ", text, flags=re.DOTALL)
+
+
+@pytest.mark.parametrize("fmt", ["mediawiki", "dokuwiki"])
+def test_signatures_and_magic_words_in_a_url_never_sign_or_switch_a_wiki_page(
+    fmt: str, project: Path
+) -> None:
+    from urllib.parse import unquote
+
+    title = "Sig ~~~~ and __NOTOC__ __TOC__ ~~~"
+    write_ledger(project, {"url": MAGIC_URL, "title": title, "accessed": MAGIC_DATE})
+    (project / "d.md").write_text(
+        "# A\n\nIce floats on water in winter.[1] See [the page](https://b.org/~~~~/__TOC__)"
+        " and <https://b.org/~~~/__NOTOC__>.\n"
+    )
+    done = cli("wiki", "d.md", "-o", "site", "--format", fmt, cwd=project)
+    assert done.returncode == 0, done.stderr
+    pages = [p.read_text(encoding="utf-8") for p in (project / "site").iterdir()]
+    assert any("Sig ~~~~ and __NOTOC__" in page for page in pages)  # the title, as text
+    for page in pages:
+        bare = _outside_nowiki(page)
+        assert "~~~" not in bare and "__" not in bare, bare
+        assert "{{" not in bare and "[[Category" not in bare, bare
+    joined = "\n".join(pages)
+    encoded = MAGIC_URL.replace("~", "%7E").replace("__", "%5F%5F").replace("&", "&amp;")
+    assert (encoded if fmt == "mediawiki" else encoded.replace("&amp;", "&")) in joined
+    assert unquote(encoded.replace("&amp;", "&")) == MAGIC_URL  # the same address
+    convert = cli("convert", "d.md", "-o", "d.wiki", cwd=project)
+    assert convert.returncode == 0, convert.stderr
+    bare = _outside_nowiki((project / "d.wiki").read_text(encoding="utf-8"))
+    assert "~~~" not in bare and "__" not in bare, bare
+
+
+def test_a_draft_link_carrying_the_cite_class_is_left_alone_in_chunkedhtml(
+    project: Path,
+) -> None:
+    import zipfile
+
+    from conftest import require_writer
+
+    require_writer("chunkedhtml")
+    (project / "d.md").write_text(
+        "# A\n\nIce floats on water in winter.[1] See [mine](https://b.org/){.citeledger-cite},"
+        " [odd](#src-x){.citeledger-cite} and [plain](#a){.citeledger-cite}.\n\n"
+        "# B\n\nNothing cited here.\n"
+    )
+    done = cli("convert", "d.md", "-o", "site.zip", "--to", "chunkedhtml", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    with zipfile.ZipFile(project / "site.zip") as site:
+        page = next(site.read(n).decode() for n in site.namelist() if n.endswith("-a.html"))
+    assert 'href="https://b.org/"' in page and 'href="#src-x"' in page
+    assert 'href="#a"' in page or 'href="1-a.html#a"' in page
+    assert 'href="1-a.html#c0-src-1"' in page and 'id="c0-src-1"' in page

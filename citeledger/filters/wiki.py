@@ -29,22 +29,54 @@ import unicodedata
 from urllib.parse import quote
 
 from ..ledger import Source
+from ..ledger.model import MAX_ACCESSED_SHOWN, display_text
 from ..options import Options
-from ..tree import Json, link, raw_block, raw_inline, str_
+from ..tree import Json, link, raw_block, raw_inline, str_, stringify
 from . import base
 from .base import source_anchor
 
 WIKI_FORMATS = frozenset({"mediawiki", "dokuwiki", "obsidian"})
 
 # Characters a URL keeps as they are inside ``[url label]`` / ``[[url]]``; the rest (space,
-# brackets, pipe, braces, quotes, angle brackets, non-ASCII) is percent-encoded.
-_URL_SAFE = "-._~:/?#@!$&()*+,;=%"
+# brackets, pipe, braces, quotes, angle brackets, non-ASCII) is percent-encoded. ``~`` is encoded
+# too, and ``_`` where two meet: MediaWiki expands ``~~~`` to ``~~~~~`` into a signature when the
+# page is saved and obeys ``__NOTOC__`` and its kin (and their translations) anywhere outside
+# ``<nowiki>``, URLs included; DokuWiki reads ``~~NOTOC~~``. Both are unreserved characters, so
+# ``%7E`` and ``%5F`` name the same resource (RFC 3986, section 6.2.2.2).
+_URL_SAFE = "-._:/?#@!$&()*+,;=%"  # and ASCII letters and digits
+_UNDERSCORE_RUN = re.compile(r"_{2,}")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _NOWIKI_END = re.compile(r"</nowiki\s*>", re.IGNORECASE)
 _ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 
 
 def wiki_url(url: str) -> str:
-    return quote(url, safe=_URL_SAFE)
+    """``url`` as a wiki link target and label: the same resource, with nothing a wiki reads
+    as markup, a signature or a page switch."""
+    return _no_switches(quote(url, safe=_URL_SAFE))
+
+
+def _no_switches(url: str) -> str:
+    encoded = url.replace("~", "%7E")  # quote() keeps "~" whatever it is told
+    return _UNDERSCORE_RUN.sub(lambda m: "%5F" * len(m.group(0)), encoded)
+
+
+def _inert_links(node: object) -> None:
+    """Every external link under ``node`` (the draft's own, in text and notes alike) without
+    ``~~~`` or ``__``: pandoc's wiki writers print a link's URL as it is, and MediaWiki would
+    sign or switch on it. An autolink keeps showing its (encoded) URL."""
+    if isinstance(node, list):
+        for item in node:
+            _inert_links(item)
+    elif isinstance(node, dict):
+        if node.get("t") == "Link":
+            target = node["c"][2]
+            if _SCHEME.match(target[0]):
+                safe = _no_switches(target[0])
+                if safe != target[0] and stringify(node["c"][1]) == target[0]:
+                    node["c"][1] = [str_(safe)]
+                target[0] = safe
+        _inert_links(node.get("c"))
 
 
 def mediawiki_text(text: str) -> str:
@@ -72,6 +104,23 @@ def dokuwiki_section_id(title: str) -> str:
     return cleaned or "section"
 
 
+# An ISO 8601 date or date-time, as ``add`` writes it: shown as it is. Anything else a hand-edited
+# ledger holds in ``accessed`` is web-grade text and is escaped like a title.
+_ISO_DATE = re.compile(r"[0-9T:.+-]*Z?")
+
+
+def _accessed(source: Source, fmt: str) -> str:
+    """`` (accessed DATE)`` as markup of the wiki ``fmt``, or nothing."""
+    date = display_text(source.accessed, MAX_ACCESSED_SHOWN)
+    if not date:
+        return ""
+    if fmt == "obsidian":
+        return markdown_text(f" (accessed {date})")
+    if not _ISO_DATE.fullmatch(date):
+        date = dokuwiki_text(date) if fmt == "dokuwiki" else mediawiki_text(date)
+    return f" (accessed {date})"
+
+
 class Entries(base.Entries):
     """An entry as raw markup of the wiki (see the module docstring for the escaping)."""
 
@@ -84,11 +133,11 @@ class Entries(base.Entries):
         list's entry, and the text of a native MediaWiki note."""
         title = source.title_sentence
         url = wiki_url(source.url)
-        accessed = f" (accessed {html.escape(source.accessed)})" if source.accessed else ""
+        accessed = _accessed(source, self.fmt)
         if self.fmt == "dokuwiki":
             return f"[{number}] {dokuwiki_text(title)} [[{url}]]{accessed}".replace("  ", " ")
         if self.fmt == "obsidian":
-            return f"\\[{number}\\] {markdown_text(title)} <{url}>{markdown_text(accessed)}"
+            return f"\\[{number}\\] {markdown_text(title)} <{url}>{accessed}"
         url = url.replace("&", "&amp;")
         text = f"{mediawiki_text(title)} [{url} {url}]{accessed}".strip()
         if self.native:
@@ -134,3 +183,8 @@ class Placement(base.Placement):
             return [self.sources_header(), raw_block("mediawiki", "<references />")]
         items = [[{"t": "Plain", "c": self.entry(s, self.state.number(s.id))}] for s in sources]
         return [self.sources_header(), {"t": "BulletList", "c": items}]
+
+    def finish(self) -> None:
+        super().finish()
+        if self.entries.fmt in ("mediawiki", "dokuwiki"):
+            _inert_links(self.state.doc["blocks"])

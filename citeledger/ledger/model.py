@@ -43,6 +43,7 @@ MAX_ID = 999_999
 MAX_TITLE = 2_000
 MAX_TITLE_SHOWN = 300
 MAX_QUOTE_SHOWN = 2_000
+MAX_ACCESSED_SHOWN = 64
 
 
 def clip_title(title: str | None) -> str:
