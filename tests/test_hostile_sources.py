@@ -3,6 +3,7 @@ markup, terminal control, or a lost ledger. Each test is named for the attack it
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -624,3 +625,96 @@ def test_a_draft_link_carrying_the_cite_class_is_left_alone_in_chunkedhtml(
     assert 'href="https://b.org/"' in page and 'href="#src-x"' in page
     assert 'href="#a"' in page or 'href="1-a.html#a"' in page
     assert 'href="1-a.html#c0-src-1"' in page and 'id="c0-src-1"' in page
+
+
+# Medium: pandoc dies with citeledger ------------------------------------------------------
+
+
+def _marked_processes(marker: str) -> list[tuple[int, str]]:
+    """Live processes (not zombies) whose environment holds ``CITELEDGER_TEST_MARK=marker``:
+    citeledger and everything it started, reparented or not."""
+    wanted = f"CITELEDGER_TEST_MARK={marker}".encode()
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if wanted in environ and state != "Z":
+            found.append((int(pid), cmdline.decode("utf-8", "replace")))
+    return found
+
+
+def _slow_pandoc(folder: Path, writer: str) -> Path:
+    """The real pandoc behind a script that first sleeps when asked to write ``writer``: the
+    run a signal must cut short (and a grandchild, ``sleep``, that only a kill of the whole
+    process group reaches)."""
+    from citeledger.pandoc import pandoc_path
+
+    script = folder / "slow-pandoc"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'case " $* " in *" -t {writer} "*) sleep 300 ;; esac\n'
+        f'exec "{pandoc_path()}" "$@"\n'
+    )
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+@pytest.mark.parametrize(
+    ("command", "writer", "signum", "code"),
+    [
+        (["wiki", "big.md", "-o", "site", "--format", "mediawiki"], "mediawiki", "SIGTERM", 143),
+        (["wiki", "big.md", "-o", "site", "--format", "mediawiki"], "mediawiki", "SIGINT", 130),
+        (["convert", "big.md", "-o", "big.html"], "html", "SIGTERM", 143),
+    ],
+    ids=["wiki-sigterm", "wiki-ctrl-c", "convert-sigterm"],
+)
+def test_stopping_citeledger_leaves_no_pandoc_running(
+    command: list[str], writer: str, signum: str, code: int, project: Path
+) -> None:
+    import time
+    import uuid
+
+    sections = [
+        f"# Part {k}\n\nIce floats on water in winter.[1] Lakes freeze from the top.[1]\n"
+        for k in range(300)
+    ]
+    (project / "big.md").write_text("\n".join(sections))
+    marker = uuid.uuid4().hex
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
+    env["CITELEDGER_PANDOC"] = str(_slow_pandoc(project, writer))
+    env["CITELEDGER_TEST_MARK"] = marker
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "citeledger", *command],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not any(
+            f"-t {writer}" in cmd and "sleep" not in cmd for _, cmd in _marked_processes(marker)
+        ):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the writer's pandoc never started"
+            time.sleep(0.05)
+        proc.send_signal(getattr(signal, signum))
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid, _cmd in _marked_processes(marker):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    text = err.decode("utf-8", "replace")
+    assert proc.returncode == code, text
+    assert "Traceback" not in text
+    assert text.strip().splitlines()[-1] in ("citeledger: terminated", "citeledger: interrupted")
+    time.sleep(0.2)
+    assert _marked_processes(marker) == []
