@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .archives import ZIP_FORMATS, check_archive
 from .errors import PandocError, ToolMissing
 
 ENV = "CITELEDGER_PANDOC"
@@ -316,6 +317,8 @@ def read_json(
     """Parse ``path`` with pandoc and return the document as pandoc JSON (plain dicts)."""
     args = ["-t", "json"]
     fmt = from_format or format_for(path)
+    if _base(fmt) in ZIP_FORMATS:
+        check_archive(path)
     args += ["-f", fmt, *extra_args, str(path)]
     out = run_pandoc(args, what=str(path))
     try:

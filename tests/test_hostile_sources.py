@@ -718,3 +718,68 @@ def test_stopping_citeledger_leaves_no_pandoc_running(
     assert text.strip().splitlines()[-1] in ("citeledger: terminated", "citeledger: interrupted")
     time.sleep(0.2)
     assert _marked_processes(marker) == []
+
+
+# Medium: zip bombs ------------------------------------------------------------------------
+
+CORPUS = Path(__file__).parent / "fixtures" / "injection.json"
+
+
+def _zip_bomb(path: Path, member: str, inflated: int, declare: int | None) -> Path:
+    """A real .docx whose ``member`` inflates to ``inflated`` bytes, declaring ``declare``
+    bytes in both the local header and the central directory when given (a lying size)."""
+    import struct
+    import zipfile
+
+    base = Path(__file__).parent / "golden" / "verify" / "docx-footnotes" / "input.docx"
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == member:
+                head, body, tail = data.partition(b"<w:body>")
+                filler = b"<w:p><w:r><w:t>" + b"a" * inflated + b"</w:t></w:r></w:p>"
+                data = head + body + filler + tail
+            out.writestr(info.filename, data)
+    if declare is not None:
+        raw = bytearray(path.read_bytes())
+        # (signature, offset of the name length, of the name, of the uncompressed size)
+        for signature, length_at, name_at, size_at in (
+            (b"PK\x03\x04", 26, 30, 22),
+            (b"PK\x01\x02", 28, 46, 24),
+        ):
+            at = raw.find(signature)
+            while at >= 0:
+                (length,) = struct.unpack_from("<H", raw, at + length_at)
+                if raw[at + name_at : at + name_at + length] == member.encode():
+                    struct.pack_into("<I", raw, at + size_at, declare)
+                at = raw.find(signature, at + 4)
+        path.write_bytes(bytes(raw))
+    return path
+
+
+def _corpus(key: str) -> list[dict]:
+    return json.loads(CORPUS.read_text(encoding="utf-8"))[key]
+
+
+@pytest.mark.parametrize("bomb", _corpus("zip_bombs"), ids=lambda b: b["name"])
+def test_a_zip_bomb_docx_is_refused_before_anything_inflates_it(bomb: dict, project: Path) -> None:
+    path = _zip_bomb(project / "x.docx", bomb["member"], bomb["inflated"], bomb["declare"])
+    assert path.stat().st_size < 400_000
+    for args in (["verify", "x.docx"], ["convert", "x.docx", "-o", "x.md"], ["finish", "x.docx"]):
+        line = one_line_refusal(cli(*args, cwd=project, timeout=60), "x.docx", bomb["member"])
+        assert bomb["refusal"] in line and "get the document again" in line, line
+    assert not (project / "x.md").exists()
+
+
+def test_real_office_files_pass_the_zip_bomb_check() -> None:
+    from citeledger.archives import check_archive
+
+    root = Path(__file__).parent.parent
+    files = [
+        p
+        for pattern in ("tests/**/*.docx", "tests/**/*.odt", "citeledger/templates/*.*x")
+        for p in root.glob(pattern)
+    ]
+    assert len(files) >= 6
+    for path in files:
+        check_archive(path)
