@@ -23,6 +23,7 @@ for ``#tags``, ``==highlights==``, ``%%comments%%`` and ``[[links]]`` alike).
 
 from __future__ import annotations
 
+import copy
 import html
 import re
 import unicodedata
@@ -31,7 +32,7 @@ from urllib.parse import quote
 from ..ledger import Source
 from ..ledger.model import MAX_ACCESSED_SHOWN, display_text
 from ..options import Options
-from ..tree import Json, link, raw_block, raw_inline, str_, stringify
+from ..tree import Json, elements, link, raw_block, raw_inline, str_, stringify
 from . import base
 from .base import source_anchor
 
@@ -46,6 +47,7 @@ WIKI_FORMATS = frozenset({"mediawiki", "dokuwiki", "obsidian"})
 _URL_SAFE = "-._:/?#@!$&()*+,;=%"  # and ASCII letters and digits
 _UNDERSCORE_RUN = re.compile(r"_{2,}")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_TEXT = ("Plain", "Para")
 _NOWIKI_END = re.compile(r"</nowiki\s*>", re.IGNORECASE)
 _ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 
@@ -61,22 +63,36 @@ def _no_switches(url: str) -> str:
     return _UNDERSCORE_RUN.sub(lambda m: "%5F" * len(m.group(0)), encoded)
 
 
-def _inert_links(node: object) -> None:
+def _inert_links(node: Json) -> None:
     """Every external link under ``node`` (the draft's own, in text and notes alike) without
     ``~~~`` or ``__``: pandoc's wiki writers print a link's URL as it is, and MediaWiki would
     sign or switch on it. An autolink keeps showing its (encoded) URL."""
-    if isinstance(node, list):
-        for item in node:
-            _inert_links(item)
-    elif isinstance(node, dict):
-        if node.get("t") == "Link":
-            target = node["c"][2]
-            if _SCHEME.match(target[0]):
-                safe = _no_switches(target[0])
-                if safe != target[0] and stringify(node["c"][1]) == target[0]:
-                    node["c"][1] = [str_(safe)]
-                target[0] = safe
-        _inert_links(node.get("c"))
+    for el in elements(node):
+        if el.get("t") != "Link":
+            continue
+        target = el["c"][2]
+        if _SCHEME.match(target[0]):
+            safe = _no_switches(target[0])
+            if safe != target[0] and stringify(el["c"][1]) == target[0]:
+                el["c"][1] = [str_(safe)]
+            target[0] = safe
+
+
+def _captions_to_images(node: Json, placed: dict[int, Json]) -> None:
+    """pandoc 3's MediaWiki writer draws a figure from its image's alt text and drops the
+    Figure's caption, where the citations were placed: a figure whose caption holds a placed
+    citation gets that caption as its image's alt text, so ``[[File:x.png|... [[#src-2|[2]]]]]``
+    links where the draft's ``[2]`` stood."""
+    for el in elements(node):
+        if el.get("t") != "Figure":
+            continue
+        caption = el["c"][1][1]
+        inlines = caption[0]["c"] if len(caption) == 1 and caption[0]["t"] in _TEXT else None
+        if inlines is None or not any(id(i) in placed for i in elements(inlines)):
+            continue
+        images = [i for i in elements(el["c"][2]) if i.get("t") == "Image"]
+        if len(images) == 1:
+            images[0]["c"][1] = copy.deepcopy(inlines)
 
 
 def mediawiki_text(text: str) -> str:
@@ -158,8 +174,17 @@ class Placement(base.Placement):
     entries: Entries
     entries_type = Entries
 
+    def __init__(self, state: base.State) -> None:
+        super().__init__(state)
+        self.placed: dict[int, Json] = {}  # every citation element placed, by id()
+
     # Inline side -------------------------------------------------------------------------
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        out = self.cite_elements(source, number, occurrence)
+        self.placed.update((id(el), el) for el in out)
+        return out
+
+    def cite_elements(self, source: Source, number: int, occurrence: int) -> list[Json]:
         anchor = source_anchor(source.id)
         fmt = self.entries.fmt
         if self.entries.native:
@@ -188,3 +213,5 @@ class Placement(base.Placement):
         super().finish()
         if self.entries.fmt in ("mediawiki", "dokuwiki"):
             _inert_links(self.state.doc["blocks"])
+        if self.entries.fmt == "mediawiki":
+            _captions_to_images(self.state.doc["blocks"], self.placed)
