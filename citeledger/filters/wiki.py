@@ -29,8 +29,8 @@ import re
 import unicodedata
 from urllib.parse import quote
 
+from ..escape import punctuation_escaped
 from ..ledger import Source
-from ..ledger.model import MAX_ACCESSED_SHOWN, display_text
 from ..options import Options
 from ..tree import Json, elements, link, raw_block, raw_inline, str_, stringify
 from . import base
@@ -46,16 +46,17 @@ WIKI_FORMATS = frozenset({"mediawiki", "dokuwiki", "obsidian"})
 # ``%7E`` and ``%5F`` name the same resource (RFC 3986, section 6.2.2.2).
 _URL_SAFE = "-._:/?#@!$&()*+,;=%"  # and ASCII letters and digits
 _UNDERSCORE_RUN = re.compile(r"_{2,}")
+_LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _TEXT = ("Plain", "Para")
 _NOWIKI_END = re.compile(r"</nowiki\s*>", re.IGNORECASE)
-_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 
 
 def wiki_url(url: str) -> str:
     """``url`` as a wiki link target and label: the same resource, with nothing a wiki reads
-    as markup, a signature or a page switch."""
-    return _no_switches(quote(url, safe=_URL_SAFE))
+    as markup, a signature or a page switch. A ``%`` that starts no escape is written ``%25``,
+    as ``add`` stores it (a hand-edited ledger may hold ``%%``, Obsidian's comment)."""
+    return _no_switches(quote(_LONE_PERCENT.sub("%25", url), safe=_URL_SAFE))
 
 
 def _no_switches(url: str) -> str:
@@ -106,10 +107,6 @@ def dokuwiki_text(text: str) -> str:
     return "<nowiki>" + "</nowiki>%%</nowiki>%%<nowiki>".join(parts) + "</nowiki>"
 
 
-def markdown_text(text: str) -> str:
-    return _ASCII_PUNCT.sub(r"\\\1", text)
-
-
 def dokuwiki_section_id(title: str) -> str:
     """DokuWiki's ``sectionID`` for a heading (its ``cleanID`` with accents folded, ``:`` and
     ``.`` dropped, leading digits and separators trimmed)."""
@@ -127,11 +124,11 @@ _ISO_DATE = re.compile(r"[0-9T:.+-]*Z?")
 
 def _accessed(source: Source, fmt: str) -> str:
     """`` (accessed DATE)`` as markup of the wiki ``fmt``, or nothing."""
-    date = display_text(source.accessed, MAX_ACCESSED_SHOWN)
+    date = source.display_accessed
     if not date:
         return ""
     if fmt == "obsidian":
-        return markdown_text(f" (accessed {date})")
+        return punctuation_escaped(f" (accessed {date})")
     if not _ISO_DATE.fullmatch(date):
         date = dokuwiki_text(date) if fmt == "dokuwiki" else mediawiki_text(date)
     return f" (accessed {date})"
@@ -153,7 +150,7 @@ class Entries(base.Entries):
         if self.fmt == "dokuwiki":
             return f"[{number}] {dokuwiki_text(title)} [[{url}]]{accessed}".replace("  ", " ")
         if self.fmt == "obsidian":
-            return f"\\[{number}\\] {markdown_text(title)} <{url}>{accessed}"
+            return f"\\[{number}\\] {punctuation_escaped(title)} <{url}>{accessed}"
         url = url.replace("&", "&amp;")
         text = f"{mediawiki_text(title)} [{url} {url}]{accessed}".strip()
         if self.native:
