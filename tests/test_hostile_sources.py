@@ -788,3 +788,40 @@ def test_real_office_files_pass_the_zip_bomb_check() -> None:
     assert len(files) >= 6
     for path in files:
         check_archive(path)
+
+
+# Found by the property test (tests/test_hostile_property.py) ------------------------------
+
+
+def test_titles_in_org_and_rst_open_no_link_and_run_no_code(project: Path) -> None:
+    title = (
+        "src_sh{id} [[https://evil.example][x]] @@latex:\\input{/etc/passwd}@@ javascript:alert(1)"
+    )
+    write_ledger(project, {"url": 'https://a.org/x?q="<b>"', "title": title})
+    done = cli("convert", "d.md", "-o", "d.org", "-o", "d.rst", cwd=project)
+    assert done.returncode == 0, done.stderr
+    org = (project / "d.org").read_text(encoding="utf-8")
+    for live in ("src_sh{", "[[https://evil", "@@latex", "\\input"):
+        assert live not in org, live
+    assert title in " ".join(org.replace("\u200b", "").split())  # the same text to a reader
+    rst = (project / "d.rst").read_text(encoding="utf-8")
+    html = run_pandoc(["-f", "rst", "-t", "html"], stdin=rst).decode()
+    assert "javascript:" not in "".join(href for _tag, href in _tags(html))
+    assert 'href="https://a.org/x?q=%22%3Cb%3E%22"' in html
+
+
+def test_a_hand_edited_access_date_is_shown_as_text(project: Path) -> None:
+    accessed = "2024-05-01\x1b[2J\u202e<script>alert(1)</script>\x07"
+    write_ledger(project, {"url": "https://a.org/x", "title": "A", "accessed": accessed})
+    done = cli("convert", "d.md", "-o", "d.html", "-o", "d.docx", "-o", "d.epub", cwd=project)
+    assert done.returncode == 0, done.stderr
+    page = (project / "d.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;" in page and not any(ch in page for ch in "\x1b\x07\u202e")
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    for name in ("d.docx", "d.epub"):
+        with zipfile.ZipFile(project / name) as archive:
+            for part in archive.namelist():
+                if part.endswith((".xml", ".xhtml")):
+                    ET.fromstring(archive.read(part))  # raises on a control character
