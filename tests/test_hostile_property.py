@@ -30,7 +30,6 @@ import os
 import random
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 import zipfile
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from test_hostile_sources import cli
 
 from citeledger.ledger.urls import stored_url_problem
 from citeledger.pandoc import run_pandoc
@@ -314,14 +314,7 @@ class Built:
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
-    return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        timeout=600,
-    )
+    return cli(*args, cwd=cwd, timeout=600)
 
 
 def _project(folder: Path, sources: list[dict], text: str) -> Path:
