@@ -59,13 +59,40 @@ class _TerminalSafe:
         return getattr(self._stream, name)
 
 
-class _Terminated(Exception):
-    """SIGTERM, raised where the program stands so that a running pandoc is killed on the way
-    out (``subprocess.run`` kills its child when an exception passes through it)."""
+class _Terminated(BaseException):
+    """SIGTERM or Ctrl-C, raised where the program stands so that the command unwinds and
+    says so. Not an Exception, as KeyboardInterrupt is not: no ``except Exception`` on the way
+    may take it for a failure of its own (the usage-error handler below did, and printed a
+    traceback); and not a KeyboardInterrupt, which typer turns into a silent exit 130."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _terminate(signum: int, frame: object) -> None:
-    raise _Terminated
+    """SIGTERM or Ctrl-C: every pandoc still running is killed first (a wiki build runs them
+    from worker threads, which an exception in the main thread never reaches), then the
+    command unwinds from where it stands."""
+    pandoc = sys.modules.get("citeledger.pandoc")  # never imported: nothing was started
+    if pandoc is not None:
+        pandoc.stop_children()
+    raise _Terminated(signum)
+
+
+def _handle_stop_signals() -> dict[int, Any]:
+    """Install :func:`_terminate` for SIGTERM, and for SIGINT unless it is ignored (a job
+    started in the background); returns the handlers to put back."""
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        current = signal.getsignal(signum)
+        if signum == signal.SIGINT and current is not signal.default_int_handler:
+            continue
+        previous[signum] = current
+        signal.signal(signum, _terminate)
+    return previous
 
 
 def _undecodable_argument(argv: list[str]) -> int | None:
@@ -82,8 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else list(argv)
     sys.stdout = _TerminalSafe(sys.stdout)
     sys.stderr = _TerminalSafe(sys.stderr)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminate)
+    previous = _handle_stop_signals()
     try:
         bad = _undecodable_argument(args)
         if bad is not None:
@@ -110,10 +136,16 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         print("citeledger: interrupted", file=sys.stderr)
         sys.exit(130)
-    except _Terminated:
+    except _Terminated as stop:
+        if stop.signum == signal.SIGINT:
+            print("citeledger: interrupted", file=sys.stderr)
+            sys.exit(130)
         print("citeledger: terminated", file=sys.stderr)
         sys.exit(143)
     finally:
+        for signum, handler in previous.items():
+            if handler is not None:
+                signal.signal(signum, handler)
         sys.stdout = sys.stdout._stream if isinstance(sys.stdout, _TerminalSafe) else sys.stdout
         sys.stderr = sys.stderr._stream if isinstance(sys.stderr, _TerminalSafe) else sys.stderr
     if isinstance(code, int) and code:

@@ -9,6 +9,7 @@ rules cannot drift apart between ``render --style``, the placements and the rend
 - BibTeX field values: :func:`bibtex_text`, URLs :func:`latex_url`;
 - LaTeX text: :func:`latex_text`, URLs for ``\\url``/``\\href``: :func:`latex_url`;
 - typst markup and string literals: :func:`typst_markup`, :func:`typst_string`;
+- Org text: :func:`org_text`; reStructuredText and Obsidian text: :func:`punctuation_escaped`;
 - the terminal: :func:`terminal_text` (what the command line prints).
 
 The wiki syntaxes live with their placement (``filters/wiki.py``): each needs the others' rules
@@ -185,6 +186,43 @@ def latex_url(url: str) -> str:
     braces, caret, spaces, quotes and non-ASCII percent-encoded; ``%`` and ``#`` escaped."""
     encoded = quote(url, safe=_URL_SAFE)
     return encoded.replace("%", r"\%").replace("#", r"\#")
+
+
+# Org and reStructuredText ---------------------------------------------------------------------
+
+# pandoc's org writer prints text as it is, and Org reads much of it as markup or code: links
+# ``[[...]]``, export snippets ``@@latex:...@@``, LaTeX fragments ``\input{...}``, macros
+# ``{{{...}}}``, inline source blocks ``src_sh{...}`` and calls ``call_x()`` (Babel runs them on
+# export), ``#+INCLUDE:`` or a heading where a wrapped line starts. Org has no escape character;
+# its manual's remedy is a zero-width space, which breaks each opener without changing what a
+# reader sees.
+_ORG_BEFORE = frozenset("*/=~+_^#:|[]{}<>@-,")
+_ZWSP = "\u200b"
+
+
+def org_text(text: str) -> str:
+    """Text as Org that shows exactly that text: a zero-width space before each character that
+    can open Org markup, and after each backslash (so no ``\\name`` is a LaTeX fragment)."""
+    out: list[str] = []
+    for ch in text:
+        if ch in _ORG_BEFORE:
+            out.append(_ZWSP + ch)
+        elif ch == "\\":
+            out.append(ch + _ZWSP)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def punctuation_escaped(text: str) -> str:
+    """A backslash before every ASCII punctuation character. reStructuredText lets any character
+    be escaped, so no role, reference, substitution or bare ``scheme:`` link can start in the
+    text; CommonMark lets any punctuation be, and Obsidian honours it for ``#tags``,
+    ``==highlights==``, ``%%comments%%`` and ``[[links]]`` alike."""
+    return _ASCII_PUNCT.sub(r"\\\1", text)
 
 
 # typst -----------------------------------------------------------------------------------------

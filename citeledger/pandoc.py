@@ -22,18 +22,22 @@ command that never runs pandoc.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .archives import ZIP_FORMATS, check_archive
 from .errors import PandocError, ToolMissing
 
 ENV = "CITELEDGER_PANDOC"
@@ -217,16 +221,9 @@ def run_pandoc(
     name; a refusal becomes one PandocError line."""
     require(reads=_option(args, _FROM), writes=_option(args, _TO))
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    proc = subprocess.run(
-        [pandoc_path(), *args],
-        input=data,
-        capture_output=True,
-        cwd=cwd,
-        check=False,
-        env=env,
-    )
-    if proc.returncode != 0:
-        err = proc.stderr.decode("utf-8", "replace").strip()
+    returncode, stdout, stderr = _run([pandoc_path(), *args], data, cwd=cwd, env=env)
+    if returncode != 0:
+        err = stderr.decode("utf-8", "replace").strip()
         unknown = _UNKNOWN_FORMAT.search(err)
         if unknown is not None:
             # A format the gate has no version for: still one line naming the pandoc.
@@ -244,9 +241,71 @@ def run_pandoc(
             )
         lines = [ln for ln in err.splitlines() if ln.strip()]
         # A filter that failed already printed its own findings; keep every line of them.
-        detail = " | ".join(lines[-12:]) if lines else f"exit {proc.returncode}"
+        detail = " | ".join(lines[-12:]) if lines else f"exit {returncode}"
         raise PandocError(f"pandoc could not convert {what}: {detail}")
-    return proc.stdout
+    return stdout
+
+
+# Every pandoc citeledger has started and not yet reaped, from any thread (the wiki build runs
+# several at once from a thread pool). Each runs in a session of its own, so killing its process
+# group takes what it started too (a LaTeX engine under --pdf-engine); the terminal's Ctrl-C
+# therefore reaches only citeledger, whose handler (cli.py) kills them all.
+_LIVE: set[subprocess.Popen[bytes]] = set()
+_LIVE_LOCK = threading.RLock()  # re-entrant: the signal handler may run while it is held
+_stopping = False
+
+
+def _run(
+    cmd: list[str], data: bytes | None, *, cwd: str | Path | None, env: dict[str, str] | None
+) -> tuple[int, bytes, bytes]:
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        with _LIVE_LOCK:
+            if _stopping:
+                raise PandocError("citeledger is stopping: no new pandoc run")
+            proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.DEVNULL if data is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+            )
+            _LIVE.add(proc)
+        stdout, stderr = proc.communicate(data)
+    except BaseException:
+        if proc is not None:
+            _kill(proc)
+            proc.wait()
+        raise
+    finally:
+        if proc is not None:
+            with _LIVE_LOCK:
+                _LIVE.discard(proc)
+    return proc.returncode, stdout, stderr
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill ``proc`` and its process group (what it started), if still there."""
+    if proc.returncode is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (AttributeError, OSError):  # no process groups (Windows), or already gone
+        with contextlib.suppress(OSError):
+            proc.kill()
+
+
+def stop_children() -> None:
+    """Kill every pandoc citeledger is running and refuse to start another: called when
+    citeledger itself is told to stop (SIGTERM, Ctrl-C), from the signal handler."""
+    global _stopping
+    with _LIVE_LOCK:
+        _stopping = True
+        running = list(_LIVE)
+    for proc in running:
+        _kill(proc)
 
 
 def read_json(
@@ -258,6 +317,8 @@ def read_json(
     """Parse ``path`` with pandoc and return the document as pandoc JSON (plain dicts)."""
     args = ["-t", "json"]
     fmt = from_format or format_for(path)
+    if _base(fmt) in ZIP_FORMATS:
+        check_archive(path)
     args += ["-f", fmt, *extra_args, str(path)]
     out = run_pandoc(args, what=str(path))
     try:

@@ -5,7 +5,8 @@ pandoc-types 1.22 (pandoc 2.11 to 2.19) has no Figure block: a figure is a parag
 Image whose target title starts with ``fig:``, and its caption is that image's alt text
 (tests/fixtures/pandoc-types-1.22/figure.json, written by pandoc 2.19.2 and 2.17.1.1 alike from
 figure.md beside it). pandoc-types 1.23 (pandoc 3.0 on) has ``Figure attr caption body`` and keeps
-a copy of the caption as the image's alt text, which is not a citation site. The tests marked
+a copy of the caption as the image's alt text, which is not a citation site (the MediaWiki
+placement copies the cited caption back into it: pandoc 3's writer prints only the alt text).
 The marker finder reads a 1.22 figure's alt text as its caption (``tree.is_old_figure_image``);
 the end-to-end tests run under whatever pandoc the run uses (``.ci/run`` repeats this file under
 older pandocs).
@@ -20,21 +21,16 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from citeledger.filters.main import apply
 from citeledger.ledger import Ledger, Source
 from citeledger.options import Options
-from citeledger.pandoc import pandoc_path, pandoc_version, run_pandoc
+from citeledger.pandoc import pandoc_path, run_pandoc
 from citeledger.verify import verify
 from citeledger.verify.markers import scan
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pandoc-types-1.22"
 FIGURE_122 = FIXTURES / "figure.json"
 FIGURE_MD = FIXTURES / "figure.md"
-
-# The running pandoc writes 1.22 trees (pandoc < 3.0).
-OLD_TREE = pandoc_version() < (3, 0)
 
 
 def make_ledger(tmp_path: Path) -> Ledger:
@@ -169,12 +165,6 @@ def test_unknown_id_in_a_figure_caption_stops_the_build(tmp_path: Path) -> None:
     assert proc.returncode != 0 and "[99]" in proc.stderr
 
 
-@pytest.mark.xfail(
-    not OLD_TREE,
-    strict=True,
-    reason="pandoc 3's MediaWiki writer draws a figure from the image's alt text, never from the "
-    "Figure caption the filter places into (filters/wiki.py)",
-)
 def test_figure_caption_citation_is_linked_in_mediawiki(tmp_path: Path) -> None:
     proc = pandoc_with_filter(tmp_path, FIGURE_MD.read_text(encoding="utf-8"), "mediawiki")
     assert proc.returncode == 0, proc.stderr

@@ -3,6 +3,7 @@ markup, terminal control, or a lost ledger. Each test is named for the attack it
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -559,3 +560,268 @@ def test_a_full_disk_during_a_wiki_rebuild_keeps_every_old_page(project: Path) -
     )
     assert done.returncode == 2 and b"Traceback" not in done.stderr, done.stderr
     assert {p.name: p.read_bytes() for p in (project / "site").iterdir()} == old
+
+
+# Medium: wiki magic words and the draft's own cite-class links ----------------------------
+
+MAGIC_URL = "https://a.org/~~~~/__NOTOC__/~~~/x?sig=~~~~~&sw=__NOEDITSECTION__&t=__toc__"
+MAGIC_DATE = "{{subst:evil}} ~~~~ __NOTOC__ [[Category:Owned]]"
+
+
+def _outside_nowiki(text: str) -> str:
+    import re
+
+    return re.sub(r"<nowiki>.*?</nowiki>", " ", text, flags=re.DOTALL)
+
+
+@pytest.mark.parametrize("fmt", ["mediawiki", "dokuwiki"])
+def test_signatures_and_magic_words_in_a_url_never_sign_or_switch_a_wiki_page(
+    fmt: str, project: Path
+) -> None:
+    from urllib.parse import unquote
+
+    title = "Sig ~~~~ and __NOTOC__ __TOC__ ~~~"
+    write_ledger(project, {"url": MAGIC_URL, "title": title, "accessed": MAGIC_DATE})
+    (project / "d.md").write_text(
+        "# A\n\nIce floats on water in winter.[1] See [the page](https://b.org/~~~~/__TOC__)"
+        " and <https://b.org/~~~/__NOTOC__>.\n"
+    )
+    done = cli("wiki", "d.md", "-o", "site", "--format", fmt, cwd=project)
+    assert done.returncode == 0, done.stderr
+    pages = [p.read_text(encoding="utf-8") for p in (project / "site").iterdir()]
+    assert any("Sig ~~~~ and __NOTOC__" in page for page in pages)  # the title, as text
+    for page in pages:
+        bare = _outside_nowiki(page)
+        assert "~~~" not in bare and "__" not in bare, bare
+        assert "{{" not in bare and "[[Category" not in bare, bare
+    joined = "\n".join(pages)
+    encoded = MAGIC_URL.replace("~", "%7E").replace("__", "%5F%5F").replace("&", "&amp;")
+    assert (encoded if fmt == "mediawiki" else encoded.replace("&amp;", "&")) in joined
+    assert unquote(encoded.replace("&amp;", "&")) == MAGIC_URL  # the same address
+    convert = cli("convert", "d.md", "-o", "d.wiki", cwd=project)
+    assert convert.returncode == 0, convert.stderr
+    bare = _outside_nowiki((project / "d.wiki").read_text(encoding="utf-8"))
+    assert "~~~" not in bare and "__" not in bare, bare
+
+
+def test_a_draft_link_carrying_the_cite_class_is_left_alone_in_chunkedhtml(
+    project: Path,
+) -> None:
+    import re
+    import zipfile
+
+    from conftest import require_writer
+
+    require_writer("chunkedhtml")
+    links = _corpus("draft_links")
+    (project / "d.md").write_text(
+        "# A\n\nIce floats on water in winter.[1] See " + ", ".join(links) + ".\n\n"
+        "# B\n\nNothing cited here.\n"
+    )
+    done = cli("convert", "d.md", "-o", "site.zip", "--to", "chunkedhtml", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    with zipfile.ZipFile(project / "site.zip") as site:
+        page = next(site.read(n).decode() for n in site.namelist() if n.endswith("-a.html"))
+    hrefs = re.findall(r'href="([^"]*)"', page)
+    for link in links:  # each of the draft's links keeps its own target
+        found = re.search(r"\]\(([^)]*)\)", link)
+        assert found is not None, link
+        target = found.group(1)
+        assert any(h == target or h.endswith(target) for h in hrefs), (target, hrefs)
+    assert 'href="1-a.html#c0-src-1"' in page and 'id="c0-src-1"' in page
+
+
+# Medium: pandoc dies with citeledger ------------------------------------------------------
+
+
+def _marked_processes(marker: str) -> list[tuple[int, str]]:
+    """Live processes (not zombies) whose environment holds ``CITELEDGER_TEST_MARK=marker``:
+    citeledger and everything it started, reparented or not."""
+    wanted = f"CITELEDGER_TEST_MARK={marker}".encode()
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if wanted in environ and state != "Z":
+            found.append((int(pid), cmdline.decode("utf-8", "replace")))
+    return found
+
+
+def _slow_pandoc(folder: Path, writer: str) -> Path:
+    """The real pandoc behind a script that first sleeps when asked to write ``writer``: the
+    run a signal must cut short (and a grandchild, ``sleep``, that only a kill of the whole
+    process group reaches)."""
+    from citeledger.pandoc import pandoc_path
+
+    script = folder / "slow-pandoc"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'case " $* " in *" -t {writer} "*) sleep 300 ;; esac\n'
+        f'exec "{pandoc_path()}" "$@"\n'
+    )
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+@pytest.mark.parametrize(
+    ("command", "writer", "signum", "code"),
+    [
+        (["wiki", "big.md", "-o", "site", "--format", "mediawiki"], "mediawiki", "SIGTERM", 143),
+        (["wiki", "big.md", "-o", "site", "--format", "mediawiki"], "mediawiki", "SIGINT", 130),
+        (["convert", "big.md", "-o", "big.html"], "html", "SIGTERM", 143),
+    ],
+    ids=["wiki-sigterm", "wiki-ctrl-c", "convert-sigterm"],
+)
+def test_stopping_citeledger_leaves_no_pandoc_running(
+    command: list[str], writer: str, signum: str, code: int, project: Path
+) -> None:
+    import time
+    import uuid
+
+    sections = [
+        f"# Part {k}\n\nIce floats on water in winter.[1] Lakes freeze from the top.[1]\n"
+        for k in range(300)
+    ]
+    (project / "big.md").write_text("\n".join(sections))
+    marker = uuid.uuid4().hex
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
+    env["CITELEDGER_PANDOC"] = str(_slow_pandoc(project, writer))
+    env["CITELEDGER_TEST_MARK"] = marker
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "citeledger", *command],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not any(
+            f"-t {writer}" in cmd and "sleep" not in cmd for _, cmd in _marked_processes(marker)
+        ):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the writer's pandoc never started"
+            time.sleep(0.05)
+        proc.send_signal(getattr(signal, signum))
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid, _cmd in _marked_processes(marker):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    text = err.decode("utf-8", "replace")
+    assert proc.returncode == code, text
+    assert "Traceback" not in text
+    assert text.strip().splitlines()[-1] in ("citeledger: terminated", "citeledger: interrupted")
+    time.sleep(0.2)
+    assert _marked_processes(marker) == []
+
+
+# Medium: zip bombs ------------------------------------------------------------------------
+
+CORPUS = Path(__file__).parent / "fixtures" / "injection.json"
+
+
+def _zip_bomb(path: Path, member: str, inflated: int, declare: int | None) -> Path:
+    """A real .docx whose ``member`` inflates to ``inflated`` bytes, declaring ``declare``
+    bytes in both the local header and the central directory when given (a lying size)."""
+    import struct
+    import zipfile
+
+    base = Path(__file__).parent / "golden" / "verify" / "docx-footnotes" / "input.docx"
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == member:
+                head, body, tail = data.partition(b"<w:body>")
+                filler = b"<w:p><w:r><w:t>" + b"a" * inflated + b"</w:t></w:r></w:p>"
+                data = head + body + filler + tail
+            out.writestr(info.filename, data)
+    if declare is not None:
+        raw = bytearray(path.read_bytes())
+        # (signature, offset of the name length, of the name, of the uncompressed size)
+        for signature, length_at, name_at, size_at in (
+            (b"PK\x03\x04", 26, 30, 22),
+            (b"PK\x01\x02", 28, 46, 24),
+        ):
+            at = raw.find(signature)
+            while at >= 0:
+                (length,) = struct.unpack_from("<H", raw, at + length_at)
+                if raw[at + name_at : at + name_at + length] == member.encode():
+                    struct.pack_into("<I", raw, at + size_at, declare)
+                at = raw.find(signature, at + 4)
+        path.write_bytes(bytes(raw))
+    return path
+
+
+def _corpus(key: str) -> list[dict]:
+    return json.loads(CORPUS.read_text(encoding="utf-8"))[key]
+
+
+@pytest.mark.parametrize("bomb", _corpus("zip_bombs"), ids=lambda b: b["name"])
+def test_a_zip_bomb_docx_is_refused_before_anything_inflates_it(bomb: dict, project: Path) -> None:
+    path = _zip_bomb(project / "x.docx", bomb["member"], bomb["inflated"], bomb["declare"])
+    assert path.stat().st_size < 400_000
+    for args in (["verify", "x.docx"], ["convert", "x.docx", "-o", "x.md"], ["finish", "x.docx"]):
+        line = one_line_refusal(cli(*args, cwd=project, timeout=60), "x.docx", bomb["member"])
+        assert bomb["refusal"] in line and "get the document again" in line, line
+    assert not (project / "x.md").exists()
+
+
+def test_real_office_files_pass_the_zip_bomb_check() -> None:
+    from citeledger.archives import check_archive
+
+    root = Path(__file__).parent.parent
+    files = [
+        p
+        for pattern in ("tests/**/*.docx", "tests/**/*.odt", "citeledger/templates/*.*x")
+        for p in root.glob(pattern)
+    ]
+    assert len(files) >= 6
+    for path in files:
+        check_archive(path)
+
+
+# Found by the property test (tests/test_hostile_property.py) ------------------------------
+
+
+def test_titles_in_org_and_rst_open_no_link_and_run_no_code(project: Path) -> None:
+    title = (
+        "src_sh{id} [[https://evil.example][x]] @@latex:\\input{/etc/passwd}@@ javascript:alert(1)"
+    )
+    write_ledger(project, {"url": 'https://a.org/x?q="<b>"', "title": title})
+    done = cli("convert", "d.md", "-o", "d.org", "-o", "d.rst", cwd=project)
+    assert done.returncode == 0, done.stderr
+    org = (project / "d.org").read_text(encoding="utf-8")
+    for live in ("src_sh{", "[[https://evil", "@@latex", "\\input"):
+        assert live not in org, live
+    assert title in " ".join(org.replace("\u200b", "").split())  # the same text to a reader
+    rst = (project / "d.rst").read_text(encoding="utf-8")
+    html = run_pandoc(["-f", "rst", "-t", "html"], stdin=rst).decode()
+    assert "javascript:" not in "".join(href for _tag, href in _tags(html))
+    assert 'href="https://a.org/x?q=%22%3Cb%3E%22"' in html
+
+
+def test_a_hand_edited_access_date_is_shown_as_text(project: Path) -> None:
+    accessed = "2024-05-01\x1b[2J\u202e<script>alert(1)</script>\x07"
+    write_ledger(project, {"url": "https://a.org/x", "title": "A", "accessed": accessed})
+    done = cli("convert", "d.md", "-o", "d.html", "-o", "d.docx", "-o", "d.epub", cwd=project)
+    assert done.returncode == 0, done.stderr
+    page = (project / "d.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;" in page and not any(ch in page for ch in "\x1b\x07\u202e")
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    for name in ("d.docx", "d.epub"):
+        with zipfile.ZipFile(project / name) as archive:
+            for part in archive.namelist():
+                if part.endswith((".xml", ".xhtml")):
+                    ET.fromstring(archive.read(part))  # raises on a control character

@@ -179,8 +179,10 @@ def input_format(path: Path, by_suffix: Callable[[Path], str]) -> str:
             with zipfile.ZipFile(path) as archive:
                 names = set(archive.namelist())
                 for part, needle, fmt in _ZIP_KINDS:
-                    if part in names and needle in archive.read(part)[:4096]:
-                        return fmt
+                    if part in names:
+                        with archive.open(part) as member:  # a zip bomb's part: 4 KB of it
+                            if needle in member.read(4096):
+                                return fmt
     except (OSError, zipfile.BadZipFile):
         pass
     return _SUFFIX_FORMATS.get(path.suffix.lower()) or by_suffix(path)

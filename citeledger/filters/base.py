@@ -99,9 +99,9 @@ def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
     if with_url:
         if out:
             out.append({"t": "Space"})
-        out.append(link([str_(source.url)], source.url, classes=["url"]))
-    if source.accessed:
-        out += [{"t": "Space"}, *text_to_inlines(f"(accessed {source.accessed})")]
+        out.append(link([str_(source.url)], source.href, classes=["url"]))
+    if source.display_accessed:
+        out += [{"t": "Space"}, *text_to_inlines(f"(accessed {source.display_accessed})")]
     return out
 
 

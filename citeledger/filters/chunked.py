@@ -32,21 +32,31 @@ def chunk_bounds(blocks: list[Json], split_level: int) -> list[tuple[int, int]]:
     return bounds
 
 
-def _cite_links(blocks: list[Json]) -> list[Json]:
-    found: list[Json] = []
-    for inlines in inline_lists(blocks):
-        for el in inlines:
-            if el.get("t") == "Link" and "citeledger-cite" in el["c"][0][1]:
-                found.append(el)
-    return found
-
-
 class Placement(html.Placement):
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
         self.split_level = SPLIT_LEVEL
         self.chunk = 0
         self.occurrences: dict[int, list[str]] = {}
+        # The citation links this placement made, by identity, with their source ids: a link
+        # of the draft's own that carries the class ``citeledger-cite`` is the author's.
+        self.made: dict[int, tuple[Json, int]] = {}
+
+    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        out = super().cite(source, number, occurrence)
+        for el in out:
+            if el.get("t") == "Link":
+                self.made[id(el)] = (el, source.id)
+        return out
+
+    def cite_links(self, blocks: list[Json]) -> list[tuple[Json, int]]:
+        """The citation links among ``blocks``, in reading order, with their source ids."""
+        return [
+            self.made[id(el)]
+            for inlines in inline_lists(blocks)
+            for el in inlines
+            if id(el) in self.made
+        ]
 
     def chunk_anchor(self, source_id: int) -> str:
         return f"c{self.chunk}-{base.source_anchor(source_id)}"
@@ -88,8 +98,7 @@ class Placement(html.Placement):
         for number, (start, end) in reversed(list(enumerate(chunk_bounds(blocks, 1)))):
             self.chunk = number
             self.occurrences = {}
-            for el in _cite_links(blocks[start:end]):
-                source_id = int(el["c"][2][0].rsplit("-", 1)[1])
+            for el, source_id in self.cite_links(blocks[start:end]):
                 el["c"][2][0] = "#" + self.chunk_anchor(source_id)
                 self.occurrences.setdefault(source_id, []).append(el["c"][0][0])
             if self.occurrences:

@@ -54,8 +54,8 @@ class Placement(base.Placement):
         if source.title_sentence:
             parts.append(latex_text(source.title_sentence))
         parts.append(r"\citeledgerurl{" + latex_url(source.url) + "}")
-        if source.accessed:
-            parts.append(f"(accessed {latex_text(source.accessed)})")
+        if source.display_accessed:
+            parts.append(f"(accessed {latex_text(source.display_accessed)})")
         return " ".join(parts)
 
     def label(self, number: int) -> str:

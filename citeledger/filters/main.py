@@ -15,7 +15,7 @@ without markers passes through unchanged.
 
 Placement per output format (``filters/<module>.py``):
 
-- html, html5, epub, markdown, gfm, commonmark, rst, org and any other format (``html``):
+- html, html5, epub, markdown, gfm, commonmark and any other format (``html``):
   ``[n]`` links to ``#src-n`` and carries the id ``cite-n-k``; the Sources list gives each entry
   the anchor ``src-n`` (raw ``<a id>`` in gfm/commonmark) and ``↩`` links back to each citation.
 - latex, beamer (``latex``): endnote marks keyed by ledger id, one entry per source at the end,
@@ -23,6 +23,8 @@ Placement per output format (``filters/<module>.py``):
   xelatex and lualatex set CJK and right-to-left titles in an installed font (Noto CJK, DejaVu);
   pdflatex prints ``[...]`` for them.
 - typst (``typst``): ``#link(<src-n>)[[n]]`` marks and a labelled Sources grid.
+- org, rst (``escaped``): as html, with the entries' text escaped by citeledger, where pandoc's
+  writer leaves markup live (Org links and Babel calls, a bare ``javascript:`` in rst).
 - docx, pptx, mediawiki, dokuwiki, chunkedhtml: see their modules.
 
 A heading that holds a marker keeps the identifier pandoc would give it without the marker
@@ -109,6 +111,8 @@ PLACEMENTS = {
     "mediawiki": "wiki",
     "dokuwiki": "wiki",
     "chunkedhtml": "chunked",
+    "org": "escaped",
+    "rst": "escaped",
     "obsidian": "wiki",  # not a pandoc writer: citeledger wiki writes it with gfm
 }
 DEFAULT_PLACEMENT = "html"

@@ -30,8 +30,8 @@ class Placement(base.Placement):
         if source.title_sentence:
             parts.append(typst_markup(source.title_sentence))
         parts.append(f"#link({typst_string(source.url)})")
-        if source.accessed:
-            parts.append(typst_markup(f"(accessed {source.accessed})"))
+        if source.display_accessed:
+            parts.append(typst_markup(f"(accessed {source.display_accessed})"))
         return " ".join(parts)
 
     def list_blocks(self, sources: list[Source]) -> list[Json]:

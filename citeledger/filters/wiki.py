@@ -23,28 +23,77 @@ for ``#tags``, ``==highlights==``, ``%%comments%%`` and ``[[links]]`` alike).
 
 from __future__ import annotations
 
+import copy
 import html
 import re
 import unicodedata
 from urllib.parse import quote
 
+from ..escape import punctuation_escaped
 from ..ledger import Source
 from ..options import Options
-from ..tree import Json, link, raw_block, raw_inline, str_
+from ..tree import Json, elements, link, raw_block, raw_inline, str_, stringify
 from . import base
 from .base import source_anchor
 
 WIKI_FORMATS = frozenset({"mediawiki", "dokuwiki", "obsidian"})
 
 # Characters a URL keeps as they are inside ``[url label]`` / ``[[url]]``; the rest (space,
-# brackets, pipe, braces, quotes, angle brackets, non-ASCII) is percent-encoded.
-_URL_SAFE = "-._~:/?#@!$&()*+,;=%"
+# brackets, pipe, braces, quotes, angle brackets, non-ASCII) is percent-encoded. ``~`` is encoded
+# too, and ``_`` where two meet: MediaWiki expands ``~~~`` to ``~~~~~`` into a signature when the
+# page is saved and obeys ``__NOTOC__`` and its kin (and their translations) anywhere outside
+# ``<nowiki>``, URLs included; DokuWiki reads ``~~NOTOC~~``. Both are unreserved characters, so
+# ``%7E`` and ``%5F`` name the same resource (RFC 3986, section 6.2.2.2).
+_URL_SAFE = "-._:/?#@!$&()*+,;=%"  # and ASCII letters and digits
+_UNDERSCORE_RUN = re.compile(r"_{2,}")
+_LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_TEXT = ("Plain", "Para")
 _NOWIKI_END = re.compile(r"</nowiki\s*>", re.IGNORECASE)
-_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 
 
 def wiki_url(url: str) -> str:
-    return quote(url, safe=_URL_SAFE)
+    """``url`` as a wiki link target and label: the same resource, with nothing a wiki reads
+    as markup, a signature or a page switch. A ``%`` that starts no escape is written ``%25``,
+    as ``add`` stores it (a hand-edited ledger may hold ``%%``, Obsidian's comment)."""
+    return _no_switches(quote(_LONE_PERCENT.sub("%25", url), safe=_URL_SAFE))
+
+
+def _no_switches(url: str) -> str:
+    encoded = url.replace("~", "%7E")  # quote() keeps "~" whatever it is told
+    return _UNDERSCORE_RUN.sub(lambda m: "%5F" * len(m.group(0)), encoded)
+
+
+def _inert_links(node: Json) -> None:
+    """Every external link under ``node`` (the draft's own, in text and notes alike) without
+    ``~~~`` or ``__``: pandoc's wiki writers print a link's URL as it is, and MediaWiki would
+    sign or switch on it. An autolink keeps showing its (encoded) URL."""
+    for el in elements(node):
+        if el.get("t") != "Link":
+            continue
+        target = el["c"][2]
+        if _SCHEME.match(target[0]):
+            safe = _no_switches(target[0])
+            if safe != target[0] and stringify(el["c"][1]) == target[0]:
+                el["c"][1] = [str_(safe)]
+            target[0] = safe
+
+
+def _captions_to_images(node: Json, placed: dict[int, Json]) -> None:
+    """pandoc 3's MediaWiki writer draws a figure from its image's alt text and drops the
+    Figure's caption, where the citations were placed: a figure whose caption holds a placed
+    citation gets that caption as its image's alt text, so ``[[File:x.png|... [[#src-2|[2]]]]]``
+    links where the draft's ``[2]`` stood."""
+    for el in elements(node):
+        if el.get("t") != "Figure":
+            continue
+        caption = el["c"][1][1]
+        inlines = caption[0]["c"] if len(caption) == 1 and caption[0]["t"] in _TEXT else None
+        if inlines is None or not any(id(i) in placed for i in elements(inlines)):
+            continue
+        images = [i for i in elements(el["c"][2]) if i.get("t") == "Image"]
+        if len(images) == 1:
+            images[0]["c"][1] = copy.deepcopy(inlines)
 
 
 def mediawiki_text(text: str) -> str:
@@ -58,10 +107,6 @@ def dokuwiki_text(text: str) -> str:
     return "<nowiki>" + "</nowiki>%%</nowiki>%%<nowiki>".join(parts) + "</nowiki>"
 
 
-def markdown_text(text: str) -> str:
-    return _ASCII_PUNCT.sub(r"\\\1", text)
-
-
 def dokuwiki_section_id(title: str) -> str:
     """DokuWiki's ``sectionID`` for a heading (its ``cleanID`` with accents folded, ``:`` and
     ``.`` dropped, leading digits and separators trimmed)."""
@@ -70,6 +115,23 @@ def dokuwiki_section_id(title: str) -> str:
     cleaned = cleaned.replace(":", "").replace(".", "")
     cleaned = cleaned.lstrip("0123456789._-")
     return cleaned or "section"
+
+
+# An ISO 8601 date or date-time, as ``add`` writes it: shown as it is. Anything else a hand-edited
+# ledger holds in ``accessed`` is web-grade text and is escaped like a title.
+_ISO_DATE = re.compile(r"[0-9T:.+-]*Z?")
+
+
+def _accessed(source: Source, fmt: str) -> str:
+    """`` (accessed DATE)`` as markup of the wiki ``fmt``, or nothing."""
+    date = source.display_accessed
+    if not date:
+        return ""
+    if fmt == "obsidian":
+        return punctuation_escaped(f" (accessed {date})")
+    if not _ISO_DATE.fullmatch(date):
+        date = dokuwiki_text(date) if fmt == "dokuwiki" else mediawiki_text(date)
+    return f" (accessed {date})"
 
 
 class Entries(base.Entries):
@@ -84,11 +146,11 @@ class Entries(base.Entries):
         list's entry, and the text of a native MediaWiki note."""
         title = source.title_sentence
         url = wiki_url(source.url)
-        accessed = f" (accessed {html.escape(source.accessed)})" if source.accessed else ""
+        accessed = _accessed(source, self.fmt)
         if self.fmt == "dokuwiki":
             return f"[{number}] {dokuwiki_text(title)} [[{url}]]{accessed}".replace("  ", " ")
         if self.fmt == "obsidian":
-            return f"\\[{number}\\] {markdown_text(title)} <{url}>{markdown_text(accessed)}"
+            return f"\\[{number}\\] {punctuation_escaped(title)} <{url}>{accessed}"
         url = url.replace("&", "&amp;")
         text = f"{mediawiki_text(title)} [{url} {url}]{accessed}".strip()
         if self.native:
@@ -109,8 +171,17 @@ class Placement(base.Placement):
     entries: Entries
     entries_type = Entries
 
+    def __init__(self, state: base.State) -> None:
+        super().__init__(state)
+        self.placed: dict[int, Json] = {}  # every citation element placed, by id()
+
     # Inline side -------------------------------------------------------------------------
     def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+        out = self.cite_elements(source, number, occurrence)
+        self.placed.update((id(el), el) for el in out)
+        return out
+
+    def cite_elements(self, source: Source, number: int, occurrence: int) -> list[Json]:
         anchor = source_anchor(source.id)
         fmt = self.entries.fmt
         if self.entries.native:
@@ -134,3 +205,10 @@ class Placement(base.Placement):
             return [self.sources_header(), raw_block("mediawiki", "<references />")]
         items = [[{"t": "Plain", "c": self.entry(s, self.state.number(s.id))}] for s in sources]
         return [self.sources_header(), {"t": "BulletList", "c": items}]
+
+    def finish(self) -> None:
+        super().finish()
+        if self.entries.fmt in ("mediawiki", "dokuwiki"):
+            _inert_links(self.state.doc["blocks"])
+        if self.entries.fmt == "mediawiki":
+            _captions_to_images(self.state.doc["blocks"], self.placed)

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import BadURL, LedgerError
 from .quotes import normalize_for_match
-from .urls import normalize_url, stored_url_problem, url_key
+from .urls import normalize_url, published_url, stored_url_problem, url_key
 
 # What no output may show: C0 and C1 controls and DEL (XML cannot hold them, a terminal obeys
 # them), noncharacters and lone surrogates, and the bidirectional controls that make a reader
@@ -43,6 +43,7 @@ MAX_ID = 999_999
 MAX_TITLE = 2_000
 MAX_TITLE_SHOWN = 300
 MAX_QUOTE_SHOWN = 2_000
+MAX_ACCESSED_SHOWN = 64
 
 
 def clip_title(title: str | None) -> str:
@@ -138,6 +139,17 @@ class Source:
         """The title on one line, without control characters: what every output shows. XML
         (docx, pptx) cannot hold C0 controls, and a newline could start markup in markdown."""
         return display_text(self.title, MAX_TITLE_SHOWN)
+
+    @property
+    def href(self) -> str:
+        """The URL as outputs link it (:func:`~citeledger.ledger.urls.published_url`)."""
+        return published_url(self.url)
+
+    @property
+    def display_accessed(self) -> str:
+        """The access date as outputs show it: a hand-edited ledger may hold anything there,
+        so it gets the title's treatment (one line, no hidden characters, clipped)."""
+        return display_text(self.accessed, MAX_ACCESSED_SHOWN)
 
     @property
     def title_sentence(self) -> str:

@@ -92,7 +92,7 @@ def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = 
             f"@misc{{source{s.id},\n"
             f"  title = {{{bibtex_text(s.display_title or s.url)}}},\n"
             f"  howpublished = {{\\url{{{latex_url(s.url)}}}}},\n"
-            f"  note = {{Accessed {bibtex_text(s.accessed)}}}\n"
+            f"  note = {{Accessed {bibtex_text(s.display_accessed)}}}\n"
             "}"
             for s in picked
         )

@@ -180,6 +180,16 @@ def _encode(part: str) -> str:
     return part
 
 
+def published_url(url: str) -> str:
+    """A stored URL as outputs link it: the characters browsers percent-encode before sending
+    (``" < > { } | \\ ^ ` [ ]``) and lone ``%`` encoded, fragment kept: the same address, which no
+    markup reads as its own syntax (a raw ``<`` ends an rst link, a ``"`` an attribute). URLs
+    ``add`` stored need nothing (they are encoded already); a hand-edited ledger may not be."""
+    if not _UNSAFE_ASCII.search(url) and "%" not in url:
+        return url
+    return _encode(url)
+
+
 def _doi_url(doi: str, text: str) -> str:
     if not doi.startswith("10.") or "/" not in doi or _BAD_CHARS.search(doi):
         raise BadURL(f"{shown(text)} is not a DOI", hint="write it like doi:10.1000/xyz123")

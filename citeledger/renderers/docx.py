@@ -29,6 +29,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from ..archives import check_archive
 from ..docx_contract import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..errors import BadInput
 from ..ledger import Ledger
@@ -44,6 +45,7 @@ def _open(path: Path) -> Any:
 
     if not path.is_file():
         raise BadInput(f"{path}: no such file", hint="give the .docx that pandoc wrote")
+    check_archive(path)
     try:
         return docx.Document(str(path))
     except (zipfile.BadZipFile, PackageNotFoundError, KeyError, ValueError) as exc:
