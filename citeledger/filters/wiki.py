@@ -197,10 +197,7 @@ class Placement(base.Placement):
         return [link([str_(f"[{number}]")], "#" + anchor)]
 
     # Block side --------------------------------------------------------------------------
-    def sources_blocks(self) -> list[Json]:
-        sources = self.state.list_order()
-        if not sources:
-            return []
+    def list_blocks(self, sources: list[Source]) -> list[Json]:
         if self.entries.native:
             return [self.sources_header(), raw_block("mediawiki", "<references />")]
         items = [[{"t": "Plain", "c": self.entry(s, self.state.number(s.id))}] for s in sources]
