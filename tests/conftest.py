@@ -10,6 +10,7 @@ import difflib
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,3 +176,45 @@ def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.
         return Result(code, captured.out, captured.err)
 
     return call
+
+
+def run_citeledger(
+    *args: str,
+    cwd: Path,
+    ledger: Path | None = None,
+    env: dict[str, str] | None = None,
+    stdin: bytes | None = None,
+    text: bool = True,
+    timeout: float | None = None,
+) -> subprocess.CompletedProcess:
+    """``python -m citeledger ARGS`` in its own process, as a user runs it: in ``cwd``, with
+    ``env`` (default: this environment, which ``_no_hermes_home`` keeps free of HERMES_HOME) and
+    ``ledger`` as $CITELEDGER_LEDGER; never raises on a non-zero exit."""
+    env = {**(os.environ if env is None else env)}
+    if ledger is not None:
+        env["CITELEDGER_LEDGER"] = str(ledger)
+    return subprocess.run(
+        [sys.executable, "-m", "citeledger", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=text,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def run_filter(*args: str, cwd: Path, ledger: Path) -> subprocess.CompletedProcess[str]:
+    """``pandoc ARGS --filter pandoc-citeledger`` with the embedded pandoc (or
+    $CITELEDGER_PANDOC) and ``ledger`` as $CITELEDGER_LEDGER."""
+    from citeledger.pandoc import pandoc_path
+
+    return subprocess.run(
+        [pandoc_path(), *args, "--filter", "pandoc-citeledger"],
+        cwd=cwd,
+        env={**os.environ, "CITELEDGER_LEDGER": str(ledger)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from conftest import run_citeledger
 from pypdf import PdfReader
 
 CASE = Path(__file__).parent / "golden" / "filter" / "report"
@@ -23,14 +23,7 @@ def draft(tmp_path: Path) -> Path:
 
 
 def citeledger(*args: str, cwd: Path, env: dict[str, str] | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    return run_citeledger(*args, cwd=cwd, env=env)
 
 
 class Anchors(HTMLParser):

@@ -20,7 +20,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -28,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from authoring import URLS, cite
+from conftest import run_citeledger
 
 from citeledger.pandoc import pandoc_path
 
@@ -43,16 +43,7 @@ CONVERTED = ["html", "docx", "pptx", "pdf"]
 
 
 def citeledger(*args: str, cwd: Path, ledger: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CITELEDGER_LEDGER": str(ledger)}
-    env.pop("HERMES_HOME", None)
-    return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_citeledger(*args, cwd=cwd, ledger=ledger)
 
 
 def pandoc(*args: str, cwd: Path, ledger: Path | None = None) -> subprocess.CompletedProcess:

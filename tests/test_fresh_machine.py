@@ -7,13 +7,11 @@ import io
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import typst
-from conftest import need, require_cjk_font
+from conftest import need, require_cjk_font, run_citeledger
 from pypdf import PdfReader
 
 from citeledger.convert import TEMPLATES
@@ -37,14 +35,7 @@ def typst_source(markdown: str) -> bytes:
 
 
 def citeledger(folder: Path, *args: str, env: dict[str, str] | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    return run_citeledger(*args, cwd=folder, env=env)
 
 
 def draft(folder: Path, text: str) -> None:

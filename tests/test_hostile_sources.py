@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_citeledger
 
 from citeledger.errors import BadURL, LedgerError
 from citeledger.ledger import load_ledger, normalize_url
@@ -24,14 +25,7 @@ def cli(
     *args: str, cwd: Path, stdin: bytes | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
-    return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        timeout=timeout,
-    )
+    return run_citeledger(*args, cwd=cwd, env=env, stdin=stdin, text=False, timeout=timeout)
 
 
 def one_line_refusal(

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import pandoc_version_of
+from conftest import pandoc_version_of, run_citeledger
 from pypdf import PdfReader
 
 from citeledger.pandoc import MINIMUM, Pandoc, gate_message, run_pandoc
@@ -37,14 +37,7 @@ def base_env() -> dict[str, str]:
 
 
 def citeledger(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    return run_citeledger(*args, cwd=cwd, env=env)
 
 
 def with_old_pandoc_on_path(old: str, tmp_path: Path) -> dict[str, str]:

@@ -9,28 +9,17 @@ paginated decks, math in a slide table, several outputs at once.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-from citeledger.pandoc import pandoc_path
+from conftest import run_citeledger, run_filter
 
 WIKIPEDIA = "https://en.wikipedia.org/wiki/Python_(programming_language)"
 
 
 def citeledger(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CITELEDGER_LEDGER": str(cwd / "ledger.json")}
-    env.pop("HERMES_HOME", None)
-    return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_citeledger(*args, cwd=cwd, ledger=cwd / "ledger.json")
 
 
 def ledger(folder: Path, urls: list[str], *, quotes: bool = True) -> Path:
@@ -184,14 +173,7 @@ def test_the_filter_manual_says_how_to_write_a_literal_bracket(tmp_path: Path) -
     assert manual.index("[1<!-- -->]") < manual.index("``citeledger.ledger``")
     ledger(tmp_path, [])
     write(tmp_path, "d.md", "The array [1<!-- -->] is text.\n")
-    done = subprocess.run(
-        [pandoc_path(), "d.md", "--filter", "pandoc-citeledger", "-t", "html"],
-        cwd=tmp_path,
-        env={**os.environ, "CITELEDGER_LEDGER": str(tmp_path / "ledger.json")},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_filter("d.md", "-t", "html", cwd=tmp_path, ledger=tmp_path / "ledger.json")
     assert done.returncode == 0, done.stderr
     assert "The array [1<!-- -->] is text." in done.stdout
 
@@ -255,13 +237,8 @@ def test_a_marker_in_a_heading_keeps_the_headings_identifier(tmp_path: Path) -> 
 def test_a_gfm_heading_identifier_keeps_gfm_rules(tmp_path: Path) -> None:
     ledger(tmp_path, ["https://a.org/1"])
     write(tmp_path, "d.md", "# 2. Ice floats[1]\n\nText.\n")
-    done = subprocess.run(
-        [pandoc_path(), "d.md", "-f", "gfm", "-t", "html", "--filter", "pandoc-citeledger"],
-        cwd=tmp_path,
-        env={**os.environ, "CITELEDGER_LEDGER": str(tmp_path / "ledger.json")},
-        capture_output=True,
-        text=True,
-        check=False,
+    done = run_filter(
+        "d.md", "-f", "gfm", "-t", "html", cwd=tmp_path, ledger=tmp_path / "ledger.json"
     )
     assert done.returncode == 0, done.stderr
     assert 'id="2-ice-floats"' in done.stdout
@@ -310,14 +287,8 @@ def test_a_sources_section_that_is_no_citation_list_survives_filter_convert_and_
     done = citeledger("wiki", "api.md", "-o", "site", "--format", "html", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "pandoc.mediabag" in (tmp_path / "site" / "lua-filters.html").read_text("utf-8")
-    filtered = subprocess.run(
-        [pandoc_path(), "api.md", "--filter", "pandoc-citeledger", "-t", "html"],
-        cwd=tmp_path,
-        env={**os.environ, "CITELEDGER_LEDGER": str(tmp_path / "ledger.json")},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    filtered = run_filter("api.md", "-t", "html", cwd=tmp_path, ledger=tmp_path / "ledger.json")
+    assert filtered.returncode == 0, filtered.stderr
     assert "pandoc.mediabag" in filtered.stdout
 
 
