@@ -505,6 +505,30 @@ def test_a_full_disk_during_convert_is_one_line_and_keeps_the_old_output(project
     assert not [p for p in project.iterdir() if p.name.startswith(".")]
 
 
+def test_a_full_disk_during_reset_is_one_line_and_keeps_the_old_ledger(project: Path) -> None:
+    old = (project / "ledger.json").read_bytes()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "citeledger", "reset"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        preexec_fn=_small_files(10),  # smaller than an empty ledger
+        timeout=120,
+    )
+    one_line_refusal(done, "ledger.json", "intact")
+    assert (project / "ledger.json").read_bytes() == old
+    assert not [p for p in project.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_folder_nobody_can_write_is_one_line_for_reset_and_convert(project: Path) -> None:
+    # Nothing can be created in /proc/1, not even by root (CI runs as root, which a chmod'ed
+    # folder would not stop).
+    one_line_refusal(cli("reset", "--ledger", "/proc/1/ledger.json", cwd=project), "/proc/1")
+    done = cli("convert", "d.md", "-o", "/proc/1/d.html", cwd=project)
+    one_line_refusal(done, "/proc/1/d.html", after_report=True)
+
+
 @pytest.mark.parametrize("fmt", ["mediawiki", "dokuwiki", "gfm", "obsidian", "html"])
 def test_a_bell_character_in_a_title_reaches_no_wiki_page(fmt: str, project: Path) -> None:
     write_ledger(project, {"url": "https://a.org/x", "title": "Ring \x07the bell \x1b[31m"})
