@@ -218,3 +218,13 @@ def run_filter(*args: str, cwd: Path, ledger: Path) -> subprocess.CompletedProce
         text=True,
         check=False,
     )
+
+
+@pytest.fixture
+def draft(tmp_path: Path) -> Path:
+    """The golden report draft and its ledger, copied into ``tmp_path`` (a test file may define
+    its own ``draft``, which wins there)."""
+    case = GOLDEN_ROOT / "filter" / "report"
+    for name in ("input.md", "ledger.json"):
+        shutil.copy(case / name, tmp_path / name)
+    return tmp_path / "input.md"

@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
 from conftest import run_citeledger
 from pypdf import PdfReader
-
-CASE = Path(__file__).parent / "golden" / "filter" / "report"
-
-
-@pytest.fixture
-def draft(tmp_path: Path) -> Path:
-    for name in ("input.md", "ledger.json"):
-        shutil.copy(CASE / name, tmp_path / name)
-    return tmp_path / "input.md"
 
 
 def citeledger(*args: str, cwd: Path, env: dict[str, str] | None = None):

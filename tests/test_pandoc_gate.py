@@ -20,15 +20,6 @@ from pypdf import PdfReader
 
 from citeledger.pandoc import MINIMUM, Pandoc, gate_message, run_pandoc
 
-CASE = Path(__file__).parent / "golden" / "filter" / "report"
-
-
-@pytest.fixture
-def draft(tmp_path: Path) -> Path:
-    for name in ("input.md", "ledger.json"):
-        shutil.copy(CASE / name, tmp_path / name)
-    return tmp_path / "input.md"
-
 
 def base_env() -> dict[str, str]:
     env = dict(os.environ)
