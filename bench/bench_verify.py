@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from citeledger.document.markers import scan
 from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import pandoc_path
 from citeledger.verify import verify
-from citeledger.verify.markers import scan
 
 SIZES = {"100 KB": 100_000, "400 KB": 400_000, "1.6 MB": 1_600_000}
 SOURCES = 60

@@ -44,11 +44,11 @@ import bench_filter
 import bench_ledger
 import bench_wiki
 
+from citeledger.build.wiki import FORMATS, build_wiki
+from citeledger.document.markers import scan
 from citeledger.ledger import load_ledger
 from citeledger.pandoc import pandoc_path, pandoc_version, run_pandoc
 from citeledger.verify import verify
-from citeledger.verify.markers import scan
-from citeledger.wiki import FORMATS, build_wiki
 
 HERE = Path(__file__).resolve().parent
 

@@ -27,17 +27,29 @@ app = typer.Typer(
 )
 
 
-def _register() -> None:
-    from .commands import ledger_cmds
+# One module per verb, in the order `citeledger --help` lists them.
+COMMANDS = (
+    "reset_cmd",
+    "add_cmd",
+    "ingest_cmd",
+    "quote_cmd",
+    "list_cmd",
+    "render_cmd",
+    "verify_cmd",
+    "convert_cmd",
+    "finish_cmd",
+    "wiki_cmd",
+    "merge_cmd",
+    "recheck_cmd",
+)
 
-    ledger_cmds.register(app)
-    for name in ("verify_cmd", "convert_cmd", "finish_cmd", "wiki_cmd", "merge_cmd", "recheck_cmd"):
-        try:
-            module = __import__(f"citeledger.commands.{name}", fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"citeledger.commands.{name}":
-                raise
-            continue
+
+def _register() -> None:
+    from .commands._common import main_callback
+
+    app.callback()(main_callback)
+    for name in COMMANDS:
+        module = __import__(f"citeledger.commands.{name}", fromlist=["register"])
         module.register(app)
 
 

@@ -21,12 +21,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from citeledger.document.markers import scan
 from citeledger.filters.main import apply
 from citeledger.ledger import Ledger, Source
 from citeledger.options import Options
 from citeledger.pandoc import pandoc_path, run_pandoc
 from citeledger.verify import verify
-from citeledger.verify.markers import scan
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pandoc-types-1.22"
 FIGURE_122 = FIXTURES / "figure.json"

@@ -14,7 +14,7 @@ import typst
 from conftest import need, require_cjk_font, run_citeledger
 from pypdf import PdfReader
 
-from citeledger.convert import TEMPLATES
+from citeledger.build.convert import TEMPLATES
 from citeledger.pandoc import run_pandoc
 from citeledger.renderers.typst_fonts import font_warning, missing_scripts
 

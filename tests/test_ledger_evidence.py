@@ -10,8 +10,8 @@ import pytest
 import typst
 
 from citeledger.errors import EvidenceError
-from citeledger.evidence import MAX_BYTES, html_to_text, read_evidence
 from citeledger.ledger import quote_in_text
+from citeledger.ledger.evidence_pages import MAX_BYTES, html_to_text, read_evidence
 
 PAGE = """<!DOCTYPE html>
 <html><head><title>Ice</title>

@@ -1,4 +1,4 @@
-"""The one marker finder (citeledger.verify.markers) on trees pandoc really builds."""
+"""The one marker finder (citeledger.document.markers) on trees pandoc really builds."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from citeledger.document.markers import Marker, cited_ids_in_file, scan, split_markers
 from citeledger.pandoc import run_pandoc
-from citeledger.verify.markers import Marker, cited_ids_in_file, scan, split_markers
 
 
 def tree(markdown: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.drift import nearest_passage, url_slug
+from citeledger.ledger.drift import nearest_passage, url_slug
 
 PAGE = (
     "<html><body><h1>Ice</h1><p>Ice is less dense than liquid water, so it floats.</p>"

@@ -32,10 +32,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from citeledger.document.markers import MARKER_RE, Marker, link_marker_id, scan, split_markers
+from citeledger.document.sentences import split_text
 from citeledger.ledger import load_ledger, normalize_for_match, normalize_url, quote_in_text
 from citeledger.pandoc import run_pandoc
-from citeledger.verify.markers import MARKER_RE, Marker, link_marker_id, scan, split_markers
-from citeledger.verify.sentences import split_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

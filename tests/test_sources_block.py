@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.pandoc import read_json
-from citeledger.verify.sources_block import (
+from citeledger.document.sources_block import (
     find_sources_block,
     find_sources_lines,
     is_sources_title,
     replace_in_text,
     titles_for,
 )
+from citeledger.pandoc import read_json
 
 BLOCK = "## Sources\n\n[1] https://a.org — A"
 

@@ -13,11 +13,11 @@ from typing import Any
 import panflute
 import pytest
 
+from citeledger.document.markers import Scan, scan
 from citeledger.ledger import Ledger, Quote, Source
 from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
 from citeledger.verify import Finding, Report, verify
-from citeledger.verify.markers import Scan, scan
 
 DRAFT = """# Ice
 

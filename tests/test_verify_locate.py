@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from citeledger.document.locate import Locator, drop_escaped
+from citeledger.document.markers import scan
+from citeledger.document.sources_block import DEFAULT_TITLES, entries
 from citeledger.pandoc import run_pandoc
 from citeledger.tree import stringify
-from citeledger.verify.locate import Locator, drop_escaped
-from citeledger.verify.markers import scan
-from citeledger.verify.sources_block import DEFAULT_TITLES, entries
 
 
 def tree(markdown: str) -> dict[str, Any]:

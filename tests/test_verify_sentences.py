@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from citeledger.document.markers import scan
+from citeledger.document.sentences import Sentence, sentences, split_text
 from citeledger.pandoc import run_pandoc
-from citeledger.verify.markers import scan
-from citeledger.verify.sentences import Sentence, sentences, split_text
 
 
 def tree(markdown: str) -> dict[str, Any]:

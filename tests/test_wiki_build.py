@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.errors import VerificationFailed
-from citeledger.ledger import load_ledger
-from citeledger.options import Options
-from citeledger.wiki import (
+from citeledger.build.wiki import (
     FORMATS,
     build_wiki,
     github_anchor,
     page_href,
     unique_slugs,
 )
+from citeledger.errors import VerificationFailed
+from citeledger.ledger import load_ledger
+from citeledger.options import Options
 
 DRAFT = """\
 ---

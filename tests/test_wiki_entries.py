@@ -1,5 +1,5 @@
 """gfm builds write each Sources entry once and put its text into every page that lists it
-(``citeledger/wiki/entries.py``): a page must read exactly as if pandoc had written the entry
+(``citeledger/build/wiki/entries.py``): a page must read exactly as if pandoc had written the entry
 in place, whatever the title holds."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from citeledger.build.wiki import FORMATS, Page, build_wiki
+from citeledger.build.wiki.build import sources_page
+from citeledger.build.wiki.entries import WrittenEntries
+from citeledger.build.wiki.links import GfmLinks
+from citeledger.build.wiki.writer import PageWriter
 from citeledger.filters import main as filter_main
 from citeledger.ledger import Ledger, load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import read_json
 from citeledger.tree import Json
-from citeledger.wiki import FORMATS, Page, build_wiki
-from citeledger.wiki.build import sources_page
-from citeledger.wiki.entries import WrittenEntries
-from citeledger.wiki.links import GfmLinks
-from citeledger.wiki.writer import PageWriter
 
 # Titles whose gfm escaping could depend on what surrounds them: markup at either end, a
 # trailing backslash or bang (before the URL's link), raw HTML, a control character, none.

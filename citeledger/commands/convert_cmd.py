@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from ..options import Options, with_flags
-from .ledger_cmds import global_ledger
+from ._common import global_ledger
 
 
 @with_flags("convert")
@@ -45,7 +45,7 @@ def convert_command(
     """Verify DRAFT once against the ledger, then write each -o output (docx, pptx, pdf,
     html, tex, typ, md, ...). A failed verification writes nothing and exits 1. Options given
     as flags win over the draft's metadata and -M."""
-    from ..convert import ConvertRequest, convert
+    from ..build.convert import ConvertRequest, convert
 
     convert(
         ConvertRequest(

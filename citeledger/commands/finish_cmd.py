@@ -23,7 +23,7 @@ import typer
 from ..errors import BadInput
 from ..ledger import load_ledger, resolve_ledger_path
 from ..options import Options, from_meta, with_flags
-from .ledger_cmds import global_ledger
+from ._common import global_ledger
 
 
 def _meta_options(items: list[str]) -> Options:

@@ -3,7 +3,7 @@
 Reads another writer's ledger into this one (``ledger/merge.py`` says how ids are kept and
 translated), prints the id map (``other [3] -> [17]``), copies the evidence texts OTHER's
 quotes name into this ledger's evidence folder, and with ``--rewrite`` translates the markers
-of drafts written against OTHER (``citeledger/rewrite.py``), so they verify against the merged
+of drafts written against OTHER (``citeledger/build/rewrite.py``), so they verify against the merged
 ledger. ``--dry-run`` does all the work and writes nothing. There is no ``renumber``: ids never
 change inside a ledger, and merge is the only place ids of another ledger are translated.
 
@@ -37,12 +37,12 @@ import typer
 
 from ..errors import DraftError
 from ..ledger import Ledger, load_ledger, transaction
-from .ledger_cmds import LedgerOpt, ledger_path
+from ._common import LedgerOpt, ledger_path
 
 if TYPE_CHECKING:  # merging, evidence and pandoc load inside the command: `add` starts fast
+    from ..build.rewrite import Rewrite
     from ..ledger.evidence_store import Copied
     from ..ledger.merge import MergeResult
-    from ..rewrite import Rewrite
 
 
 def merge(
@@ -63,9 +63,9 @@ def merge(
     ledger: LedgerOpt = None,
 ) -> None:
     """Merge another ledger into this one, translating its ids (and its drafts' markers)."""
+    from ..build.rewrite import plan_rewrite, read_markdown_draft
     from ..ledger.evidence_store import copy_texts, evidence_dir
     from ..ledger.merge import merge_ledgers
-    from ..rewrite import plan_rewrite, read_markdown_draft
 
     path = ledger_path(ctx, ledger)
     other_path = Path(other)

@@ -5,7 +5,7 @@ against when it was added, kept in the evidence folder (what ``verify --recheck`
 cited sources of one draft): a missing or altered evidence file fails, by digest.
 
 With ``--from-dir DIR``, every quote is checked against a fresh copy of its page that the user
-saved in DIR (``citeledger/drift.py`` says how the files are named: ``3.html`` or the URL's
+saved in DIR (``citeledger/ledger/drift.py`` says how the files are named: ``3.html`` or the URL's
 slug), and a quote the page no longer holds is reported as drift, with the source id and the
 nearest passage of the new text. Nothing is fetched and the ledger is not changed: a drifted
 quote is the author's to re-check (``quote`` again, or cite another source).
@@ -24,7 +24,7 @@ from typing import Annotated
 import typer
 
 from ..ledger import Ledger, load_ledger
-from .ledger_cmds import LedgerOpt, flag, ledger_path
+from ._common import LedgerOpt, flag, ledger_path
 
 
 def _print(line: str) -> None:
@@ -83,8 +83,8 @@ def _against_stored(book: Ledger) -> list[str]:
 
 
 def _against_pages(book: Ledger, folder: Path) -> list[str]:
-    from ..drift import fresh_pages, nearest_passage, url_slug
-    from ..evidence import read_evidence
+    from ..ledger.drift import fresh_pages, nearest_passage, url_slug
+    from ..ledger.evidence_pages import read_evidence
     from ..ledger.quotes import normalize_for_match
 
     pages, stray = fresh_pages(folder, book)

@@ -30,7 +30,7 @@ import typer
 from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..options import Options, with_flags
-from .ledger_cmds import global_ledger
+from ._common import global_ledger
 
 if TYPE_CHECKING:
     from ..verify import Report
@@ -90,10 +90,10 @@ def verify_command(
 def _verify_file(
     file: str, from_format: str | None, options: Options, ledgers: dict[Path, Ledger]
 ) -> Report:
+    from ..document.readers import SPLITS_BRACKETS, join_bracket_spans
     from ..options import from_meta
     from ..pandoc import format_for, read_json, read_text_draft
     from ..verify import verify
-    from ..verify.readers import SPLITS_BRACKETS, join_bracket_spans
 
     path = Path(file)
     fmt = from_format or input_format(path, format_for)

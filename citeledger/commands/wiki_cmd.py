@@ -1,6 +1,6 @@
 """``citeledger wiki DRAFT... -o DIR``: multi-page builds with a Sources list per page.
 
-The work is in :mod:`citeledger.wiki`; this module parses the flags, shows a progress bar on a
+The work is in :mod:`citeledger.build.wiki`; this module parses the flags, shows a progress bar on a
 terminal (rich, which typer brings) and prints one line per written page count.
 """
 
@@ -14,7 +14,7 @@ import typer
 
 from ..ledger import load_ledger, resolve_ledger_path
 from ..options import Options, with_flags
-from .ledger_cmds import global_ledger
+from ._common import global_ledger
 
 # Below this many pages a bar would only flicker.
 PROGRESS_MIN_PAGES = 20
@@ -43,7 +43,7 @@ def wiki_command(
     options: Options,
 ) -> None:
     """Write wiki pages, each with its own Sources list, plus an index and a sources page."""
-    from ..wiki import build_wiki
+    from ..build.wiki import build_wiki
 
     options = global_ledger(ctx, options)
     book = load_ledger(resolve_ledger_path(options.ledger))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..document.markers import Marker, Scan
 from ..ledger import Ledger, Source
 from ..options import Options
 from ..tree import Json, header, link, para, raw_block, str_, text_to_inlines
-from ..verify.markers import Marker, Scan
 
 
 @dataclass

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..document.markers import Hit
 from ..tree import Json, elements, stringify
-from ..verify.markers import Hit
 
 _ATTR_AT = {
     "Header": 1,

@@ -85,12 +85,12 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from ..document.markers import Marker, Scan, scan
+from ..document.sources_block import titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta, manual_text
 from ..tree import Json, text_to_inlines
-from ..verify.markers import Marker, Scan, scan
-from ..verify.sources_block import titles_for
 from .base import Placement, State, base_format
 from .headings import keep_heading_ids
 

@@ -7,7 +7,7 @@ points at, so every path to one ledger finds one folder), one file per text, nam
 
     ledger.evidence/<sha256 of the file's bytes>.txt
 
-What is stored is the *text the match ran on* (what ``citeledger.evidence.read_evidence``
+What is stored is the *text the match ran on* (what ``evidence_pages.read_evidence``
 returned: the visible text of an HTML page, the text layer of a PDF, a text file as decoded),
 as UTF-8, not the fetched bytes. So a recheck re-runs exactly the match ``quote`` ran, with the
 matcher alone: no HTML scanner or PDF library whose next version might extract a page

@@ -31,6 +31,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..document.sources_block import is_sources_title, titles_for
 from ..slides import (
     INSET_LR,
     INSET_TB,
@@ -40,7 +41,6 @@ from ..slides import (
     paginate,
     sources_page_title,
 )
-from ..verify.sources_block import is_sources_title, titles_for
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -221,7 +221,7 @@ def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[Entr
 
 def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[Entry]:
     """A deck made without the filter: the ids its slides cite, in ledger order."""
-    from ..verify.markers import Marker, split_markers
+    from ..document.markers import Marker, split_markers
 
     cited: set[int] = set()
     for slide in slides:

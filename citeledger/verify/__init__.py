@@ -3,7 +3,7 @@
 ``citeledger verify`` and the pandoc filter both call :func:`verify`, so a draft checked on the
 command line, inside a pandoc build, or read back from the Word file it became gets the same
 answer. It never reads raw markdown for markers: the tree's marker finder
-(:mod:`citeledger.verify.markers`) decides what is a citation; the raw text, when given, only
+(:mod:`citeledger.document.markers`) decides what is a citation; the raw text, when given, only
 turns a marker into a ``LINE:COL`` location.
 
 Checks (the grounded-citations ``sources.py verify`` semantics, then more):
@@ -25,16 +25,16 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+from ..document.docx_input import NoteCitations, note_citations
+from ..document.locate import Locator, drop_escaped
+from ..document.markers import Scan
+from ..document.markers import scan as scan_doc
+from ..document.sentences import sentences
+from ..document.sources_block import Entry, entries, titles_for
 from ..ledger import Ledger
 from ..options import Options
 from .checks import Checker
-from .docx_input import NoteCitations, note_citations
-from .locate import Locator, drop_escaped
-from .markers import Scan
-from .markers import scan as scan_doc
 from .report import Finding, Report, stats_line
-from .sentences import sentences
-from .sources_block import Entry, entries, titles_for
 
 __all__ = ["Finding", "Report", "stats_line", "verify"]
 
@@ -56,7 +56,7 @@ def verify(
     one; scanning twice would cost a second walk). ``source_text`` is the raw draft when it is
     markdown: findings then carry ``source_name:LINE:COL`` instead of the nearest heading,
     markers the author escaped (``\\[1\\]``) are taken out of ``doc`` and ``scan`` (see
-    :func:`~citeledger.verify.locate.drop_escaped`), and ``[n]: url`` definitions that end
+    :func:`~citeledger.document.locate.drop_escaped`), and ``[n]: url`` definitions that end
     the draft are its Sources entries.
     ``build``: the document is being built, and the build renders the Sources list from the
     ledger, so the draft need not carry one. ``footnote_citations``: a footnote holding a

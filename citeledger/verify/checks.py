@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from ..document.docx_input import NoteCitations
+from ..document.locate import heading_location, hit_location
+from ..document.markers import Hit, Marker, Scan
+from ..document.sentences import Sentence
+from ..document.sources_block import Entry
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, url_key
 from ..options import Options
-from .docx_input import NoteCitations
-from .locate import heading_location, hit_location
-from .markers import Hit, Marker, Scan
 from .report import Finding
-from .sentences import Sentence
-from .sources_block import Entry
 
 MAX_IDS_PER_SENTENCE = 3
 _TERMINAL = frozenset(".!?\u3002\uff01\uff1f")

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-from ..filters.wiki import dokuwiki_section_id
-from ..tree import OPAQUE_BLOCKS, Json, Walk, child_inlines, elements, stringify
+from ...filters.wiki import dokuwiki_section_id
+from ...tree import OPAQUE_BLOCKS, Json, Walk, child_inlines, elements, stringify
 from .formats import WikiFormat
 from .pages import Page
 

@@ -29,7 +29,7 @@ import re
 import secrets
 from collections.abc import Callable
 
-from ..tree import Json, elements, para, raw_block, raw_inline
+from ...tree import Json, elements, para, raw_block, raw_inline
 from .pages import Page
 from .writer import PageWriter
 

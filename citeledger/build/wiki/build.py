@@ -14,16 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import BadInput, VerificationFailed
-from ..filters import main as filter_main
-from ..filters.base import Entries
-from ..ledger import Ledger
-from ..options import Options, from_meta
-from ..outputs import Guard
-from ..pandoc import read_json
-from ..tree import Json, link, text_to_inlines
-from ..verify.markers import Scan, scan
-from ..verify.sources_block import titles_for
+from ...document.markers import Scan, scan
+from ...document.sources_block import titles_for
+from ...errors import BadInput, VerificationFailed
+from ...filters import main as filter_main
+from ...filters.base import Entries
+from ...ledger import Ledger
+from ...options import Options, from_meta
+from ...outputs import Guard
+from ...pandoc import read_json
+from ...tree import Json, link, text_to_inlines
 from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
 from .links import GfmLinks, index_targets, page_href, rewrite_links

@@ -12,8 +12,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ..options import meta_value
-from ..tree import Json, stringify
+from ...options import meta_value
+from ...tree import Json, stringify
 
 RESERVED = frozenset({"index", "sources"})
 _WINDOWS_RESERVED = frozenset(

@@ -19,14 +19,14 @@ import secrets
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from ..errors import BadInput
-from ..outputs import Guard, OutputError, write_bytes
-from ..pandoc import run_pandoc
-from ..tree import Json
+from ...errors import BadInput
+from ...outputs import Guard, OutputError, write_bytes
+from ...pandoc import run_pandoc
+from ...tree import Json
 from .formats import WikiFormat
 from .pages import Page
 
-FRAME_FILE = Path(__file__).resolve().parent.parent / "templates" / "wiki-page.html"
+FRAME_FILE = Path(__file__).resolve().parents[2] / "templates" / "wiki-page.html"
 # Blocks a batch holds at the least: a pandoc run costs 60 ms or more of CPU besides its work,
 # about what writing 100 to 200 blocks of prose costs, so smaller batches spend more on
 # starting pandoc than on writing.

@@ -27,8 +27,8 @@ from html import unescape
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import EvidenceError
-from .ledger.files import read_file, read_stream
+from ..errors import EvidenceError
+from .files import read_file, read_stream
 
 # Far above any fetched page (the matcher handles 50 MB in seconds), low enough that a wrong
 # file (a disk image, a video) is refused before it fills memory.

@@ -33,9 +33,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BadInput
-from .ledger import Ledger
-from .ledger.model import display_text
+from ..errors import BadInput
+from . import Ledger
+from .model import display_text
 
 MAX_SLUG = 120
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

@@ -24,17 +24,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
-from .options import Options, from_meta
-from .outputs import Guard, fill, staged
-from .pandoc import format_for, read_json, run_pandoc
-from .tree import Json
+from ..errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
+from ..options import Options, from_meta
+from ..outputs import Guard, fill, staged
+from ..pandoc import format_for, read_json, run_pandoc
+from ..tree import Json
 
 if TYPE_CHECKING:
-    from .ledger import Ledger
-    from .verify.markers import Scan
+    from ..document.markers import Scan
+    from ..ledger import Ledger
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 TYPST_TEMPLATE = TEMPLATES / "report.typst"
 LATEX_REPORT = TEMPLATES / "latex-report.tex"
 REFERENCE_DOCS = {"docx": TEMPLATES / "reference.docx", "pptx": TEMPLATES / "reference.pptx"}
@@ -190,7 +190,7 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
             f"--pdf-engine {req.pdf_engine}: not one of {', '.join(PDF_ENGINES)}",
             hint="use typst (no TeX needed) or an installed LaTeX engine",
         )
-    from .pandoc import require
+    from ..pandoc import require
 
     for target in targets:
         writer = target.writer
@@ -225,10 +225,10 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
 
 def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
-    from .filters.main import apply
-    from .ledger import load_ledger, resolve_ledger_path
-    from .verify.markers import scan
-    from .verify.sources_block import titles_for
+    from ..document.markers import scan
+    from ..document.sources_block import titles_for
+    from ..filters.main import apply
+    from ..ledger import load_ledger, resolve_ledger_path
 
     draft = Path(req.draft)
     if not draft.is_file():
@@ -311,7 +311,7 @@ def _verify_once(
     from_format: str,
     say: Callable[[str], None],
 ) -> None:
-    from .filters.main import verify_for_build
+    from ..filters.main import verify_for_build
 
     source_text = None
     if from_format.startswith("markdown"):
@@ -351,7 +351,7 @@ def _pandoc_args(fmt: str, req: ConvertRequest, draft: Path) -> list[str]:
 
 def _add_latex_look(doc: Json) -> None:
     """The report look for LaTeX: first in header-includes, before the filter's macros."""
-    from .filters.base import add_header_include
+    from ..filters.base import add_header_include
 
     if LATEX_REPORT.is_file():
         add_header_include(doc, "latex", LATEX_REPORT.read_text(encoding="utf-8"))
@@ -400,7 +400,7 @@ def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
         ) from None
     if not isinstance(pdf, bytes):
         raise CiteledgerError(f"typst returned no PDF for {out}")
-    from .renderers.typst_fonts import font_warning, missing_scripts
+    from ..renderers.typst_fonts import font_warning, missing_scripts
 
     missing = missing_scripts(source.decode("utf-8", "replace"), pdf)
     if missing:
@@ -413,7 +413,7 @@ def _finish(
 ) -> None:
     """The renderer on the staged file; its errors name the output, not the hidden file."""
     try:
-        from .renderers import finish
+        from ..renderers import finish
     except ImportError:
         say(f"warn: {path.suffix} renderer not installed; marks keep pandoc's numbering")
         return

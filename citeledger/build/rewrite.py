@@ -3,9 +3,9 @@
 Only real markers change, and the draft is never re-rendered through pandoc (that would
 reformat every line of it):
 
-1. pandoc reads the draft and the verifier's marker finder (``verify/markers.py``) says which
+1. pandoc reads the draft and the verifier's marker finder (``document/markers.py``) says which
    brackets are citations: never those in code, links, math, raw blocks or the Sources block;
-2. the locator (``verify/locate.py``) maps each of them to its ``LINE:COL`` in the raw text,
+2. the locator (``document/locate.py``) maps each of them to its ``LINE:COL`` in the raw text,
    where the marker must be found again as written, or the draft is refused;
 3. each marker's digits are replaced there (a group keeps its separators; a range whose ids
    are no longer consecutive becomes a list), and the Sources block is rendered anew from the
@@ -30,22 +30,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import DraftError
-from .ledger import Ledger, render_block
-from .ledger.urls import url_key
-from .options import from_meta
-from .verify.locate import Locator
-from .verify.markers import MARKER_RE, Marker, Scan, parse_marker, scan
-from .verify.sources_block import (
+from ..document.locate import Locator
+from ..document.markers import MARKER_RE, Marker, Scan, parse_marker, scan
+from ..document.sources_block import (
     ANY_HEADING,
     entries,
     find_sources_lines,
     replace_in_text,
     titles_for,
 )
+from ..errors import DraftError
+from ..ledger import Ledger, render_block
+from ..ledger.urls import url_key
+from ..options import from_meta
 
 _GROUP_PART = re.compile(r"([0-9]{1,6})(\s*[\u2013-]\s*)([0-9]{1,6})|([0-9]{1,6})")
-_MAX_RANGE = 50  # as the marker finder reads ranges (verify/markers.py)
+_MAX_RANGE = 50  # as the marker finder reads ranges (document/markers.py)
 MAX_DRAFT_BYTES = 256 * 1024 * 1024
 
 
@@ -64,8 +64,8 @@ class Rewrite:
 def read_markdown_draft(path: Path) -> str:
     """The draft's text as it is on disk (line endings included: a CRLF draft stays CRLF);
     ``DraftError`` for a file that is missing, not markdown or not text."""
-    from .ledger.files import read_file
-    from .pandoc import TEXT_FORMATS, format_for
+    from ..ledger.files import read_file
+    from ..pandoc import TEXT_FORMATS, format_for
 
     fmt = format_for(path)
     if fmt not in TEXT_FORMATS:
@@ -89,7 +89,7 @@ def read_markdown_draft(path: Path) -> str:
 
 
 def _tree(path: Path, text: str) -> dict[str, Any]:
-    from .pandoc import format_for, run_pandoc
+    from ..pandoc import format_for, run_pandoc
 
     out = run_pandoc(["-f", format_for(path), "-t", "json"], stdin=text, what=str(path))
     doc: dict[str, Any] = json.loads(out)

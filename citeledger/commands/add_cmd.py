@@ -1,0 +1,104 @@
+"""``citeledger add``: register source URLs, print ``[n] url`` for each (sources.py's lines).
+
+``add A B C`` is all or nothing: a refused argument adds nothing, and the one error line names
+every bad argument. This module starts at every retrieval: it imports the ledger core only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import BadInput, BadURL, CiteledgerError
+from ..ledger import Ledger, Source, load_ledger, normalize_url, today, transaction
+from ..ledger.dates import parse_accessed
+from ._common import JsonOpt, LedgerOpt, echo, flag, ledger_path, warn
+
+_ACCESSED_HELP = "Access date, ISO 8601 (2024-01-31 or 2024-01-31T14:05Z; default: today)."
+
+
+def add(
+    ctx: typer.Context,
+    urls: Annotated[
+        list[str], typer.Argument(metavar="URL...", help="http(s) URL, doi:10.x/y or arXiv:id.")
+    ],
+    title: Annotated[str | None, flag("--title", "TEXT", "Title (one-URL calls).")] = None,
+    accessed: Annotated[str | None, flag("--accessed", "DATE", _ACCESSED_HELP)] = None,
+    as_json: JsonOpt = False,
+    ledger: LedgerOpt = None,
+) -> None:
+    """Register source URL(s) and print their ids as `[n] url`."""
+    path = ledger_path(ctx, ledger)
+    canonical, refused = _check_urls(path, urls)
+    errors: list[CiteledgerError] = list(refused.values())
+    problems = [f"argument {n + 1}: {exc.line()}" for n, exc in refused.items()]
+    date = today()
+    if accessed:
+        try:
+            date = parse_accessed(accessed)
+        except BadInput as exc:
+            errors.append(exc)
+            problems.append(exc.line())
+    if len(errors) == 1 and len(urls) == 1:
+        raise errors[0]
+    if errors:
+        raise BadInput(
+            f"nothing added, {len(errors)} bad argument(s): " + "; ".join(problems),
+            hint="fix or drop each one and run add again: a batch is added whole or not at all",
+        )
+    if title and len(urls) > 1:
+        warn("--title is ignored when several URLs are added at once")
+        title = None
+    with transaction(path) as book:
+        pairs = zip(urls, canonical, strict=True)
+        entries = [_register(book, raw, key, title or "", date) for raw, key in pairs]
+    if as_json:
+        echo(json.dumps([e.to_dict() for e in entries], indent=2, ensure_ascii=False))
+    else:
+        for e in entries:
+            echo(f"[{e.id}] {e.url}")
+
+
+def _check_urls(path: Path, urls: list[str]) -> tuple[list[str | None], dict[int, BadURL]]:
+    """Every argument's canonical URL, checked before the ledger is touched (a bad one changes
+    nothing), and the refusals by position. An argument that is no URL but names an entry of a
+    ledger sources.py wrote (it stored any text, e.g. ``example.com/page``) is not refused: its
+    canonical form is None and ``_register`` prints that entry's id."""
+    canonical: list[str | None] = []
+    refused: dict[int, BadURL] = {}
+    for n, raw in enumerate(urls):
+        try:
+            canonical.append(normalize_url(raw))
+        except BadURL as exc:
+            canonical.append(None)
+            refused[n] = exc
+    if refused:
+        try:
+            book = load_ledger(path, missing_ok=True)
+        except CiteledgerError:  # the transaction reports it if the URLs are fine
+            return canonical, refused
+        refused = {n: exc for n, exc in refused.items() if book.find_url(urls[n]) is None}
+    return canonical, refused
+
+
+def _register(book: Ledger, raw: str, canonical: str | None, title: str, date: str) -> Source:
+    if canonical is not None:
+        return book.add(canonical, title=title, accessed=date)[0]
+    existing = book.find_url(raw)
+    if existing is None:  # a reset removed it since the check: refuse, nothing is written
+        raise BadURL(
+            f"{raw!r} is not a URL and no longer in ledger {book.path}",
+            hint="give a full http(s) URL",
+        )
+    book.fill_title(existing, title)
+    warn(
+        f"[{existing.id}] {existing.url} is not an http(s) URL: an entry carried over from an "
+        "older ledger, cited as it stands"
+    )
+    return existing
+
+
+def register(app: typer.Typer) -> None:
+    app.command("add")(add)

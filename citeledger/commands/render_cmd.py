@@ -1,0 +1,67 @@
+"""``citeledger render``: print a Sources block, or rewrite a draft's block in place
+(``--replace-in``, through :mod:`citeledger.build.replace_in`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..errors import BadInput, NothingFound
+from ..ledger import load_ledger
+from ..ledger.render import HEADED_STYLES, STYLES, parse_id_spec, render_block
+from ._common import LedgerOpt, echo, flag, ledger_path, warn
+
+_REPLACE_IN_HELP = "Rewrite this draft's trailing Sources block in place (implies --cited-in)."
+
+
+def render(
+    ctx: typer.Context,
+    style: Annotated[
+        str, flag("--style", "STYLE", "markdown, plain, footnotes, bibtex or evidence.")
+    ] = "markdown",
+    only: Annotated[str | None, flag("--only", "IDS", "Ids to include, e.g. 1,3,5-7.")] = None,
+    cited_in: Annotated[
+        str | None, flag("--cited-in", "DRAFT", "Include only the ids this draft cites.")
+    ] = None,
+    replace_in: Annotated[str | None, flag("--replace-in", "DRAFT", _REPLACE_IN_HELP)] = None,
+    ledger: LedgerOpt = None,
+) -> None:
+    """Render a Sources block."""
+    if style not in STYLES:
+        raise BadInput(f"unknown --style {style!r}", hint="use one of " + ", ".join(STYLES))
+    if replace_in and style not in HEADED_STYLES:
+        raise BadInput(
+            f"--replace-in cannot place a {style} block",
+            hint="use --style " + ", ".join(HEADED_STYLES) + "; or print the block and paste it",
+        )
+    if replace_in:
+        from ..build.replace_in import refuse_non_markdown
+
+        refuse_non_markdown(replace_in)
+    path = ledger_path(ctx, ledger)
+    wanted = parse_id_spec(only) if only else None
+    book = load_ledger(path, missing_ok=True)
+    draft = replace_in or cited_in
+    if draft:
+        from ..build.replace_in import draft_ids
+
+        cited = draft_ids(draft)
+        absent = [i for i in cited if book.get(i) is None]
+        if absent:
+            warn(f"{draft} cites {', '.join(f'[{i}]' for i in absent)}, not in ledger {path}")
+        wanted = set(cited) if wanted is None else wanted & set(cited)
+    block = render_block(book, wanted, style)
+    if not block:
+        raise NothingFound("no sources to render", hint=f"ledger {path}")
+    if replace_in:
+        from ..build.replace_in import replace_block_in
+
+        target = replace_block_in(replace_in, block)
+        echo(f"Sources block rewritten in {target}")
+        return
+    echo(block)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("render")(render)
