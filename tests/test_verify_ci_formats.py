@@ -13,7 +13,8 @@ from jsonschema import Draft4Validator
 
 from citeledger import __version__
 from citeledger.verify import Finding, Report
-from citeledger.verify.ci_formats import RULES, github_commands, sarif_log
+from citeledger.verify.ci_formats import github_commands, sarif_log
+from citeledger.verify.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = Path(__file__).parent / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
@@ -185,13 +186,18 @@ def test_sarif_file_names_are_uri_references() -> None:
     assert log["runs"][0]["tool"]["driver"]["rules"][0]["shortDescription"]["text"] == "x-new-check"
 
 
-def test_every_finding_code_the_verifier_writes_has_a_sarif_rule() -> None:
-    emitted: set[str] = set()
-    for module in ("checks.py", "evidence_trail.py"):
-        source = (ROOT / "citeledger" / "verify" / module).read_text(encoding="utf-8")
-        emitted |= set(re.findall(r'"(?:FAIL|warn|info)",\s*"([a-z]+(?:-[a-z]+)+)"', source))
-    assert len(emitted) > 15
-    assert emitted == set(RULES)
+def test_every_rule_of_the_table_is_a_sarif_rule_named_and_described_by_its_row() -> None:
+    findings = [rule.finding(f"m {rule.code}", "d.md:1:1") for rule in RULES.values()]
+    log = sarif_log([Report(findings, {}, [], source_name="d.md")], __version__)
+    assert sarif_errors(log) == []
+    got = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert set(got) == set(RULES)
+    for code, rule in RULES.items():
+        assert got[code]["name"] == rule.name
+        assert (
+            got[code]["shortDescription"] == got[code]["fullDescription"] == {"text": rule.summary}
+        )
+    assert got["unknown-id"]["name"] == "UnknownId"
 
 
 # Several files, one run --------------------------------------------------------------------

@@ -6,18 +6,10 @@ answer. It never reads raw markdown for markers: the tree's marker finder
 (:mod:`citeledger.document.markers`) decides what is a citation; the raw text, when given, only
 turns a marker into a ``LINE:COL`` location.
 
-Checks (the grounded-citations ``sources.py verify`` semantics, then more):
-
-- FAIL ``unknown-id``, ``missing-sources-block``, ``missing-from-sources-block``,
-  ``sources-entry-not-in-ledger``, ``sources-url-mismatch``, ``link-url-mismatch`` (a marker
-  written as a link to another URL than the ledger's), ``low-coverage`` (``min_coverage``),
-  ``missing-evidence`` (``evidence``);
-- warn ``listed-not-cited``, ``uncited-ledger-source``, ``too-many-ids``, ``repeated-id``,
-  ``space-before-marker``, ``group-marker``, ``marker-before-punctuation``,
-  ``unsupported-figure`` (``figures``), ``footnote-url-not-in-ledger`` (Word files);
-- with ``recheck``, FAIL ``evidence-file-missing``, ``evidence-file-altered``,
-  ``quote-not-in-evidence`` and warn ``evidence-not-stored`` (:mod:`.evidence_trail`);
-- ``strict`` turns warnings into failures (``Report.failed``).
+Checks (the grounded-citations ``sources.py verify`` semantics, then more): every finding's
+code, level, meaning and the flag that asks for it are one row each in :mod:`.rules`
+(``RULES``), which the README's table of findings prints (:func:`.rules.readme_table`).
+FAIL findings fail the run; ``strict`` turns warnings into failures too (``Report.failed``).
 """
 
 from __future__ import annotations

@@ -3,12 +3,14 @@ style rules of the convention and the optional figures check.
 
 A finding names one id where it has one place (the first citation of an id, the line of a
 Sources entry) so an editor or CI annotation can jump to it; findings without a place in the
-draft (ledger sources nobody cites) keep the seed's grouped form.
+draft (ledger sources nobody cites) keep the seed's grouped form. Each finding is made by its
+row of :mod:`.rules`, which holds its code and level.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
@@ -22,6 +24,27 @@ from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, url_key
 from ..options import Options
 from .report import Finding
+from .rules import (
+    FOOTNOTE_URL_NOT_IN_LEDGER,
+    GROUP_MARKER,
+    LINK_URL_MISMATCH,
+    LISTED_NOT_CITED,
+    LOW_COVERAGE,
+    MARKER_BEFORE_PUNCTUATION,
+    MISSING_EVIDENCE,
+    MISSING_FROM_SOURCES_BLOCK,
+    MISSING_SOURCES_BLOCK,
+    NOT_A_URL,
+    REPEATED_ID,
+    SOURCES_ENTRY_NOT_IN_LEDGER,
+    SOURCES_URL_MISMATCH,
+    SPACE_BEFORE_MARKER,
+    TOO_MANY_IDS,
+    UNCITED_LEDGER_SOURCE,
+    UNKNOWN_ID,
+    UNSUPPORTED_FIGURE,
+    Rule,
+)
 
 MAX_IDS_PER_SENTENCE = 3
 _TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
@@ -57,6 +80,13 @@ def _snippet(text: str, width: int = 60) -> str:
 
 @dataclass
 class Checker:
+    """One verification run over one document: what the caller read from it (markers,
+    sentences, Sources entries, footnote citations, marker positions) in, findings out.
+
+    Each check is a method that appends its findings; :meth:`run` calls them in the order the
+    findings are reported, which the golden reports pin.
+    """
+
     ledger: Ledger
     options: Options
     require_sources_block: bool
@@ -92,12 +122,49 @@ class Checker:
         title = self.found.sources.title if self.found.sources else "Sources"
         return heading_location(self.name, title)
 
-    def add(self, level: str, code: str, message: str, location: str, ids: tuple = ()) -> None:
-        self.findings.append(Finding(level, code, message, location, tuple(ids)))
+    def note_location(self, source_id: int) -> str:
+        for s in self.sentences:
+            if source_id in s.ids:
+                return heading_location(self.name, s.heading)
+        return self.name
+
+    def add(self, rule: Rule, message: str, location: str, ids: Iterable[int] = ()) -> None:
+        self.findings.append(rule.finding(message, location, tuple(ids)))
 
     # -- the run -------------------------------------------------------------------------------
 
     def run(self) -> tuple[list[int], dict[str, Any]]:
+        """All checks, in report order; the ids cited (first citation first) and the stats."""
+        first = self.marker_places()
+        marker_cited = list(first)
+        # A footnote holding a ledger URL cites it too (Word files read back), placed after
+        # the markers: the markers' places are more precise.
+        for i in self.notes.order:
+            first.setdefault(i, self.note_location(i))
+        cited = list(first)
+        listed = {entry.id: entry for entry in self.entries}
+        self.cited_in_ledger(first)
+        self.sources_block(listed, cited, marker_cited, first)
+        self.linked(listed)
+        stats = self.coverage()
+        if self.options.evidence:
+            self.evidence(first)
+        if self.options.recheck:
+            from .evidence_trail import recheck_findings
+
+            self.findings.extend(recheck_findings(self.ledger, cited, first))
+        self.unused(listed, set(cited))
+        self.crowded_sentences()
+        self.style()
+        if self.options.figures:
+            self.figures()
+        self.unknown_footnotes()
+        stats.update(self.counts(cited))
+        return cited, stats
+
+    def marker_places(self) -> dict[int, str]:
+        """Each id cited by a marker, mapped to its first citation: the one place a finding
+        about the id points at, so an editor or a CI annotation can jump to it."""
         first: dict[int, str] = {}
         for k, hit in enumerate(self.found.hits):
             ordinal = 0
@@ -107,52 +174,54 @@ class Checker:
                         if i not in first:
                             first[i] = self.marker_location(k, ordinal)
                     ordinal += 1
-        marker_cited = list(first)
-        for i in self.notes.order:
-            first.setdefault(i, self.note_location(i))
-        cited = list(first)
-        cited_set = set(cited)
-        known = set(self.ledger.ids())
+        return first
 
-        for i in cited:
-            if i not in known:
+    def cited_in_ledger(self, first: dict[int, str]) -> None:
+        """Every cited id must be a ledger source a reader can open: an id the ledger lacks
+        was made up or renumbered, and a sources.py entry without a scheme is no link."""
+        for i, where in first.items():
+            source = self.ledger.get(i)
+            if source is None:
                 self.add(
-                    "FAIL",
-                    "unknown-id",
+                    UNKNOWN_ID,
                     f"citations not in the ledger (hallucinated or renumbered): [{i}]",
-                    first[i],
+                    where,
                     (i,),
                 )
-            elif is_legacy(url := self.ledger.source(i).url):
+            elif is_legacy(source.url):
                 self.add(
-                    "FAIL",
-                    "not-a-url",
-                    f"[{i}] is {url}, which is not a URL a reader can open (a sources.py entry) "
-                    f"\u2014 run `citeledger add https://{url}` and cite that id",
-                    first[i],
+                    NOT_A_URL,
+                    f"[{i}] is {source.url}, which is not a URL a reader can open (a sources.py "
+                    f"entry) \u2014 run `citeledger add https://{source.url}` and cite that id",
+                    where,
                     (i,),
                 )
 
-        listed: dict[int, Entry] = {}
-        for entry in self.entries:
-            listed[entry.id] = entry
+    def sources_block(
+        self,
+        listed: dict[int, Entry],
+        cited: list[int],
+        marker_cited: list[int],
+        first: dict[int, str],
+    ) -> None:
+        """The Sources block is the reader's way from a marker to its page: it must exist
+        (unless the build renders it), list every id a marker cites, and give each id the
+        ledger's own URL. Footnote citations are their own list."""
         has_list = bool(listed) or bool(self.notes.ids)
         if cited and not has_list and self.require_sources_block:
             self.add(
-                "FAIL",
-                "missing-sources-block",
+                MISSING_SOURCES_BLOCK,
                 "draft cites sources but has no `Sources:` block \u2014 run "
                 "`citeledger render --replace-in DRAFT`",
                 self.name,
-                tuple(sorted(cited_set)),
+                sorted(cited),
             )
         if listed:
             in_list = set(listed) | set(self.notes.order)
             for i in marker_cited:
                 if i not in in_list:
                     self.add(
-                        "FAIL",
-                        "missing-from-sources-block",
+                        MISSING_FROM_SOURCES_BLOCK,
                         f"cited but absent from the Sources block: [{i}]",
                         first[i],
                         (i,),
@@ -162,100 +231,19 @@ class Checker:
             source = self.ledger.get(sid)
             if source is None:
                 self.add(
-                    "FAIL",
-                    "sources-entry-not-in-ledger",
+                    SOURCES_ENTRY_NOT_IN_LEDGER,
                     f"Sources block lists [{sid}], which is not in the ledger",
                     self.entry_location(entry),
                     (sid,),
                 )
             elif not same_url(entry.url, source.url):
                 self.add(
-                    "FAIL",
-                    "sources-url-mismatch",
+                    SOURCES_URL_MISMATCH,
                     f"Sources block URL for [{sid}] does not match the ledger "
                     f"(block: {entry.url} / ledger: {source.url}) \u2014 re-run `render`",
                     self.entry_location(entry),
                     (sid,),
                 )
-
-        self.linked(listed)
-        stats = self.coverage()
-        if self.options.evidence:
-            for i in cited:
-                source = self.ledger.get(i)
-                if source is not None and not source.quotes:
-                    self.add(
-                        "FAIL",
-                        "missing-evidence",
-                        "cited sources carry no verbatim evidence quote (run `quote` with the "
-                        f"fetched page text): [{i}]",
-                        first[i],
-                        (i,),
-                    )
-
-        if self.options.recheck:
-            from .evidence_trail import recheck_findings
-
-            self.findings.extend(recheck_findings(self.ledger, cited, first))
-
-        for sid in sorted(set(listed) - cited_set):
-            self.add(
-                "warn",
-                "listed-not-cited",
-                f"listed in Sources but never cited inline: [{sid}]",
-                self.entry_location(listed[sid]),
-                (sid,),
-            )
-        uncited = sorted(known - cited_set)
-        if uncited:
-            self.add(
-                "warn",
-                "uncited-ledger-source",
-                f"registered in the ledger but not cited in this draft: {_ids(uncited)}",
-                self.name,
-                tuple(uncited),
-            )
-        for s in self.sentences:
-            # The seed counts markers: [1][2][3][1] is four citations, whatever the ids.
-            cites = [i for r in s.refs for i in r.marker.ids]
-            if len(cites) > MAX_IDS_PER_SENTENCE:
-                self.add(
-                    "warn",
-                    "too-many-ids",
-                    f"sentence carries more than {MAX_IDS_PER_SENTENCE} citations "
-                    f"({_ids(cites)}): {_snippet(s.text)}",
-                    self.sentence_location(s),
-                    tuple(s.ids),
-                )
-            repeated = [i for i in s.ids if cites.count(i) > 1]
-            if repeated:
-                self.add(
-                    "warn",
-                    "repeated-id",
-                    f"sentence cites {_ids(repeated)} more than once: cite each source once "
-                    f"per sentence: {_snippet(s.text)}",
-                    self.sentence_location(s),
-                    tuple(repeated),
-                )
-        self.style()
-        if self.options.figures:
-            self.figures()
-        for heading, url in self.notes.unknown:
-            self.add(
-                "warn",
-                "footnote-url-not-in-ledger",
-                f"a footnote links to {url}, which is not in the ledger",
-                heading_location(self.name, heading),
-            )
-        quoted = sum(1 for s in self.ledger.sources if s.quotes)
-        stats.update(
-            distinct_cited=len(cited_set),
-            ledger_sources=len(self.ledger.sources),
-            sources_with_quotes=quoted,
-            markers=sum(len(h.markers) for h in self.found.hits),
-            footnote_citations=len(self.notes.ids),
-        )
-        return cited, stats
 
     def linked(self, listed: dict[int, Entry]) -> None:
         """A marker written as a link (``[7]`` with a ``[7]: url`` definition, ``[7](url)``)
@@ -275,21 +263,17 @@ class Checker:
                         continue
                     reported.add((i, hit.url))
                     self.add(
-                        "FAIL",
-                        "link-url-mismatch",
+                        LINK_URL_MISMATCH,
                         f"[{i}] links to {hit.url}, not to the ledger's URL for [{i}] "
                         f"({source.url}) \u2014 link the ledger's URL, or drop the link",
                         self.marker_location(k, 0),
                         (i,),
                     )
 
-    def note_location(self, source_id: int) -> str:
-        for s in self.sentences:
-            if source_id in s.ids:
-                return heading_location(self.name, s.heading)
-        return self.name
-
     def coverage(self) -> dict[str, Any]:
+        """The share of sentences of four words or more that declare where they come from (an
+        id, ``[unverified]``, ``[tool:...]`` or ``[policy]``): the stats line reports it on
+        every run, and below ``min_coverage`` the run fails."""
         prose = [s for s in self.sentences if s.words >= 4]
         count = {"id": 0, "unverified": 0, "tool": 0, "policy": 0}
         covered = 0
@@ -307,8 +291,7 @@ class Checker:
         wanted = self.options.min_coverage
         if wanted is not None and prose and ratio < wanted:
             self.add(
-                "FAIL",
-                "low-coverage",
+                LOW_COVERAGE,
                 f"citation coverage {ratio:.0%} is below the required {wanted:.0%} "
                 f"({covered}/{len(prose)} sentences cited or marked [unverified])",
                 self.name,
@@ -323,9 +306,90 @@ class Checker:
             "policy_sentences": count["policy"],
         }
 
+    def evidence(self, first: dict[int, str]) -> None:
+        """With ``evidence``, a cited source must carry a verbatim quote: the proof that the
+        page was read, not only found."""
+        for i, where in first.items():
+            source = self.ledger.get(i)
+            if source is not None and not source.quotes:
+                self.add(
+                    MISSING_EVIDENCE,
+                    "cited sources carry no verbatim evidence quote (run `quote` with the "
+                    f"fetched page text): [{i}]",
+                    where,
+                    (i,),
+                )
+
+    def unused(self, listed: dict[int, Entry], cited: set[int]) -> None:
+        """Sources nobody cites are warnings, not failures: a Sources entry the text never
+        cites misleads a reader; a ledger source this draft leaves out may be another
+        draft's, so it keeps the seed's one grouped line."""
+        for sid in sorted(set(listed) - cited):
+            self.add(
+                LISTED_NOT_CITED,
+                f"listed in Sources but never cited inline: [{sid}]",
+                self.entry_location(listed[sid]),
+                (sid,),
+            )
+        uncited = sorted(set(self.ledger.ids()) - cited)
+        if uncited:
+            self.add(
+                UNCITED_LEDGER_SOURCE,
+                f"registered in the ledger but not cited in this draft: {_ids(uncited)}",
+                self.name,
+                uncited,
+            )
+
+    def crowded_sentences(self) -> None:
+        """The convention: at most three citations a sentence, each source once, so a claim
+        names the few sources that carry it."""
+        for s in self.sentences:
+            # The seed counts markers: [1][2][3][1] is four citations, whatever the ids.
+            cites = [i for r in s.refs for i in r.marker.ids]
+            if len(cites) > MAX_IDS_PER_SENTENCE:
+                self.add(
+                    TOO_MANY_IDS,
+                    f"sentence carries more than {MAX_IDS_PER_SENTENCE} citations "
+                    f"({_ids(cites)}): {_snippet(s.text)}",
+                    self.sentence_location(s),
+                    s.ids,
+                )
+            repeated = [i for i in s.ids if cites.count(i) > 1]
+            if repeated:
+                self.add(
+                    REPEATED_ID,
+                    f"sentence cites {_ids(repeated)} more than once: cite each source once "
+                    f"per sentence: {_snippet(s.text)}",
+                    self.sentence_location(s),
+                    repeated,
+                )
+
+    def unknown_footnotes(self) -> None:
+        """A footnote of a Word file linking a URL the ledger lacks is a citation nobody can
+        check; a warning, since footnotes also hold plain remarks with links."""
+        for heading, url in self.notes.unknown:
+            self.add(
+                FOOTNOTE_URL_NOT_IN_LEDGER,
+                f"a footnote links to {url}, which is not in the ledger",
+                heading_location(self.name, heading),
+            )
+
+    def counts(self, cited: list[int]) -> dict[str, int]:
+        """The stats beside coverage's: what the seed's stats line counts."""
+        return {
+            "distinct_cited": len(set(cited)),
+            "ledger_sources": len(self.ledger.sources),
+            "sources_with_quotes": sum(1 for s in self.ledger.sources if s.quotes),
+            "markers": sum(len(h.markers) for h in self.found.hits),
+            "footnote_citations": len(self.notes.ids),
+        }
+
     # -- the convention's style rules --------------------------------------------------------
 
     def style(self) -> None:
+        """The convention's marker style, each a warning: against the text it supports, one id
+        a bracket, after the sentence's closing punctuation. Warnings: the citation still
+        resolves, only its shape is off."""
         for k, hit in enumerate(self.found.hits):
             pieces = hit.pieces
             ordinal = 0
@@ -334,8 +398,7 @@ class Checker:
                     continue
                 if p == 0 and hit.start > 0 and _spaced(hit):
                     self.add(
-                        "warn",
-                        "space-before-marker",
+                        SPACE_BEFORE_MARKER,
                         f"space before the marker {piece.text}: write it against the text it "
                         "supports (`water.[1]`)",
                         self.marker_location(k, ordinal),
@@ -343,8 +406,7 @@ class Checker:
                     )
                 if piece.kind == "group":
                     self.add(
-                        "warn",
-                        "group-marker",
+                        GROUP_MARKER,
                         f"several ids in one bracket {piece.text}: give each its own brackets "
                         f"({''.join(f'[{i}]' for i in piece.ids)})",
                         self.marker_location(k, ordinal),
@@ -353,8 +415,7 @@ class Checker:
                 nxt = pieces[p + 1] if p + 1 < len(pieces) else None
                 if isinstance(nxt, str) and _ends_sentence(nxt):
                     self.add(
-                        "warn",
-                        "marker-before-punctuation",
+                        MARKER_BEFORE_PUNCTUATION,
                         f"marker {piece.text} stands before the sentence's closing "
                         f"punctuation: put it after (`water.{piece.text}`)",
                         self.marker_location(k, ordinal),
@@ -378,8 +439,7 @@ class Checker:
             missing = [shown for shown, core in numbers.items() if core not in quoted]
             if missing:
                 self.add(
-                    "warn",
-                    "unsupported-figure",
+                    UNSUPPORTED_FIGURE,
                     f"{', '.join(missing)} appear(s) in no quote of {_ids(ids)}: "
                     f"{_snippet(s.text)}",
                     self.sentence_location(s),

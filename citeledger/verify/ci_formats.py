@@ -21,36 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from .report import Finding, Report
+from .rules import RULES, rule_name
 
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
-# What each finding code checks: the rule a SARIF result points at. Codes missing here (a newer
-# check) still get a rule, described by the code alone.
-RULES: dict[str, str] = {
-    "unknown-id": "A cited id is not in the ledger (hallucinated or renumbered).",
-    "not-a-url": "A cited ledger entry is no URL a reader can open (a sources.py entry).",
-    "missing-sources-block": "The draft cites sources but has no Sources block.",
-    "missing-from-sources-block": "A cited id is absent from the draft's Sources block.",
-    "sources-entry-not-in-ledger": "The Sources block lists an id that is not in the ledger.",
-    "sources-url-mismatch": "A Sources block entry's URL differs from the ledger's.",
-    "link-url-mismatch": "A marker written as a link points at another URL than the ledger's.",
-    "low-coverage": "Fewer sentences declare their provenance than the required share.",
-    "missing-evidence": "A cited source carries no verbatim evidence quote.",
-    "listed-not-cited": "The Sources block lists a source the text never cites.",
-    "uncited-ledger-source": "A ledger source is not cited in this draft.",
-    "too-many-ids": "A sentence carries more citations than the convention allows.",
-    "repeated-id": "A sentence cites the same id twice.",
-    "space-before-marker": "A space stands between the text and its marker.",
-    "group-marker": "Several ids share one bracket; give each its own.",
-    "marker-before-punctuation": "A marker stands before the sentence's closing punctuation.",
-    "unsupported-figure": "A number in a cited sentence appears in none of its sources' quotes.",
-    "footnote-url-not-in-ledger": "A footnote links to a URL that is not in the ledger.",
-    "evidence-file-missing": "The evidence text a quote was checked against is missing.",
-    "evidence-file-altered": "The evidence text a quote was checked against has changed.",
-    "quote-not-in-evidence": "A quote is not in the evidence text kept for it.",
-    "evidence-not-stored": "A quote has no evidence text kept beside the ledger.",
-}
 _POSITION = re.compile(r":(\d+):(\d+)\Z")
 
 
@@ -165,10 +140,13 @@ def sarif_log(reports: Sequence[Report], version: str) -> dict[str, Any]:
 
 
 def _rule(code: str) -> dict[str, Any]:
-    text = RULES.get(code, code)
+    """The SARIF rule of a finding code, from its row of :mod:`.rules`. A Finding made by hand
+    with a code no row holds still gets a rule, described by the code alone."""
+    row = RULES.get(code)
+    text = row.summary if row else code
     return {
         "id": code,
-        "name": "".join(word.capitalize() for word in code.split("-")),
+        "name": row.name if row else rule_name(code),
         "shortDescription": {"text": text},
         "fullDescription": {"text": text},
     }

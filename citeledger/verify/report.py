@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-LEVELS = ("info", "warn", "FAIL")
+# How bad a finding is, as the text report prints it (the seed's spelling).
+Level = Literal["info", "warn", "FAIL"]
+LEVELS: tuple[Level, ...] = ("info", "warn", "FAIL")
 
 
 @dataclass
 class Finding:
-    level: str  # "FAIL" | "warn" | "info"
+    level: Level
     code: str
     message: str
     location: str
