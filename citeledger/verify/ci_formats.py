@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .report import Finding, Report
+from .report import LEVELS, Finding, Report
 from .rules import RULES, rule_name
 
 SARIF_SCHEMA = (
@@ -104,8 +104,7 @@ def github_commands(reports: Sequence[Report]) -> list[str]:
 
 
 def _ordered(findings: Sequence[Finding]) -> list[Finding]:
-    order = {"info": 0, "warn": 1, "FAIL": 2}
-    return sorted(findings, key=lambda f: order.get(f.level, 0))
+    return sorted(findings, key=lambda f: LEVELS.index(f.level))
 
 
 # SARIF 2.1.0 ------------------------------------------------------------------------------
