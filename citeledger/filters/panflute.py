@@ -34,7 +34,8 @@ except ModuleNotFoundError as missing:  # an optional extra: say which, not just
     ) from None
 
 from ..errors import CiteledgerError
-from .main import exit_with, run
+from ..messages import to_stderr
+from .main import apply, exit_with
 
 __all__ = ["finalize", "main", "prepare"]
 
@@ -64,7 +65,7 @@ def _filter(doc: pf.Doc) -> None:
     try:
         data = doc.to_json()
         try:
-            state = run(data, doc.format)
+            state = apply(data, doc.format, say=to_stderr)
         except CiteledgerError as exc:
             exit_with(exc)
         doc.citeledger = state
