@@ -170,8 +170,8 @@ def apply(
     verify: bool = True,
 ) -> State | None:
     """Run the filter on a pandoc JSON document in place; return the run's state, or None
-    when the document cites nothing (it then passes through untouched). The one entry of every
-    filter run: the console script, the panflute pieces, convert and the wiki build.
+    when the document cites nothing (it then passes through untouched). Every filter run comes
+    through here: the console script, the panflute pieces, convert and the wiki build.
 
     prepare: options, ledger, markers, verification (unless the caller verified already);
     action: marker -> citation; finalize: the Sources list and whatever the format needs

@@ -51,7 +51,7 @@ def finalize(doc: pf.Doc) -> None:
 
 
 def main(doc: pf.Doc | None = None) -> Any:
-    """The panflute template's entry: citeledger alone, as a panflute filter. Given a Doc,
+    """The panflute template's ``main``: citeledger alone, as a panflute filter. Given a Doc,
     filters it and returns it; otherwise reads pandoc JSON on stdin, writes it to stdout."""
     return pf.run_filters([], prepare=prepare, doc=doc)
 
