@@ -134,7 +134,7 @@ def profile(draft: Path, env: dict[str, str]) -> None:
     prof = cProfile.Profile()
     prof.enable()
     doc = json.loads(raw)
-    apply(doc, "docx", warn=lambda line: None)
+    apply(doc, "docx", say=lambda line: None)
     out = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
     prof.disable()
     buf = io.StringIO()

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import docx
@@ -69,10 +70,12 @@ def build(tmp_path: Path, draft: str, *meta: str, name: str = "out.docx") -> Pat
     return out
 
 
-def build_in_process(tmp_path: Path, draft: str, options: Options) -> Path:
+def build_in_process(
+    tmp_path: Path, draft: str, options: Options, say: Callable[[str], None] = lambda line: None
+) -> Path:
     ledger = load_ledger(write_ledger(tmp_path))
     doc = json.loads(run_pandoc(["-f", "markdown", "-t", "json"], stdin=draft))
-    apply(doc, "docx", options=options, ledger=ledger, warn=lambda line: None, verify=False)
+    apply(doc, "docx", options=options, ledger=ledger, say=say, verify=False)
     out = tmp_path / "inproc.docx"
     run_pandoc(["-f", "json", "-o", str(out)], stdin=json.dumps(doc))
     return out
@@ -266,19 +269,21 @@ def test_in_process_apply_gives_the_same_notes_as_the_pandoc_filter(tmp_path: Pa
     )
 
 
-def test_endnotes_without_finish_warn_and_stay_footnotes(
+def test_endnotes_without_finish_warn_through_the_runs_sink_and_stay_footnotes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("CITELEDGER_FINISH", raising=False)
     monkeypatch.setenv("PANDOC_VERSION", "3.9")  # as when pandoc runs the filter
-    out = build_in_process(tmp_path, DRAFT, Options(notes="endnotes"))
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "citeledger finish" in err[0] and err[0].startswith("warn:")
+    said: list[str] = []
+    out = build_in_process(tmp_path, DRAFT, Options(notes="endnotes"), say=said.append)
+    assert len(said) == 1 and "citeledger finish" in said[0] and said[0].startswith("warn:")
+    assert capsys.readouterr().err == ""  # the caller's sink, not a print of its own
     assert len(citation_notes(out)) == 3
     assert not has_part(out, "word/endnotes.xml")
     monkeypatch.delenv("PANDOC_VERSION")  # in-process, as citeledger convert runs it
-    build_in_process(tmp_path, DRAFT, Options(notes="endnotes"))
-    assert capsys.readouterr().err == ""
+    said.clear()
+    build_in_process(tmp_path, DRAFT, Options(notes="endnotes"), say=said.append)
+    assert said == []
 
 
 def test_notes_list_links_each_mark_to_its_sources_entry(tmp_path: Path) -> None:

@@ -127,7 +127,8 @@ def test_unknown_id_in_a_pandoc_types_1_22_figure_caption_fails_verification(
 
 
 def test_citation_in_a_pandoc_types_1_22_figure_caption_is_placed(tmp_path: Path) -> None:
-    doc = apply(figure_122(), "html", options=Options(), ledger=make_ledger(tmp_path))
+    doc = figure_122()
+    apply(doc, "html", options=Options(), ledger=make_ledger(tmp_path))
     caption = caption_122(doc)
     assert "[2]" not in text_of(caption)
     links = [i["c"][2][0] for i in caption if i["t"] == "Link"]

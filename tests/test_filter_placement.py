@@ -40,7 +40,8 @@ def write(doc: dict, fmt: str, *extra: str) -> str:
 
 def placed(markdown: str, fmt: str, tmp_path: Path, verify: bool = True, **opts) -> dict:
     doc = tree(markdown)
-    return apply(doc, fmt, options=Options(**opts), ledger=make_ledger(tmp_path), verify=verify)
+    apply(doc, fmt, options=Options(**opts), ledger=make_ledger(tmp_path), verify=verify)
+    return doc
 
 
 DRAFT = (
@@ -115,7 +116,7 @@ def test_unknown_id_stops_the_filter_before_placing(tmp_path):
             "html5",
             options=Options(),
             ledger=make_ledger(tmp_path),
-            warn=lines.append,
+            say=lines.append,
         )
     assert any(line.startswith("FAIL") and "99" in line for line in lines)
 

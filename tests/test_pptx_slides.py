@@ -60,7 +60,7 @@ def build_in_process(tmp: Path, md: str, ledger_path: Path, **opts: object) -> P
     ledger = load_ledger(ledger_path)
     options = Options(**opts)  # type: ignore[arg-type]
     doc = json.loads(run_pandoc(["-f", "markdown", "-t", "json"], stdin=md))
-    apply(doc, "pptx", options=options, ledger=ledger, warn=lambda _l: None)
+    apply(doc, "pptx", options=options, ledger=ledger, say=lambda _l: None)
     out = tmp / "deck.pptx"
     run_pandoc(
         ["-f", "json", "-o", str(out), "--reference-doc", str(REFERENCE)], stdin=json.dumps(doc)

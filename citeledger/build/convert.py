@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
+from ..messages import Say, to_stderr
 from ..options import Options, from_meta
 from ..outputs import Guard, fill, staged
 from ..pandoc import format_for, read_json, run_pandoc
@@ -126,10 +126,7 @@ class ConvertRequest:
     metadata: Sequence[str] = ()
     options: Options = field(default_factory=Options)  # flags: win over the draft's metadata
     written: list[Path] = field(default_factory=list)
-
-
-def _say(line: str) -> None:
-    print(line, file=sys.stderr)
+    say: Say = to_stderr  # findings, warnings and per-output errors, one line each
 
 
 def writer_for(path: Path, to: str | None) -> str:
@@ -223,13 +220,14 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
         )
 
 
-def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[Path]:
+def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
     from ..document.markers import scan
     from ..document.sources_block import titles_for
     from ..filters.main import apply
     from ..ledger import load_ledger, resolve_ledger_path
 
+    say = req.say
     draft = Path(req.draft)
     if not draft.is_file():
         raise DraftError(f"{draft}: no such file", hint="give the path of the draft to convert")
@@ -268,7 +266,7 @@ def convert(req: ConvertRequest, *, say: Callable[[str], None] = _say) -> list[P
             writer = "latex"
         fmt = writer or target.writer
         try:
-            apply(copy, fmt, options=options, ledger=ledger, warn=say, verify=False)
+            apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
             _write(target, fmt, copy, req, draft, ledger, options)
         except CiteledgerError as exc:
             # One output's failure costs only that output: build the others, then say so.
@@ -309,9 +307,9 @@ def _verify_once(
     found: Scan,
     draft: Path,
     from_format: str,
-    say: Callable[[str], None],
+    say: Say,
 ) -> None:
-    from ..filters.main import verify_for_build
+    from ..verify.build_check import verify_for_build
 
     source_text = None
     if from_format.startswith("markdown"):
@@ -320,10 +318,8 @@ def _verify_once(
         except (OSError, UnicodeDecodeError):
             source_text = None
     report = verify_for_build(
-        doc, ledger, options, found, source_name=str(draft), source_text=source_text
+        doc, ledger, options, found, source_name=str(draft), source_text=source_text, say=say
     )
-    for line in report.lines():
-        say(line)
     if report.failed:
         raise VerificationFailed(
             f"{draft}: verification failed; no output written",
@@ -375,7 +371,7 @@ def _write(
         args = _pandoc_args(fmt, req, draft)
         if target.writer == "pdf" and family == "typst":
             source = run_pandoc(args, stdin=payload, what=str(draft))
-            fill(tmp, _compile_typst(source, draft, out), out)
+            fill(tmp, _compile_typst(source, draft, out, req.say), out)
         elif target.writer == "pdf":
             args += ["--pdf-engine", req.pdf_engine, "-o", str(tmp)]
             run_pandoc(args, stdin=payload, what=str(draft))
@@ -384,10 +380,10 @@ def _write(
         else:
             fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
         if family in ("docx", "pptx"):
-            _finish(tmp, ledger, options, say=_say, shown=out)
+            _run_renderer(tmp, ledger, options, say=req.say, shown=out)
 
 
-def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
+def _compile_typst(source: bytes, draft: Path, out: Path, say: Say) -> bytes:
     import typst
 
     try:
@@ -404,13 +400,11 @@ def _compile_typst(source: bytes, draft: Path, out: Path) -> bytes:
 
     missing = missing_scripts(source.decode("utf-8", "replace"), pdf)
     if missing:
-        _say(font_warning(str(out), missing))
+        say(font_warning(str(out), missing))
     return pdf
 
 
-def _finish(
-    path: Path, ledger: Ledger, options: Options, *, say: Callable[[str], None], shown: Path
-) -> None:
+def _run_renderer(path: Path, ledger: Ledger, options: Options, *, say: Say, shown: Path) -> None:
     """The renderer on the staged file; its errors name the output, not the hidden file."""
     try:
         from ..renderers import finish

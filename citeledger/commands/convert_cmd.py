@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from ..messages import to_stderr
 from ..options import Options, with_flags
 from ._common import global_ledger
 
@@ -56,6 +57,7 @@ def convert_command(
             reference_doc=reference_doc,
             metadata=metadata or (),
             options=global_ledger(ctx, options),
+            say=to_stderr,
         )
     )
     for path in output:

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from ..ledger import load_ledger, resolve_ledger_path
+from ..messages import to_stderr
 from ..options import Options, with_flags
 from ._common import global_ledger
 
@@ -58,10 +59,19 @@ def wiki_command(
                     bar.update(task, completed=done, total=total)
 
             result = build_wiki(
-                drafts, out, book, options, fmt=fmt, split_level=split_level, progress=advance
+                drafts,
+                out,
+                book,
+                options,
+                fmt=fmt,
+                split_level=split_level,
+                say=to_stderr,
+                progress=advance,
             )
     else:
-        result = build_wiki(drafts, out, book, options, fmt=fmt, split_level=split_level)
+        result = build_wiki(
+            drafts, out, book, options, fmt=fmt, split_level=split_level, say=to_stderr
+        )
     print(f"{len(result.files)} pages written to {out} ({len(result.cited_by)} sources cited)")
 
 

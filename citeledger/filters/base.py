@@ -14,8 +14,21 @@ from typing import Any, ClassVar
 
 from ..document.markers import Marker, Scan
 from ..ledger import Ledger, Source
+from ..messages import Say, to_stderr
 from ..options import Options
 from ..tree import Json, header, link, para, raw_block, str_, text_to_inlines
+
+
+@dataclass(frozen=True, slots=True)
+class CiteContext:
+    """Where one citation sits, told to the placement by the walk that places it: a placement
+    never re-derives it from the order of its calls.
+
+    ``occurrence`` is 1 at the source's first citation in the document, 2 at its second, ...;
+    ``in_note`` is true inside one of the draft's own footnotes."""
+
+    occurrence: int
+    in_note: bool = False
 
 
 @dataclass
@@ -34,6 +47,7 @@ class State:
     # removed) and its heading level: the rendered list takes its place. None: at the end.
     sources_at: int | None = None
     sources_level: int = 1
+    say: Say = to_stderr  # where the run's warnings go (the caller's sink)
 
     def source(self, source_id: int) -> Source:
         src = self.ledger.get(source_id)
@@ -124,7 +138,7 @@ class Placement:
     """The generic placement: ``[n]`` stays as text, the Sources list comes last.
 
     Subclasses override :meth:`cite` (the inline form of one citation), :meth:`list_blocks`
-    (the list), :meth:`separator` (between adjacent citations) and :meth:`finish` (anything
+    (the list), :meth:`separator` (between adjacent citations) and :meth:`finalize` (anything
     the document needs besides: header-includes, metadata); ``entries_type`` renders the
     list's entries.
     """
@@ -139,8 +153,8 @@ class Placement:
         self.entries = self.entries_type(state.format, state.options)
 
     # Inline side -------------------------------------------------------------------------
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        """One citation of ``source``; ``occurrence`` is 1 at its first citation."""
+    def cite(self, source: Source, number: int, at: CiteContext) -> list[Json]:
+        """One citation of ``source``, shown as ``number``, where ``at`` says."""
         return [str_(f"[{number}]")]
 
     def separator(self) -> list[Json]:
@@ -181,5 +195,6 @@ class Placement:
         else:
             doc_blocks[at:at] = blocks
 
-    def finish(self) -> None:
+    def finalize(self) -> None:
+        """After every citation is placed: the list, and whatever else the format needs."""
         self.place_sources(self.sources_blocks())

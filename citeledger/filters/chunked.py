@@ -42,8 +42,8 @@ class Placement(html.Placement):
         # of the draft's own that carries the class ``citeledger-cite`` is the author's.
         self.made: dict[int, tuple[Json, int]] = {}
 
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        out = super().cite(source, number, occurrence)
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+        out = super().cite(source, number, at)
         for el in out:
             if el.get("t") == "Link":
                 self.made[id(el)] = (el, source.id)
@@ -93,7 +93,7 @@ class Placement(html.Placement):
         heading = header(level, title, f"c{self.chunk}-sources", ["unnumbered"])
         return [heading, {"t": "Div", "c": [attr("", ["citeledger-sources"]), entries]}]
 
-    def finish(self) -> None:
+    def finalize(self) -> None:
         blocks = self.state.doc["blocks"]
         for number, (start, end) in reversed(list(enumerate(chunk_bounds(blocks, 1)))):
             self.chunk = number

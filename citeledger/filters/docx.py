@@ -39,7 +39,6 @@ The filter records the options it was built with in the file's custom properties
 from __future__ import annotations
 
 import os
-import sys
 
 from ..docx_contract import bookmark_end, bookmark_start, noteref_field
 from ..ledger import Source
@@ -59,19 +58,11 @@ class Placement(base.Placement):
         super().__init__(state)
         opts = state.options
         self.notes = opts.notes
-        # main.py calls cite() once per cited id, in scan (document) order; knowing which of
-        # those calls sit inside a footnote of the draft keeps notes out of notes.
-        self._calls: list[tuple[int, bool]] = []
-        body_ids: set[int] = set()
-        for hit in state.scan.hits:
-            for marker in hit.markers:
-                for sid in marker.ids:
-                    self._calls.append((sid, hit.in_note))
-                    if not hit.in_note:
-                        body_ids.add(sid)
-        self._body_ids = body_ids
-        self._next_call = 0
-        self._notes: dict[int, int] = {}  # id(Note element) -> source id
+        # Sources cited in the body anywhere in the draft: a citation in one of the draft's
+        # footnotes can point at their note, wherever that note stands.
+        self._body_ids = {
+            sid for hit in state.scan.hits if not hit.in_note for m in hit.markers for sid in m.ids
+        }
         self._noted: set[int] = set()
         self._refs: list[tuple[Json, int, bool]] = []  # (RawInline, source id, as_mark)
         self._list = opts.notes == "list" or (
@@ -85,34 +76,24 @@ class Placement(base.Placement):
             and under_pandoc
             and not os.environ.get("CITELEDGER_FINISH")
         ):
-            print(
+            state.say(
                 "warn: citeledger.notes=endnotes: pandoc writes footnotes; run "
-                "`citeledger finish OUT.docx` to turn them into Word endnotes",
-                file=sys.stderr,
+                "`citeledger finish OUT.docx` to turn them into Word endnotes"
             )
 
     # Inline side -------------------------------------------------------------------------
-    def _in_note(self, source_id: int) -> bool:
-        k = self._next_call
-        self._next_call += 1
-        if k < len(self._calls) and self._calls[k][0] == source_id:
-            return self._calls[k][1]
-        return False
-
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        in_note = self._in_note(source.id)
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
         if self.notes == "list":
             return [link([str_(f"[{number}]")], f"#src-{source.id}")]
         sid = source.id
-        if in_note:
+        if at.in_note:
             if sid in self._body_ids:
                 return [self._noteref(sid, as_mark=True)]
             # Cited only inside the draft's own footnotes: Word has no note in a note.
             return [str_("["), *entry_inlines(source), str_("]")]
         if sid not in self._noted:
-            note = {"t": "Note", "c": [para(entry_inlines(source))]}
-            self._notes[id(note)] = sid
             self._noted.add(sid)
+            note = {"t": "Note", "c": [para(entry_inlines(source))]}
             return [raw(bookmark_start(sid)), note, raw(bookmark_end(sid))]
         return [self._noteref(sid, as_mark=True)]
 
@@ -143,7 +124,7 @@ class Placement(base.Placement):
         """Word's list heading is always level 1: the renderer finds it there."""
         return header(1, self.state.options.sources_title, identifier, ["unnumbered"])
 
-    def finish(self) -> None:
+    def finalize(self) -> None:
         self.state.doc["blocks"].extend(self.sources_blocks())
         if self._refs:
             numbers = self._note_numbers()
@@ -153,29 +134,38 @@ class Placement(base.Placement):
     def _note_numbers(self) -> dict[int, int]:
         """Word's sequential number of each source's note: its rank among all notes of the
         document (the draft's own included), in document order."""
-        counter = _NoteCounter(self._notes)
+        counter = _NoteCounter({bookmark_start(sid): sid for sid in self._noted})
         counter.blocks(self.state.doc["blocks"])
         return counter.numbers
 
 
 class _NoteCounter(Walk):
-    """Counts Note elements in reading order, descending only where a note can be."""
+    """Counts Note elements in reading order, descending only where a note can be. A source's
+    note is the one :meth:`Placement.cite` wrapped in the source's bookmark: the Note right
+    after the bookmark's start."""
 
-    def __init__(self, ours: dict[int, int]) -> None:
+    def __init__(self, starts: dict[str, int]) -> None:
         super().__init__()
-        self.ours = ours
+        self.starts = starts  # bookmark start markup -> source id
         self.numbers: dict[int, int] = {}
         self.count = 0
 
     def inlines(self, inlines: list[Json]) -> None:
+        before: Json | None = None
         for el in inlines:
             t = el["t"]
             if t == "Note":
                 self.count += 1
-                sid = self.ours.get(id(el))
+                sid = self._bookmarked(before)
                 if sid is not None:
                     self.numbers[sid] = self.count
             elif t in INLINES_AT_C:
                 self.inlines(el["c"])
             elif t in INLINES_AT_1:
                 self.inlines(el["c"][1])
+            before = el
+
+    def _bookmarked(self, el: Json | None) -> int | None:
+        if el is None or el["t"] != "RawInline" or el["c"][0] != "openxml":
+            return None
+        return self.starts.get(el["c"][1])

@@ -56,7 +56,7 @@ class Placement(base.Placement):
         self.raw_anchors = self.entries.raw_anchors
         self.links = self.entries.fmt not in NO_LINKS
 
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
         label = [str_(f"[{number}]")]
         if not self.links:
             return label
@@ -64,7 +64,7 @@ class Placement(base.Placement):
             link(
                 label,
                 "#" + source_anchor(source.id),
-                cite_anchor(source.id, occurrence),
+                cite_anchor(source.id, at.occurrence),
                 ["citeledger-cite"],
             )
         ]

@@ -43,8 +43,8 @@ class Placement(base.Placement):
         self.bracketed = state.options.notes == "list"
         self.macro = r"\citeledgerbracket" if self.bracketed else r"\citeledgernote"
 
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        return [raw_inline("latex", f"{self.macro}{{{source.id}}}{{{number}}}{{{occurrence}}}")]
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+        return [raw_inline("latex", f"{self.macro}{{{source.id}}}{{{number}}}{{{at.occurrence}}}")]
 
     def separator(self) -> list[Json]:
         return [] if self.bracketed else [raw_inline("latex", r"\citeledgersep{}")]
@@ -74,6 +74,6 @@ class Placement(base.Placement):
             heading["c"][1][1].append("allowframebreaks")
         return [heading, raw_block("latex", "\n".join(lines))]
 
-    def finish(self) -> None:
+    def finalize(self) -> None:
         base.add_header_include(self.state.doc, "latex", header_snippet())
-        super().finish()
+        super().finalize()

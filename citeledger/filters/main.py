@@ -81,21 +81,18 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from ..document.markers import Marker, Scan, scan
 from ..document.sources_block import titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
+from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta, manual_text
 from ..tree import Json, text_to_inlines
-from .base import Placement, State, base_format
+from .base import CiteContext, Placement, State, base_format
 from .headings import keep_heading_ids
-
-if TYPE_CHECKING:
-    from ..verify import Report
 
 __doc__ = (__doc__ or "") + "\n" + manual_text() + "\n"
 
@@ -142,12 +139,7 @@ def _replace_hits(state: State, placement: Placement) -> None:
                     for source_id in piece.ids:
                         if prev_cite:
                             out += placement.separator()
-                        state.seen[source_id] = state.seen.get(source_id, 0) + 1
-                        out += placement.cite(
-                            state.source(source_id),
-                            state.number(source_id),
-                            state.seen[source_id],
-                        )
+                        out += _cite(state, placement, source_id, hit.in_note)
                         prev_cite = True
                 else:
                     out += placement.provenance(piece)
@@ -160,31 +152,33 @@ def _replace_hits(state: State, placement: Placement) -> None:
         container[start : end + 1] = out
 
 
-def apply(doc: Json, fmt: str, **settings: Any) -> Json:
-    """Run the filter on a pandoc JSON document in place and return it (the keywords are
-    :func:`run`'s)."""
-    run(doc, fmt, **settings)
-    return doc
+def _cite(state: State, placement: Placement, source_id: int, in_note: bool) -> list[Json]:
+    """One citation, with the context only this walk knows: how many times the source has been
+    cited so far, and whether this citation sits in one of the draft's footnotes."""
+    state.seen[source_id] = state.seen.get(source_id, 0) + 1
+    at = CiteContext(occurrence=state.seen[source_id], in_note=in_note)
+    return placement.cite(state.source(source_id), state.number(source_id), at)
 
 
-def run(
+def apply(
     doc: Json,
     fmt: str,
     *,
     options: Options | None = None,
     ledger: Ledger | None = None,
-    warn: Callable[[str], None] | None = None,
+    say: Say = to_stderr,
     verify: bool = True,
 ) -> State | None:
     """Run the filter on a pandoc JSON document in place; return the run's state, or None
-    when the document cites nothing (it then passes through untouched).
+    when the document cites nothing (it then passes through untouched). Every filter run comes
+    through here: the console script, the panflute pieces, convert and the wiki build.
 
     prepare: options, ledger, markers, verification (unless the caller verified already);
     action: marker -> citation; finalize: the Sources list and whatever the format needs
     besides. The document keeps no ``citeledger`` option metadata (a local ledger path must not
     reach a delivered file); a .docx or .pptx gets the options it was built with instead.
+    ``say`` takes the run's warnings and findings, one line each.
     """
-    say = warn or (lambda line: print(line, file=sys.stderr))
     meta = doc.setdefault("meta", {})
     opts = options or from_meta(meta, say)
     found = scan(doc, titles_for(opts.sources_title))
@@ -195,7 +189,7 @@ def run(
         ledger = load_ledger(path)
     if verify:
         _verify(doc, ledger, opts, found, say)
-    state = State(doc=doc, format=fmt, options=opts, ledger=ledger, scan=found)
+    state = State(doc=doc, format=fmt, options=opts, ledger=ledger, scan=found, say=say)
     for _hit, marker in found.markers():
         for source_id in marker.ids:
             state.order.setdefault(source_id, len(state.order) + 1)
@@ -209,7 +203,7 @@ def run(
             state.sources_level = first["c"][0]
         state.sources_at = found.sources.start
         del blocks[found.sources.start : found.sources.end]
-    placement.finish()
+    placement.finalize()
     for key in [k for k in meta if is_option_meta(k)]:
         del meta[key]
     if placement.records_options:
@@ -217,40 +211,14 @@ def run(
     return state
 
 
-def verify_for_build(
-    doc: Json,
-    ledger: Ledger,
-    options: Options,
-    found: Scan,
-    *,
-    source_name: str,
-    source_text: str | None = None,
-) -> Report:
-    """The verifier as every build runs it (filter, convert, wiki): the list comes from the
-    ledger, so the draft need not carry a Sources block."""
-    from ..verify import verify
+def _verify(doc: Json, ledger: Ledger, opts: Options, found: Scan, say: Say) -> None:
+    from ..verify.build_check import verify_for_build
 
-    return verify(
-        doc,
-        ledger,
-        options,
-        scan=found,
-        source_name=source_name,
-        source_text=source_text,
-        build=True,
-    )
-
-
-def _verify(
-    doc: Json, ledger: Ledger, opts: Options, found: Scan, say: Callable[[str], None]
-) -> None:
-    report = verify_for_build(
-        doc, ledger, opts, found, source_name=os.environ.get("CITELEDGER_SOURCE_NAME", "input")
-    )
+    source_name = os.environ.get("CITELEDGER_SOURCE_NAME", "input")
     # Inside a build only findings are news: the stats line and "citations OK" stay quiet.
-    for line in report.lines():
-        if line.startswith(("warn", "FAIL")):
-            say(line)
+    report = verify_for_build(
+        doc, ledger, opts, found, source_name=source_name, say=say, findings_only=True
+    )
     if report.failed:
         raise VerificationFailed(
             "verification failed; no output written",
@@ -277,7 +245,7 @@ def main(doc: Any = None) -> Any:
     gc.disable()
     try:
         data = json.loads(sys.stdin.buffer.read())
-        apply(data, fmt)
+        apply(data, fmt, say=to_stderr)
     except CiteledgerError as exc:
         exit_with(exc)
     out = json.dumps(data, ensure_ascii=False, separators=(",", ":"))

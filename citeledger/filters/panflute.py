@@ -34,7 +34,8 @@ except ModuleNotFoundError as missing:  # an optional extra: say which, not just
     ) from None
 
 from ..errors import CiteledgerError
-from .main import exit_with, run
+from ..messages import to_stderr
+from .main import apply, exit_with
 
 __all__ = ["finalize", "main", "prepare"]
 
@@ -50,7 +51,7 @@ def finalize(doc: pf.Doc) -> None:
 
 
 def main(doc: pf.Doc | None = None) -> Any:
-    """The panflute template's entry: citeledger alone, as a panflute filter. Given a Doc,
+    """The panflute template's ``main``: citeledger alone, as a panflute filter. Given a Doc,
     filters it and returns it; otherwise reads pandoc JSON on stdin, writes it to stdout."""
     return pf.run_filters([], prepare=prepare, doc=doc)
 
@@ -64,7 +65,7 @@ def _filter(doc: pf.Doc) -> None:
     try:
         data = doc.to_json()
         try:
-            state = run(data, doc.format)
+            state = apply(data, doc.format, say=to_stderr)
         except CiteledgerError as exc:
             exit_with(exc)
         doc.citeledger = state

@@ -22,6 +22,7 @@ from __future__ import annotations
 from ..ledger import Source
 from ..slides import BodyBox, Entry, paginate, sources_page_title
 from ..tree import Json, attr, header, inline_lists, link, str_, text_to_inlines
+from .base import CiteContext
 from .base import Placement as BasePlacement
 
 CITE_CLASS = "citeledger-cite"
@@ -70,8 +71,8 @@ def _is_notes_div(block: Json) -> bool:
 class Placement(BasePlacement):
     records_options = True
 
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        # The Span carries the id to finish(), which finds each slide's sources by it; the pptx
+    def cite(self, source: Source, number: int, at: CiteContext) -> list[Json]:
+        # The Span carries the id to finalize(), which finds each slide's sources by it; the pptx
         # writer renders only its text.
         return [
             {
@@ -102,7 +103,7 @@ class Placement(BasePlacement):
             ]
         return blocks
 
-    def finish(self) -> None:
+    def finalize(self) -> None:
         blocks = self.state.doc["blocks"]
         level = slide_level(blocks)
         for start, end in reversed(slides(blocks, level)):

@@ -19,10 +19,10 @@ from . import base
 
 
 class Placement(base.Placement):
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
         mark = typst_markup(f"[{number}]")
         target = base.source_anchor(source.id)
-        here = base.cite_anchor(source.id, occurrence)
+        here = base.cite_anchor(source.id, at.occurrence)
         return [raw_inline("typst", f"#link(<{target}>)[{mark}]<{here}>")]
 
     def entry_text(self, source: Source) -> str:

@@ -176,8 +176,8 @@ class Placement(base.Placement):
         self.placed: dict[int, Json] = {}  # every citation element placed, by id()
 
     # Inline side -------------------------------------------------------------------------
-    def cite(self, source: Source, number: int, occurrence: int) -> list[Json]:
-        out = self.cite_elements(source, number, occurrence)
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+        out = self.cite_elements(source, number, at.occurrence)
         self.placed.update((id(el), el) for el in out)
         return out
 
@@ -203,8 +203,8 @@ class Placement(base.Placement):
         items = [[{"t": "Plain", "c": self.entry(s, self.state.number(s.id))}] for s in sources]
         return [self.sources_header(), {"t": "BulletList", "c": items}]
 
-    def finish(self) -> None:
-        super().finish()
+    def finalize(self) -> None:
+        super().finalize()
         if self.entries.fmt in ("mediawiki", "dokuwiki"):
             _inert_links(self.state.doc["blocks"])
         if self.entries.fmt == "mediawiki":

@@ -25,10 +25,11 @@ from ..document.sentences import sentences
 from ..document.sources_block import Entry, entries, titles_for
 from ..ledger import Ledger
 from ..options import Options
+from .build_check import verify_for_build
 from .checks import Checker
 from .report import Finding, Report, stats_line
 
-__all__ = ["Finding", "Report", "stats_line", "verify"]
+__all__ = ["Finding", "Report", "stats_line", "verify", "verify_for_build"]
 
 
 def verify(

@@ -8,7 +8,6 @@ page and ends with a list of only the ids it cites, in ledger order.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +19,12 @@ from ...errors import BadInput, VerificationFailed
 from ...filters import main as filter_main
 from ...filters.base import Entries
 from ...ledger import Ledger
+from ...messages import Say, to_stderr
 from ...options import Options, from_meta
 from ...outputs import Guard
 from ...pandoc import read_json
 from ...tree import Json, link, text_to_inlines
+from ...verify.build_check import verify_for_build
 from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
 from .links import GfmLinks, index_targets, page_href, rewrite_links
@@ -38,6 +39,19 @@ class WikiResult:
     cited_by: dict[int, list[str]]  # ledger id -> slugs of the pages citing it
 
 
+@dataclass
+class _Build:
+    """What every step of one wiki build shares: the request, checked, and its message sink."""
+
+    drafts: list[Path]
+    form: WikiFormat
+    ledger: Ledger
+    opts: Options  # the flags, numbering by ledger id
+    split_level: int
+    say: Say
+    progress: Callable[[int, int], None] | None
+
+
 def build_wiki(
     drafts: list[Path],
     out_dir: Path,
@@ -47,13 +61,30 @@ def build_wiki(
     fmt: str = "gfm",
     split_level: int = 1,
     verify: bool = True,
-    say: Callable[[str], None] | None = None,
+    say: Say = to_stderr,
     progress: Callable[[int, int], None] | None = None,
 ) -> WikiResult:
     """Verify ``drafts``, split them into pages and write the pages, the index and the sources
     page into ``out_dir``. The pages are always numbered by ledger id (the same on every page)."""
-    echo = say or (lambda line: print(line, file=sys.stderr))
     opts = (options or Options()).updated({"numbering": "ledger"})
+    form = _wiki_format(fmt, split_level, drafts)
+    job = _Build(drafts, form, ledger, opts, split_level, say, progress)
+    docs = [read_json(d) for d in drafts]
+    pages = _read_pages(job, docs, verify)
+    slugs = unique_slugs([p.title for p in pages], ascii_only=form.name == "dokuwiki")
+    for page, slug in zip(pages, slugs, strict=True):
+        page.slug = slug
+    cited_by: dict[int, list[str]] = {}
+    for page in pages:
+        for i in page.ids:
+            cited_by.setdefault(i, []).append(page.slug)
+    written = _write_pages(job, docs, pages, cited_by, out_dir)
+    return WikiResult(pages=pages, files=written, cited_by=cited_by)
+
+
+def _wiki_format(fmt: str, split_level: int, drafts: list[Path]) -> WikiFormat:
+    """The page format, once the request is known to make sense: a bad flag or a missing
+    draft is one line before any draft is read."""
     form = FORMATS.get(fmt)
     if form is None:
         raise BadInput(
@@ -67,54 +98,70 @@ def build_wiki(
     for draft in drafts:
         if not draft.is_file():
             raise BadInput(f"no such draft: {draft}", hint="check the path")
+    return form
 
-    docs = [read_json(d) for d in drafts]
-    api = docs[0].get("pandoc-api-version", [1, 23, 1])
+
+def _read_pages(job: _Build, docs: list[Json], verify: bool) -> list[Page]:
+    """Every draft verified (all of them, so every finding is said before the build stops)
+    and cut into its pages."""
     failed = False
     pages: list[Page] = []
-    for draft, doc in zip(drafts, docs, strict=True):
+    for draft, doc in zip(job.drafts, docs, strict=True):
         # Each draft is verified with its own metadata's options; the flags win over them.
-        drafted = from_meta(doc.get("meta", {}), echo).merged(opts)
+        drafted = from_meta(doc.get("meta", {}), job.say).merged(job.opts)
         found = scan(doc, titles_for(drafted.sources_title))
         if verify:
-            failed |= _verify(draft, doc, found, ledger, drafted, echo)
-        skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
-        cites_at: dict[int, list[Any]] = {}
-        for hit in found.hits:
-            cites_at.setdefault(hit.block, []).append(hit)
-        if len(drafts) == 1:
-            parts = split_pages(doc, split_level, skip)
-        else:
-            parts = [whole_page(doc, draft.stem, skip)]
-        for title, blocks, indices in parts:
-            hits = [h for i in indices for h in cites_at.get(i, ())]
-            cited = {i for h in hits for m in h.markers for i in m.ids}
-            page = Page(title, "", blocks, doc.get("meta", {}), str(draft))
-            page.ids = [i for i in ledger.ids() if i in cited]
-            page.containers = [h.container for h in hits]
-            pages.append(page)
+            failed |= _verify(draft, doc, found, job.ledger, drafted, job.say)
+        pages += _draft_pages(job, draft, doc, found)
     if failed:
         raise VerificationFailed(
             "verification failed; no pages written",
             hint="fix the findings above, or run citeledger verify on the draft",
         )
+    return pages
 
-    slugs = unique_slugs([p.title for p in pages], ascii_only=form.name == "dokuwiki")
-    for page, slug in zip(pages, slugs, strict=True):
-        page.slug = slug
-    files = {Path(p.origin).name: p.slug for p in pages} if len(drafts) > 1 else {}
+
+def _draft_pages(job: _Build, draft: Path, doc: Json, found: Scan) -> list[Page]:
+    """One draft's pages (split at headings when it is the only draft), each knowing the ids
+    it cites and the inline lists that hold its citations, found once from the draft's scan."""
+    skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
+    cites_at: dict[int, list[Any]] = {}
+    for hit in found.hits:
+        cites_at.setdefault(hit.block, []).append(hit)
+    if len(job.drafts) == 1:
+        parts = split_pages(doc, job.split_level, skip)
+    else:
+        parts = [whole_page(doc, draft.stem, skip)]
+    pages: list[Page] = []
+    for title, blocks, indices in parts:
+        hits = [h for i in indices for h in cites_at.get(i, ())]
+        cited = {i for h in hits for m in h.markers for i in m.ids}
+        page = Page(title, "", blocks, doc.get("meta", {}), str(draft))
+        page.ids = [i for i in job.ledger.ids() if i in cited]
+        page.containers = [h.container for h in hits]
+        pages.append(page)
+    return pages
+
+
+def _write_pages(
+    job: _Build,
+    docs: list[Json],
+    pages: list[Page],
+    cited_by: dict[int, list[str]],
+    out_dir: Path,
+) -> list[Path]:
+    """The index, the sources page and every page, through the batched writer; the files are
+    saved only when every page was written."""
+    form = job.form
+    api = docs[0].get("pandoc-api-version", [1, 23, 1])
+    files = {Path(p.origin).name: p.slug for p in pages} if len(job.drafts) > 1 else {}
     targets = index_targets(pages)
-
-    cited_by: dict[int, list[str]] = {}
-    for page in pages:
-        for i in page.ids:
-            cited_by.setdefault(i, []).append(page.slug)
     total = len(pages) + 2
     writer = PageWriter(form, api, pages)
     once = WrittenEntries(writer, _gfm_links) if form.name == "gfm" else None
     try:
         index = _index_page(pages, form, docs[0] if len(docs) == 1 else None)
-        sources = sources_page(pages, cited_by, ledger, form, opts, once)
+        sources = sources_page(pages, cited_by, job.ledger, form, job.opts, once)
         all_pages = [*pages, index, sources]
         # The index and the sources page need no filter run: written first, they are not
         # left for the end (the sources page, a link per citing page, is the largest).
@@ -122,33 +169,39 @@ def build_wiki(
         writer.add(sources, flush=True)
         for n, page in enumerate(pages, 1):
             rewrite_links(page, form, targets, files)
-            page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
-            own = len(page.blocks)
-            filter_main.apply(
-                page_doc, form.placement, options=opts, ledger=ledger, warn=echo, verify=False
-            )
-            page.blocks = page_doc["blocks"]
-            if form.name == "gfm":
-                gfm = GfmLinks()
-                for inlines in page.containers:
-                    gfm.inlines(inlines)
-            if once is not None:
-                once.swap(page.blocks, own)  # the list's links are rewritten there
+            _cite_page(job, page, api, once)
             writer.add(page)
-            if progress:
-                progress(n, total)
+            if job.progress:
+                job.progress(n, total)
         writer.wait()
         if once is not None:
             once.fill(all_pages)
-        guard = Guard([(d, "a draft") for d in drafts])
-        guard.protect(ledger.path, "the ledger")
-        guard.protect(Path(f"{ledger.path}.lock"), "the ledger's lock file")
+        guard = Guard([(d, "a draft") for d in job.drafts])
+        guard.protect(job.ledger.path, "the ledger")
+        guard.protect(Path(f"{job.ledger.path}.lock"), "the ledger's lock file")
         written = writer.save(all_pages, out_dir, guard)
     finally:
         writer.close()
-    if progress:
-        progress(total, total)
-    return WikiResult(pages=pages, files=written, cited_by=cited_by)
+    if job.progress:
+        job.progress(total, total)
+    return written
+
+
+def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) -> None:
+    """The filter on one page (verification off: the drafts were verified as wholes), so the
+    page cites by ledger id and ends with a list of only the ids it cites."""
+    page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
+    own = len(page.blocks)
+    filter_main.apply(
+        page_doc, job.form.placement, options=job.opts, ledger=job.ledger, say=job.say, verify=False
+    )
+    page.blocks = page_doc["blocks"]
+    if job.form.name == "gfm":
+        gfm = GfmLinks()
+        for inlines in page.containers:
+            gfm.inlines(inlines)
+    if once is not None:
+        once.swap(page.blocks, own)  # the list's links are rewritten there
 
 
 def _gfm_links(blocks: list[Json]) -> None:
@@ -161,17 +214,15 @@ def _verify(
     found: Scan,
     ledger: Ledger,
     options: Options,
-    echo: Callable[[str], None],
+    say: Say,
 ) -> bool:
     try:
         text: str | None = draft.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         text = None
-    report = filter_main.verify_for_build(
-        doc, ledger, options, found, source_name=str(draft), source_text=text
+    report = verify_for_build(
+        doc, ledger, options, found, source_name=str(draft), source_text=text, say=say
     )
-    for line in report.lines():
-        echo(line)
     return bool(report.failed)
 
 
