@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..document.markers import Marker, Scan
+from ..formats import family
 from ..ledger import Ledger, Source
 from ..options import Options
 from ..tree import Json, header, link, para, raw_block, str_, text_to_inlines
@@ -58,11 +59,6 @@ class State:
         if self.options.numbering == "sequential":
             cited.sort(key=lambda s: self.order[s.id])
         return cited
-
-
-def base_format(fmt: str) -> str:
-    """``gfm+smart`` or ``html5`` as the writer family the placements dispatch on."""
-    return fmt.split("+")[0].split("-")[0].lower()
 
 
 def source_anchor(source_id: int) -> str:
@@ -113,7 +109,7 @@ class Entries:
     and names the subclass in its placement's ``entries_type``."""
 
     def __init__(self, fmt: str, options: Options) -> None:
-        self.fmt = base_format(fmt)
+        self.fmt = family(fmt)
         self.options = options
 
     def entry(self, source: Source, number: int) -> list[Json]:
