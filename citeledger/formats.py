@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 Version = tuple[int, ...]
-Family = Literal[
+Kind = Literal[
     "markdown", "html", "office", "ebook", "tex", "typst", "pdf", "wiki", "markup", "data"
 ]
 
@@ -37,8 +37,8 @@ class Format:
     ``reads_since``/``writes_since``: the first pandoc with the reader/writer, where it is newer
     than the oldest pandoc citeledger takes; ``gate_note`` says what needs it."""
 
-    name: str
-    family: Family
+    name: str  # what family() gives for it
+    kind: Kind  # the sort of document, for a reader of the table
     reads: bool = False
     writes: bool = False
     suffixes: tuple[str, ...] = ()
@@ -63,8 +63,8 @@ class Format:
     gate_note: str = ""
 
 
-# Row order is the order zip sniffing tries: a Word file may embed a deck, whose content type
-# then shows in its [Content_Types].xml, while a deck never names wordprocessingml.
+# Row order is the order zip sniffing tries (a deck before a Word file, as verify always did:
+# either may embed the other, and then both content types show).
 ROWS = (
     Format(
         "markdown",

@@ -74,8 +74,14 @@ def test_every_writer_is_one_the_running_pandoc_has_or_is_marked_newer(
     assert row.reads or row.writes
 
 
-def test_own_names_are_citeledgers_and_write_through_pandoc_writers() -> None:
+def test_own_names_are_citeledgers_not_pandocs() -> None:
     assert {row.name for row in formats.ROWS if row.own} == {"pdf", "obsidian"}
+
+
+def test_markdown_sources_are_markdown_kinds() -> None:
+    sources = {row.name for row in formats.ROWS if row.markdown_source}
+    assert {row.kind for row in formats.ROWS if row.name in sources} == {"markdown"}
+    assert {"markdown", "gfm", "commonmark", "markdown_mmd"} <= sources
 
 
 @pytest.mark.parametrize("field", ["suffixes", "output_suffixes"])
