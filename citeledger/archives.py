@@ -38,9 +38,6 @@ _STEP = 1 << 20
 _LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature, ..., file name length, extra length
 _HINT_HOSTILE = "do not open it elsewhere either; get the document again from whoever made it"
 
-# pandoc's readers whose input is a zip archive.
-ZIP_FORMATS = frozenset({"docx", "pptx", "odt", "epub"})
-
 
 def check_archive(path: str | Path) -> None:
     """Refuse (``DraftError``) the zip at ``path`` if inflating it would cost more than a real

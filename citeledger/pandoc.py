@@ -6,11 +6,11 @@ win over the wheel: it is whatever the system packaged (Debian bookworm: 2.17, w
 writer), and a build must not change with what else is installed. It stands in only when the
 wheel is missing, a broken install; the gate below then holds it to what it can do.
 
-What it can do: :data:`MINIMUM`, :data:`WRITERS` and :data:`READERS` are the version gate, the
-one table of what needs which pandoc. :func:`require` checks a capability before the work starts
-(``convert`` for every output up front; :func:`run_pandoc` for each call from its ``-f``/``-t``);
-a pandoc too old for it gets one line naming its version, what needs what, and the fix, instead
-of pandoc's bare "Unknown output format typst".
+What it can do: :data:`MINIMUM` and the rows of :mod:`citeledger.formats` (``reads_since``,
+``writes_since``) are the version gate, what needs which pandoc. :func:`require` checks a
+capability before the work starts (``convert`` for every output up front; :func:`run_pandoc`
+for each call from its ``-f``/``-t``); a pandoc too old for it gets one line naming its version,
+what needs what, and the fix, instead of pandoc's bare "Unknown output format typst".
 
 Not gated: typst page numbers. pandoc 3.6 added the ``page-numbering`` variable to its typst
 writer (3.5 sets none), and the bundled template (templates/report.typst) numbers pages itself
@@ -37,16 +37,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .archives import ZIP_FORMATS, check_archive
+from . import formats
+from .archives import check_archive
 from .errors import PandocError, ToolMissing
+from .formats import Version
 
 ENV = "CITELEDGER_PANDOC"
 # The pypandoc-binary release whose pandoc (3.9) does everything the commands use; pyproject
 # requires it, and the gate's fix for an old embedded pandoc names it.
 WHEEL_REQUIREMENT = "pypandoc-binary>=1.17"
 INSTALL_HINT = f"pip install '{WHEEL_REQUIREMENT}', or set {ENV} to a pandoc binary"
-
-Version = tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -62,13 +62,23 @@ class Capability:
 # and Debian bookworm (2.17.1.1). pptx input arrived in 3.8.3, which no wheel before 1.17 holds.
 # pandoc-types 1.22 (pandoc 2.11) is the oldest document tree the filter and the verifier walk.
 MINIMUM = Capability("citeledger's document tree (pandoc-types 1.22)", (2, 11))
-WRITERS = {
-    "typst": Capability("typst output (PDF through typst, .typ)", (3, 1, 2)),
-    "chunkedhtml": Capability("chunkedhtml output", (3, 0)),
-}
-READERS = {
-    "pptx": Capability("reading .pptx", (3, 8, 3)),
-}
+
+
+def reading(fmt: str) -> Capability | None:
+    """What reading ``fmt`` asks beyond :data:`MINIMUM` (None: nothing)."""
+    row = formats.find(fmt)
+    if row is None or row.reads_since is None:
+        return None
+    return Capability(f"reading {row.suffixes[0] if row.suffixes else row.name}", row.reads_since)
+
+
+def writing(fmt: str) -> Capability | None:
+    """What writing ``fmt`` asks beyond :data:`MINIMUM` (None: nothing)."""
+    row = formats.find(fmt)
+    if row is None or row.writes_since is None:
+        return None
+    note = f" ({row.gate_note})" if row.gate_note else ""
+    return Capability(f"{row.name} output{note}", row.writes_since)
 
 
 def _wheel_pandoc() -> str | None:
@@ -166,10 +176,6 @@ def gate_message(version: Version, capability: Capability, pandoc: Pandoc) -> st
     )
 
 
-def _base(fmt: str) -> str:
-    return re.split(r"[+-]", fmt, maxsplit=1)[0].lower()
-
-
 def require(*, reads: str | None = None, writes: str | None = None) -> None:
     """Refuse, in one line, a pandoc too old for the tree, for reading ``reads`` or for writing
     ``writes`` (pandoc format names, extensions allowed). Formats the table does not name need
@@ -181,12 +187,10 @@ def require(*, reads: str | None = None, writes: str | None = None) -> None:
             f"{_origin(pandoc)} does not answer --version as pandoc does",
             hint=_fix(pandoc).replace("a newer pandoc", "a pandoc binary"),
         )
-    wanted = [MINIMUM]
-    if reads and _base(reads) in READERS:
-        wanted.append(READERS[_base(reads)])
-    if writes and _base(writes) in WRITERS:
-        wanted.append(WRITERS[_base(writes)])
+    wanted = [MINIMUM, reading(reads or ""), writing(writes or "")]
     for capability in wanted:
+        if capability is None:
+            continue
         message = gate_message(version, capability, pandoc)
         if message is not None:
             raise ToolMissing(message, hint=_fix(pandoc))
@@ -317,7 +321,7 @@ def read_json(
     """Parse ``path`` with pandoc and return the document as pandoc JSON (plain dicts)."""
     args = ["-t", "json"]
     fmt = from_format or format_for(path)
-    if _base(fmt) in ZIP_FORMATS:
+    if formats.is_zip(fmt):
         check_archive(path)
     args += ["-f", fmt, *extra_args, str(path)]
     out = run_pandoc(args, what=str(path))
@@ -330,35 +334,8 @@ def read_json(
     return doc
 
 
-FORMATS_BY_SUFFIX = {
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".txt": "markdown",
-    ".docx": "docx",
-    ".pptx": "pptx",
-    ".odt": "odt",
-    ".html": "html",
-    ".htm": "html",
-    ".org": "org",
-    ".rst": "rst",
-    ".tex": "latex",
-    ".latex": "latex",
-    ".ipynb": "ipynb",
-    ".epub": "epub",
-    ".json": "json",
-    ".typ": "typst",
-    ".wiki": "mediawiki",
-    ".textile": "textile",
-}
-
-
 def format_for(path: str | Path) -> str:
-    return FORMATS_BY_SUFFIX.get(Path(path).suffix.lower(), "markdown")
-
-
-TEXT_FORMATS = frozenset(
-    {"markdown", "commonmark", "commonmark_x", "gfm", "markdown_strict", "markdown_mmd"}
-)
+    return formats.reader_for(path)
 
 
 def read_text_draft(path: str | Path, fmt: str) -> str | None:
@@ -367,7 +344,7 @@ def read_text_draft(path: str | Path, fmt: str) -> str | None:
     minutes); None for other formats."""
     from .errors import DraftError
 
-    if fmt.split("+", 1)[0].split("-", 1)[0] not in TEXT_FORMATS:
+    if not formats.is_markdown_source(fmt):
         return None
     try:
         text = Path(path).read_text(encoding="utf-8")

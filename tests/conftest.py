@@ -138,9 +138,9 @@ def require_writer(fmt: str) -> None:
     """Skip a test of ``fmt`` output under a pandoc whose writer predates it (the side runs of
     .ci/run test the filter under older pandocs): that is the pandoc under test, not a missing
     tool."""
-    from citeledger.pandoc import WRITERS
+    from citeledger.pandoc import writing
 
-    capability = WRITERS.get(fmt)
+    capability = writing(fmt)
     version = running_pandoc_version()
     if capability is not None and version < capability.since:
         since = ".".join(map(str, capability.since))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import formats
 from ..errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
 from ..messages import Say, to_stderr
 from ..options import Options, from_meta
@@ -68,36 +69,6 @@ TEX_INSTALL_HINT = {
     for engine, packages in TEX_PACKAGES.items()
 }
 
-# Output suffix -> pandoc writer ("pdf" is ours: typst or a LaTeX engine).
-WRITERS = {
-    ".docx": "docx",
-    ".pptx": "pptx",
-    ".pdf": "pdf",
-    ".html": "html5",
-    ".htm": "html5",
-    ".xhtml": "html5",
-    ".epub": "epub3",
-    ".tex": "latex",
-    ".latex": "latex",
-    ".typ": "typst",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".txt": "plain",
-    ".rst": "rst",
-    ".org": "org",
-    ".odt": "odt",
-    ".wiki": "mediawiki",
-    ".adoc": "asciidoc",
-    ".json": "json",
-    ".native": "native",
-    ".ipynb": "ipynb",
-}
-# Writers that make a whole document only with --standalone (the rest always do, or should
-# not: a gfm README with a YAML header is not what anyone wants).
-STANDALONE = frozenset(
-    {"html", "html4", "html5", "latex", "beamer", "context", "typst", "revealjs"}
-)
-BINARY = frozenset({"docx", "pptx", "odt", "epub", "epub2", "epub3", "pdf"})  # written with -o
 # The report look of PDF through LaTeX (pandoc template variables).
 LATEX_VARIABLES = (
     "papersize=a4",
@@ -133,8 +104,8 @@ def writer_for(path: Path, to: str | None) -> str:
     """The writer for one output: ``--to`` for text outputs, while a binary extension
     (.docx, .pptx, .pdf, .odt, .epub) always names its own format."""
     suffix = path.suffix.lower()
-    writer = WRITERS.get(suffix)
-    if to and writer not in BINARY:
+    writer = formats.writer_for_suffix(suffix)
+    if to and not (writer and formats.is_binary(writer)):
         return to
     if writer is None:
         raise BadInput(
@@ -312,7 +283,7 @@ def _verify_once(
     from ..verify.build_check import verify_for_build
 
     source_text = None
-    if from_format.startswith("markdown"):
+    if formats.is_markdown_source(from_format):
         try:
             source_text = draft.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -330,10 +301,10 @@ def _verify_once(
 def _pandoc_args(fmt: str, req: ConvertRequest, draft: Path) -> list[str]:
     resource = os.pathsep.join([str(draft.parent.resolve() or "."), "."])
     args = ["-f", "json", "-t", fmt, "--resource-path", resource]
-    family = fmt.split("+")[0].split("-")[0]
-    if family in STANDALONE:
+    family = formats.family(fmt)
+    if formats.is_standalone(fmt):
         args.append("--standalone")
-    if family in ("docx", "pptx"):
+    if family in REFERENCE_DOCS:
         reference = req.reference_doc or REFERENCE_DOCS[family]
         if Path(reference).is_file():
             args += ["--reference-doc", str(reference)]
@@ -363,7 +334,7 @@ def _write(
     options: Options,
 ) -> None:
     out = target.path
-    family = fmt.split("+")[0].split("-")[0]
+    family = formats.family(fmt)
     if family == "latex":
         _add_latex_look(doc)
     payload = json.dumps(doc, ensure_ascii=False)
@@ -375,11 +346,11 @@ def _write(
         elif target.writer == "pdf":
             args += ["--pdf-engine", req.pdf_engine, "-o", str(tmp)]
             run_pandoc(args, stdin=payload, what=str(draft))
-        elif family in BINARY:
+        elif formats.is_binary(fmt):
             run_pandoc([*args, "-o", str(tmp)], stdin=payload, what=str(draft))
         else:
             fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
-        if family in ("docx", "pptx"):
+        if formats.is_rendered(fmt):
             _run_renderer(tmp, ledger, options, say=req.say, shown=out)
 
 

@@ -26,10 +26,11 @@ def draft_ids(draft: str) -> list[int]:
 
 def refuse_non_markdown(draft: str) -> None:
     """The block is markdown: written into an HTML page it would land after ``</html>``."""
-    from ..pandoc import TEXT_FORMATS, format_for
+    from ..formats import is_markdown_source
+    from ..pandoc import format_for
 
     fmt = format_for(draft)
-    if fmt not in TEXT_FORMATS:
+    if not is_markdown_source(fmt):
         raise BadInput(
             f"--replace-in {draft}: a {fmt} file, not a markdown draft",
             hint="rewrite the markdown draft it was built from, then build it again",
@@ -41,14 +42,15 @@ def _replace_block(target: Path, original: str, block: str) -> str:
     the block its lines name must be the one pandoc reads, and the new draft must read as the
     old one with only the block changed; otherwise nothing is written."""
     from ..document.sources_block import AmbiguousBlock, replace_in_text
-    from ..pandoc import TEXT_FORMATS, format_for, run_pandoc
+    from ..formats import is_markdown_source
+    from ..pandoc import format_for, run_pandoc
 
     fmt = format_for(target)
 
     def read(text: str) -> Any:
         return json.loads(run_pandoc(["-f", fmt, "-t", "json"], stdin=text, what=str(target)))
 
-    markdown = fmt.split("+", 1)[0] in TEXT_FORMATS
+    markdown = is_markdown_source(fmt)
     try:
         return replace_in_text(original, block, read=read if markdown else None)
     except AmbiguousBlock as exc:

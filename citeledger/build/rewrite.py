@@ -64,11 +64,12 @@ class Rewrite:
 def read_markdown_draft(path: Path) -> str:
     """The draft's text as it is on disk (line endings included: a CRLF draft stays CRLF);
     ``DraftError`` for a file that is missing, not markdown or not text."""
+    from ..formats import is_markdown_source
     from ..ledger.files import read_file
-    from ..pandoc import TEXT_FORMATS, format_for
+    from ..pandoc import format_for
 
     fmt = format_for(path)
-    if fmt not in TEXT_FORMATS:
+    if not is_markdown_source(fmt):
         raise DraftError(
             f"--rewrite {path}: a {fmt} file, not a markdown draft",
             hint="rewrite the markdown draft it was built from, then build it again",

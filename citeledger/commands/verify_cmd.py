@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .. import formats
 from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..options import Options, with_flags
@@ -34,13 +35,6 @@ from ._common import global_ledger
 
 if TYPE_CHECKING:
     from ..verify import Report
-
-# Formats whose raw text the verifier can map markers back onto (LINE:COL locations).
-_MARKDOWN_FORMATS = ("markdown", "commonmark", "commonmark_x", "gfm", "markdown_strict")
-# Formats whose footnotes can be the list of sources: Word and ODF files convert wrote, and
-# org, where ``[1]`` at the start of a line defines a footnote.
-_FOOTNOTE_FORMATS = ("docx", "odt", "org")
-
 
 _OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 
@@ -90,22 +84,21 @@ def verify_command(
 def _verify_file(
     file: str, from_format: str | None, options: Options, ledgers: dict[Path, Ledger]
 ) -> Report:
-    from ..document.readers import SPLITS_BRACKETS, join_bracket_spans
+    from ..document.readers import join_bracket_spans
     from ..options import from_meta
     from ..pandoc import format_for, read_json, read_text_draft
     from ..verify import verify
 
     path = Path(file)
     fmt = from_format or input_format(path, format_for)
-    base = fmt.split("+", 1)[0].split("-", 1)[0]
-    source_text = read_text_draft(path, fmt) if base in _MARKDOWN_FORMATS else None
+    source_text = read_text_draft(path, fmt)
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
     gc.disable()
     try:
         doc = read_json(path, from_format=fmt)
     finally:
         gc.enable()
-    if base in SPLITS_BRACKETS:
+    if formats.splits_brackets(fmt):
         join_bracket_spans(doc)
     options = from_meta(doc.get("meta", {}), _warn).merged(options)
     ledger_path = resolve_ledger_path(options.ledger)
@@ -117,7 +110,7 @@ def _verify_file(
         options,
         source_name=file,
         source_text=source_text,
-        footnote_citations=base in _FOOTNOTE_FORMATS,
+        footnote_citations=formats.cites_in_notes(fmt),
     )
 
 
@@ -156,20 +149,10 @@ def _print(reports: list[Report], output_format: str) -> None:
     print(verdict, file=sys.stderr)
 
 
-# Office and ODF files are zip archives; the part that names the kind of document says which.
-_ZIP_KINDS = (
-    ("[Content_Types].xml", b"presentationml", "pptx"),
-    ("[Content_Types].xml", b"wordprocessingml", "docx"),
-    ("mimetype", b"opendocument.text", "odt"),
-    ("mimetype", b"application/epub+zip", "epub"),
-)
-_SUFFIX_FORMATS = {".pptx": "pptx", ".qmd": "markdown", ".rmd": "markdown"}
-
-
 def input_format(path: Path, by_suffix: Callable[[Path], str]) -> str:
     """The pandoc reader for ``path``: a zip's own description of what it holds, else the
-    suffix (``by_suffix`` for the suffixes pandoc's table knows). Reading a deck as markdown
-    would decode a zip as text."""
+    suffix (``by_suffix``). Office and ODF files are zip archives; the part that names the kind
+    of document says which. Reading a deck as markdown would decode a zip as text."""
     import zipfile
 
     try:
@@ -178,14 +161,14 @@ def input_format(path: Path, by_suffix: Callable[[Path], str]) -> str:
         if is_zip:
             with zipfile.ZipFile(path) as archive:
                 names = set(archive.namelist())
-                for part, needle, fmt in _ZIP_KINDS:
+                for part, needle, fmt in formats.zip_kinds():
                     if part in names:
                         with archive.open(part) as member:  # a zip bomb's part: 4 KB of it
                             if needle in member.read(4096):
                                 return fmt
     except (OSError, zipfile.BadZipFile):
         pass
-    return _SUFFIX_FORMATS.get(path.suffix.lower()) or by_suffix(path)
+    return by_suffix(path)
 
 
 def _warn(line: str) -> None:

@@ -3,7 +3,8 @@
 The LaTeX reader turns ``{[}1{]}`` (how pandoc's own LaTeX writer escapes a bracket) into
 ``Span [Str "["]``, ``Str "1"``, ``Span [Str "]"]``: the marker is there for a reader of the PDF
 but no longer one Str. Attribute-less Spans that hold only text are melted into the text around
-them, so a LaTeX file written by pandoc verifies like the markdown it came from. The command line
+them, so a LaTeX file written by pandoc verifies like the markdown it came from (the readers
+that need it are marked ``splits_brackets`` in :mod:`citeledger.formats`). The command line
 applies this to its own copy of the tree; the filter never needs it (it sees the draft's tree).
 """
 
@@ -12,8 +13,6 @@ from __future__ import annotations
 from ..tree import Json
 
 _EMPTY_ATTR = ["", [], []]
-# Formats whose readers are known to wrap brackets in bare Spans.
-SPLITS_BRACKETS = frozenset({"latex"})
 
 
 def join_bracket_spans(node: Json) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..document.markers import Marker, Scan
+from ..formats import family
 from ..ledger import Ledger, Source
 from ..messages import Say, to_stderr
 from ..options import Options
@@ -74,11 +75,6 @@ class State:
         return cited
 
 
-def base_format(fmt: str) -> str:
-    """``gfm+smart`` or ``html5`` as the writer family the placements dispatch on."""
-    return fmt.split("+")[0].split("-")[0].lower()
-
-
 def source_anchor(source_id: int) -> str:
     """The anchor of a source's entry in the list; keyed by ledger id, whatever the numbering,
     so links into a document stay valid when the numbering option changes."""
@@ -127,7 +123,7 @@ class Entries:
     and names the subclass in its placement's ``entries_type``."""
 
     def __init__(self, fmt: str, options: Options) -> None:
-        self.fmt = base_format(fmt)
+        self.fmt = family(fmt)
         self.options = options
 
     def entry(self, source: Source, number: int) -> list[Json]:

@@ -15,16 +15,12 @@ its own way, with two exceptions:
 
 from __future__ import annotations
 
+from .. import formats
 from ..ledger import Source
 from ..options import Options
 from ..tree import Json, attr, link, para, raw_inline, str_
 from . import base
 from .base import cite_anchor, entry_inlines, source_anchor
-
-# Markdown flavours whose writers drop Span/Div attributes but pass raw HTML through.
-RAW_HTML_ANCHORS = frozenset({"gfm", "commonmark", "commonmark_x", "markdown_github"})
-# Writers with no internal links: a link to #src-12 would be noise or a dead reference.
-NO_LINKS = frozenset({"plain", "man", "ms", "texinfo", "haddock", "asciidoc_legacy"})
 
 BACK = "\u21a9"  # ↩
 
@@ -36,7 +32,7 @@ class Entries(base.Entries):
 
     def __init__(self, fmt: str, options: Options) -> None:
         super().__init__(fmt, options)
-        self.raw_anchors = self.fmt in RAW_HTML_ANCHORS
+        self.raw_anchors = formats.raw_html_anchors(self.fmt)
 
     def entry(self, source: Source, number: int) -> list[Json]:
         inlines: list[Json] = []
@@ -54,7 +50,8 @@ class Placement(base.Placement):
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
         self.raw_anchors = self.entries.raw_anchors
-        self.links = self.entries.fmt not in NO_LINKS
+        # Without internal links a link to #src-12 would be noise or a dead reference.
+        self.links = formats.has_links(self.entries.fmt)
 
     def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
         label = [str_(f"[{number}]")]

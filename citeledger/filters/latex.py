@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path
 
 from ..escape import latex_text, latex_url
+from ..formats import family
 from ..ledger import Source
 from ..tree import Json, raw_block, raw_inline
 from . import base
@@ -70,7 +71,7 @@ class Placement(base.Placement):
             lines.append(f"\\citeledgerentry{{{src.id}}}{{{label}}}{{{self.entry_text(src)}}}")
         lines.append(r"\end{citeledgersources}")
         heading = self.sources_header()
-        if base.base_format(self.state.format) == "beamer":
+        if family(self.state.format) == "beamer":
             heading["c"][1][1].append("allowframebreaks")
         return [heading, raw_block("latex", "\n".join(lines))]
 

@@ -84,6 +84,7 @@ import sys
 from importlib import import_module
 from typing import Any, NoReturn
 
+from .. import formats
 from ..document.markers import Marker, Scan, scan
 from ..document.sources_block import titles_for
 from ..errors import CiteledgerError, VerificationFailed
@@ -91,33 +92,16 @@ from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta, manual_text
 from ..tree import Json, text_to_inlines
-from .base import CiteContext, Placement, State, base_format
+from .base import CiteContext, Placement, State
 from .headings import keep_heading_ids
 
 __doc__ = (__doc__ or "") + "\n" + manual_text() + "\n"
 
-# Output formats whose readers expect something other than the generic html/markdown form.
-# Values are module names in this package; each exports ``Placement``.
-PLACEMENTS = {
-    "docx": "docx",
-    "latex": "latex",
-    "beamer": "latex",
-    "context": "html",  # ConTeXt takes no raw LaTeX; pandoc's own links and anchors work
-    "typst": "typst",
-    "pptx": "pptx",
-    "mediawiki": "wiki",
-    "dokuwiki": "wiki",
-    "chunkedhtml": "chunked",
-    "org": "escaped",
-    "rst": "escaped",
-    "obsidian": "wiki",  # not a pandoc writer: citeledger wiki writes it with gfm
-}
-DEFAULT_PLACEMENT = "html"
-
 
 def placement_type(fmt: str) -> type[Placement]:
-    """The placement class of writer ``fmt`` (extensions ignored), from :data:`PLACEMENTS`."""
-    module = import_module(f"{__package__}.{PLACEMENTS.get(base_format(fmt), DEFAULT_PLACEMENT)}")
+    """The placement class of writer ``fmt`` (extensions ignored), named by its row in
+    :mod:`citeledger.formats`."""
+    module = import_module(f"{__package__}.{formats.placement(fmt)}")
     placement: type[Placement] = module.Placement
     return placement
 

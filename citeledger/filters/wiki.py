@@ -36,8 +36,6 @@ from ..tree import Json, elements, link, raw_block, raw_inline, str_, stringify
 from . import base
 from .base import source_anchor
 
-WIKI_FORMATS = frozenset({"mediawiki", "dokuwiki", "obsidian"})
-
 # Characters a URL keeps as they are inside ``[url label]`` / ``[[url]]``; the rest (space,
 # brackets, pipe, braces, quotes, angle brackets, non-ASCII) is percent-encoded. ``~`` is encoded
 # too, and ``_`` where two meet: MediaWiki expands ``~~~`` to ``~~~~~`` into a signature when the

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
+from ..formats import rendered_suffixes
 from ..options import RECORD_PROPERTY, Options, from_record
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
 
-SUFFIXES = (".docx", ".pptx")
+SUFFIXES = rendered_suffixes()
 LEGACY_PROPERTY = "citeledger-docx"
 
 

@@ -1,0 +1,342 @@
+"""Every pandoc reader and writer citeledger knows, one row each, and the one place a format
+name is taken apart.
+
+A format name on the command line or from pandoc carries extensions (``gfm+hard_line_breaks``,
+``markdown-smart``); :func:`family` strips them, as pandoc itself does, and every fact below is
+looked up by what it returns. Adding a format is adding a row: the suffix maps, the version gate
+(``pandoc.require``), the filter's placement, ``convert``'s ``--standalone`` and ``-o``, the
+verifier's LINE:COL locations and footnote lists, and zip sniffing all read it.
+
+Ground floor: standard library only. The placement is a module name in ``citeledger.filters``
+(each exports ``Placement``), so this table imports no filter code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+Version = tuple[int, ...]
+Kind = Literal[
+    "markdown", "html", "office", "ebook", "tex", "typst", "pdf", "wiki", "markup", "data"
+]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One pandoc reader/writer (or one of citeledger's own names, ``own``).
+
+    ``suffixes`` are the files read with it, ``output_suffixes`` the outputs ``convert``
+    writes with it; a suffix names one format each way. ``markdown_source``: its raw text maps
+    back to LINE:COL. ``note_citations``: its footnotes can be the list of sources (Word and ODF
+    files convert wrote; org, where ``[1]`` at the start of a line defines a footnote).
+    ``zip_part``: the archive member, and the bytes in its first 4 KB, that say a zip holds this
+    format. ``raw``: the raw format its writer passes through ("" for its own name).
+    ``reads_since``/``writes_since``: the first pandoc with the reader/writer, where it is newer
+    than the oldest pandoc citeledger takes; ``gate_note`` says what needs it."""
+
+    name: str  # what family() gives for it
+    kind: Kind  # the sort of document, for a reader of the table
+    reads: bool = False
+    writes: bool = False
+    suffixes: tuple[str, ...] = ()
+    output_suffixes: tuple[str, ...] = ()
+    binary: bool = False  # written with -o, never to stdout
+    # A whole document only with --standalone (the rest always are, or should not be: a gfm
+    # README with a YAML header is not what anyone wants).
+    standalone: bool = False
+    markdown_source: bool = False
+    note_citations: bool = False
+    zip_part: tuple[str, bytes] | None = None
+    placement: str = "html"
+    raw: str = ""
+    notes_at_end: bool = True  # the writer gathers footnotes at the end of the document
+    links: bool = True  # the writer has internal links (#src-12)
+    raw_html_anchors: bool = False  # drops Span/Div ids but passes raw HTML
+    splits_brackets: bool = False  # the reader wraps brackets in bare Spans ({[}1{]})
+    rendered: bool = False  # post-processed by citeledger.renderers
+    own: bool = False  # citeledger's name, not a pandoc reader or writer
+    reads_since: Version | None = None
+    writes_since: Version | None = None
+    gate_note: str = ""
+
+
+# Row order is the order zip sniffing tries (a deck before a Word file, as verify always did:
+# either may embed the other, and then both content types show).
+ROWS = (
+    Format(
+        "markdown",
+        "markdown",
+        reads=True,
+        writes=True,
+        suffixes=(".md", ".markdown", ".txt", ".qmd", ".rmd"),
+        output_suffixes=(".md", ".markdown"),
+        markdown_source=True,
+    ),
+    Format(
+        "commonmark",
+        "markdown",
+        reads=True,
+        writes=True,
+        markdown_source=True,
+        raw="html",
+        raw_html_anchors=True,
+    ),
+    Format(
+        "commonmark_x",
+        "markdown",
+        reads=True,
+        writes=True,
+        markdown_source=True,
+        raw="html",
+        raw_html_anchors=True,
+    ),
+    Format(
+        "gfm",
+        "markdown",
+        reads=True,
+        writes=True,
+        markdown_source=True,
+        raw="html",
+        raw_html_anchors=True,
+    ),
+    Format("markdown_strict", "markdown", reads=True, writes=True, markdown_source=True),
+    Format("markdown_mmd", "markdown", reads=True, writes=True, markdown_source=True),
+    Format(
+        "markdown_github", "markdown", reads=True, writes=True, raw="html", raw_html_anchors=True
+    ),
+    Format("plain", "markup", writes=True, output_suffixes=(".txt",), links=False),
+    Format("html", "html", reads=True, writes=True, suffixes=(".html", ".htm"), standalone=True),
+    Format("html4", "html", writes=True, standalone=True, raw="html"),
+    Format(
+        "html5",
+        "html",
+        writes=True,
+        output_suffixes=(".html", ".htm", ".xhtml"),
+        standalone=True,
+        raw="html",
+    ),
+    Format("revealjs", "html", writes=True, standalone=True, raw="html"),
+    Format(
+        "chunkedhtml", "html", writes=True, placement="chunked", raw="html", writes_since=(3, 0)
+    ),
+    Format(
+        "pptx",
+        "office",
+        reads=True,
+        writes=True,
+        suffixes=(".pptx",),
+        output_suffixes=(".pptx",),
+        binary=True,
+        zip_part=("[Content_Types].xml", b"presentationml"),
+        placement="pptx",
+        rendered=True,
+        reads_since=(3, 8, 3),
+    ),
+    Format(
+        "docx",
+        "office",
+        reads=True,
+        writes=True,
+        suffixes=(".docx",),
+        output_suffixes=(".docx",),
+        binary=True,
+        note_citations=True,
+        zip_part=("[Content_Types].xml", b"wordprocessingml"),
+        placement="docx",
+        rendered=True,
+    ),
+    Format(
+        "odt",
+        "office",
+        reads=True,
+        writes=True,
+        suffixes=(".odt",),
+        output_suffixes=(".odt",),
+        binary=True,
+        note_citations=True,
+        zip_part=("mimetype", b"opendocument.text"),
+    ),
+    Format(
+        "epub",
+        "ebook",
+        reads=True,
+        writes=True,
+        suffixes=(".epub",),
+        binary=True,
+        zip_part=("mimetype", b"application/epub+zip"),
+    ),
+    Format("epub2", "ebook", writes=True, binary=True),
+    Format("epub3", "ebook", writes=True, output_suffixes=(".epub",), binary=True),
+    Format("pdf", "pdf", writes=True, output_suffixes=(".pdf",), binary=True, own=True),
+    Format(
+        "latex",
+        "tex",
+        reads=True,
+        writes=True,
+        suffixes=(".tex", ".latex"),
+        output_suffixes=(".tex", ".latex"),
+        standalone=True,
+        placement="latex",
+        splits_brackets=True,
+    ),
+    Format("beamer", "tex", writes=True, standalone=True, placement="latex", raw="latex"),
+    # ConTeXt takes no raw LaTeX; pandoc's own links and anchors work.
+    Format("context", "tex", writes=True, standalone=True),
+    Format(
+        "typst",
+        "typst",
+        reads=True,
+        writes=True,
+        suffixes=(".typ",),
+        output_suffixes=(".typ",),
+        standalone=True,
+        placement="typst",
+        writes_since=(3, 1, 2),
+        gate_note="PDF through typst, .typ",
+    ),
+    Format(
+        "mediawiki",
+        "wiki",
+        reads=True,
+        writes=True,
+        suffixes=(".wiki",),
+        output_suffixes=(".wiki",),
+        placement="wiki",
+    ),
+    Format("dokuwiki", "wiki", reads=True, writes=True, placement="wiki", notes_at_end=False),
+    # citeledger wiki writes it with gfm.
+    Format("obsidian", "wiki", writes=True, placement="wiki", raw="html", own=True),
+    Format(
+        "org",
+        "markup",
+        reads=True,
+        writes=True,
+        suffixes=(".org",),
+        output_suffixes=(".org",),
+        note_citations=True,
+        placement="escaped",
+    ),
+    Format(
+        "rst",
+        "markup",
+        reads=True,
+        writes=True,
+        suffixes=(".rst",),
+        output_suffixes=(".rst",),
+        placement="escaped",
+    ),
+    Format("asciidoc", "markup", writes=True, output_suffixes=(".adoc",)),
+    Format("asciidoc_legacy", "markup", writes=True, links=False),
+    Format("textile", "markup", reads=True, writes=True, suffixes=(".textile",)),
+    Format("man", "markup", writes=True, links=False),
+    Format("ms", "markup", writes=True, links=False),
+    Format("texinfo", "markup", writes=True, links=False),
+    Format("haddock", "markup", writes=True, links=False),
+    Format(
+        "ipynb", "data", reads=True, writes=True, suffixes=(".ipynb",), output_suffixes=(".ipynb",)
+    ),
+    Format(
+        "json", "data", reads=True, writes=True, suffixes=(".json",), output_suffixes=(".json",)
+    ),
+    Format("native", "data", reads=True, writes=True, output_suffixes=(".native",)),
+)
+FORMATS = {row.name: row for row in ROWS}
+DEFAULT_READER = "markdown"  # a draft whose suffix names no reader
+DEFAULT_PLACEMENT = "html"
+
+_READ_SUFFIXES = {suffix: row.name for row in ROWS for suffix in row.suffixes}
+_WRITE_SUFFIXES = {suffix: row.name for row in ROWS for suffix in row.output_suffixes}
+_EXTENSIONS = re.compile(r"[+-]")
+
+
+def family(fmt: str) -> str:
+    """``gfm+hard_line_breaks-smart`` as ``gfm``: the name without its extensions,
+    lower-cased as pandoc reads it."""
+    return _EXTENSIONS.split(fmt, maxsplit=1)[0].lower()
+
+
+def find(fmt: str) -> Format | None:
+    """The row of ``fmt`` (extensions allowed), or None for a format the table does not know."""
+    return FORMATS.get(family(fmt))
+
+
+def _has(fmt: str, fact: str) -> bool:
+    row = find(fmt)
+    return row is not None and bool(getattr(row, fact))
+
+
+def reader_for(path: str | Path) -> str:
+    """The reader of a file by its suffix; markdown for a suffix the table does not name."""
+    return _READ_SUFFIXES.get(Path(path).suffix.lower(), DEFAULT_READER)
+
+
+def writer_for_suffix(suffix: str) -> str | None:
+    """The writer ``convert`` uses for an output with ``suffix`` ("pdf": typst or LaTeX)."""
+    return _WRITE_SUFFIXES.get(suffix.lower())
+
+
+def is_markdown_source(fmt: str) -> bool:
+    return _has(fmt, "markdown_source")
+
+
+def is_binary(fmt: str) -> bool:
+    return _has(fmt, "binary")
+
+
+def is_standalone(fmt: str) -> bool:
+    return _has(fmt, "standalone")
+
+
+def cites_in_notes(fmt: str) -> bool:
+    return _has(fmt, "note_citations")
+
+
+def is_zip(fmt: str) -> bool:
+    row = find(fmt)
+    return row is not None and row.zip_part is not None
+
+
+def zip_kinds() -> list[tuple[str, bytes, str]]:
+    """(member, bytes, format) for sniffing a zip, in the order to try them."""
+    return [(*row.zip_part, row.name) for row in ROWS if row.zip_part is not None]
+
+
+def splits_brackets(fmt: str) -> bool:
+    return _has(fmt, "splits_brackets")
+
+
+def is_rendered(fmt: str) -> bool:
+    return _has(fmt, "rendered")
+
+
+def rendered_suffixes() -> tuple[str, ...]:
+    return tuple(suffix for row in ROWS if row.rendered for suffix in row.output_suffixes)
+
+
+def placement(fmt: str) -> str:
+    """The module in ``citeledger.filters`` whose ``Placement`` places citations for ``fmt``."""
+    row = find(fmt)
+    return row.placement if row is not None else DEFAULT_PLACEMENT
+
+
+def raw_format(fmt: str) -> str:
+    """The raw format the writer ``fmt`` passes through."""
+    row = find(fmt)
+    return (row.raw or row.name) if row is not None else family(fmt)
+
+
+def notes_at_end(fmt: str) -> bool:
+    row = find(fmt)
+    return row is None or row.notes_at_end
+
+
+def has_links(fmt: str) -> bool:
+    row = find(fmt)
+    return row is None or row.links
+
+
+def raw_html_anchors(fmt: str) -> bool:
+    return _has(fmt, "raw_html_anchors")
