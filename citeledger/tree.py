@@ -17,9 +17,25 @@ here once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypedDict
 
+# A JSON value whose shape the code does not rely on: metadata payloads, an element's ``c``.
 Json = Any
+# One element of the tree, ``{"t": "Str", "c": "ice"}``: an inline or a block.
+Element = dict[str, Any]
+Inline = Element
+Block = Element
+Inlines = list[Inline]
+Blocks = list[Block]
+# A metadata value (``MetaString``, ``MetaInlines``, ``MetaMap``...), as the ``meta`` map holds it.
+MetaValue = Element
+# ``[identifier, [classes], [[key, value], ...]]``
+Attr = list[Any]
+# The whole document pandoc hands a filter.
+PandocDoc = TypedDict(
+    "PandocDoc",
+    {"pandoc-api-version": list[int], "meta": dict[str, MetaValue], "blocks": Blocks},
+)
 
 # Inline elements that hold an inline list: directly as their content, or as c[1] (after an
 # attribute, a quote type or a citation list). A Note holds blocks.
@@ -32,7 +48,7 @@ OPAQUE_BLOCKS = frozenset({"CodeBlock", "RawBlock", "HorizontalRule", "Null"})
 BREAKS = frozenset({"SoftBreak", "LineBreak"})
 
 
-def is_old_figure_image(el: Json) -> bool:
+def is_old_figure_image(el: Inline) -> bool:
     """An Image that is a figure in pandoc-types 1.22 (pandoc 2.11 to 2.19): its target title
     starts with ``fig:`` and its alt inlines are the figure's caption. From 1.23 on a figure is
     a Figure block with a caption of its own, and its image's alt is only a copy."""
@@ -40,11 +56,11 @@ def is_old_figure_image(el: Json) -> bool:
     return isinstance(target, list) and str(target[1]).startswith("fig:")
 
 
-def child_inlines(el: Json) -> list[Json] | None:
+def child_inlines(el: Inline) -> Inlines | None:
     """The inline list an inline element holds, or None (text, code, math, notes)."""
     t = el.get("t")
     if t in INLINES_AT_C:
-        inner: list[Json] = el["c"]
+        inner: Inlines = el["c"]
         return inner
     if t in INLINES_AT_1:
         inner = el["c"][1]
@@ -55,39 +71,41 @@ def child_inlines(el: Json) -> list[Json] | None:
 # Builders ---------------------------------------------------------------------------------
 
 
-def str_(text: str) -> Json:
+def str_(text: str) -> Inline:
     return {"t": "Str", "c": text}
 
 
-def space() -> Json:
+def space() -> Inline:
     return {"t": "Space"}
 
 
-def attr(identifier: str = "", classes: Iterable[str] = (), kv: Iterable[tuple[str, str]] = ()):
+def attr(
+    identifier: str = "", classes: Iterable[str] = (), kv: Iterable[tuple[str, str]] = ()
+) -> Attr:
     return [identifier, list(classes), [list(p) for p in kv]]
 
 
-def link(inlines: list[Json], url: str, identifier: str = "", classes: Iterable[str] = ()):
+def link(inlines: Inlines, url: str, identifier: str = "", classes: Iterable[str] = ()) -> Inline:
     return {"t": "Link", "c": [attr(identifier, classes), inlines, [url, ""]]}
 
 
-def span(inlines: list[Json], identifier: str = "", classes: Iterable[str] = ()) -> Json:
+def span(inlines: Inlines, identifier: str = "", classes: Iterable[str] = ()) -> Json:
     return {"t": "Span", "c": [attr(identifier, classes), inlines]}
 
 
-def div(blocks: list[Json], identifier: str = "", classes: Iterable[str] = ()) -> Json:
+def div(blocks: Blocks, identifier: str = "", classes: Iterable[str] = ()) -> Json:
     return {"t": "Div", "c": [attr(identifier, classes), blocks]}
 
 
-def para(inlines: list[Json]) -> Json:
+def para(inlines: Inlines) -> Block:
     return {"t": "Para", "c": inlines}
 
 
-def plain(inlines: list[Json]) -> Json:
+def plain(inlines: Inlines) -> Block:
     return {"t": "Plain", "c": inlines}
 
 
-def bullet_list(items: list[list[Json]]) -> Json:
+def bullet_list(items: list[Inlines]) -> Block:
     return {"t": "BulletList", "c": items}
 
 
@@ -95,17 +113,17 @@ def header(level: int, text: str, identifier: str = "", classes: Iterable[str] =
     return {"t": "Header", "c": [level, attr(identifier, classes), text_to_inlines(text)]}
 
 
-def raw_inline(fmt: str, text: str) -> Json:
+def raw_inline(fmt: str, text: str) -> Inline:
     return {"t": "RawInline", "c": [fmt, text]}
 
 
-def raw_block(fmt: str, text: str) -> Json:
+def raw_block(fmt: str, text: str) -> Block:
     return {"t": "RawBlock", "c": [fmt, text]}
 
 
-def text_to_inlines(text: str) -> list[Json]:
+def text_to_inlines(text: str) -> Inlines:
     """Plain text as Str and Space elements (one line: callers flatten newlines first)."""
-    out: list[Json] = []
+    out: Inlines = []
     for k, word in enumerate(text.split(" ")):
         if k:
             out.append({"t": "Space"})
@@ -193,7 +211,7 @@ class Walk:
         self.index = 0
         self.heading = ""
 
-    def top(self, blocks: list[Json], exclude: range = range(0)) -> None:
+    def top(self, blocks: Blocks, exclude: range = range(0)) -> None:
         heading = ""
         for index, block in enumerate(blocks):
             if block.get("t") == "Header":
@@ -208,20 +226,20 @@ class Walk:
     def after_top(self) -> None:
         """Called after each top-level block (the sentence splitter reads notes there)."""
 
-    def inlines(self, inlines: list[Json]) -> None:
+    def inlines(self, inlines: Inlines) -> None:
         raise NotImplementedError
 
-    def line_block(self, lines: list[list[Json]]) -> None:
+    def line_block(self, lines: list[Inlines]) -> None:
         for line in lines:
             self.inlines(line)
 
-    def blocks(self, blocks: list[Json]) -> None:
+    def blocks(self, blocks: Blocks) -> None:
         skip = self.skip
         for b in blocks:
             t = b.get("t")
             if t in skip:
                 continue
-            c = b.get("c")
+            c: Json = b.get("c")
             if t == "Para" or t == "Plain":
                 self.inlines(c)
             elif t == "Header":
@@ -268,9 +286,9 @@ class InlineLists(Walk):
 
     def __init__(self) -> None:
         super().__init__()
-        self.found: list[list[Json]] = []
+        self.found: list[Inlines] = []
 
-    def inlines(self, inlines: list[Json]) -> None:
+    def inlines(self, inlines: Inlines) -> None:
         self.found.append(inlines)
         for el in inlines:
             inner = child_inlines(el)
@@ -278,7 +296,7 @@ class InlineLists(Walk):
                 self.inlines(inner)
 
 
-def inline_lists(blocks: list[Json]) -> list[list[Json]]:
+def inline_lists(blocks: Blocks) -> list[Inlines]:
     walk = InlineLists()
     walk.blocks(blocks)
     return walk.found
@@ -297,10 +315,10 @@ class _CodeCells(Walk):
         super().__init__()
         self.found: set[int] = set()
 
-    def inlines(self, inlines: list[Json]) -> None:
+    def inlines(self, inlines: Inlines) -> None:
         pass
 
-    def blocks(self, blocks: list[Json]) -> None:
+    def blocks(self, blocks: Blocks) -> None:
         start = None
         fence = ""
         for k, b in enumerate(blocks):
@@ -320,7 +338,7 @@ class _CodeCells(Walk):
                 start = None
         super().blocks(blocks)
 
-    def cell(self, blocks: list[Json]) -> None:
+    def cell(self, blocks: Blocks) -> None:
         for inner in inline_lists(blocks):
             self.found.add(id(inner))
 
@@ -350,7 +368,7 @@ def _cell_closes(block: Json, fence: str) -> bool:
     return len(text) >= len(fence) and text == fence[0] * len(text)
 
 
-def code_cell_inlines(blocks: list[Json]) -> set[int]:
+def code_cell_inlines(blocks: Blocks) -> set[int]:
     """``id()`` of every inline list that belongs to a code cell pandoc read as text.
 
     Quarto and R Markdown write executable cells as ```` ```{python} ```` and display cells as

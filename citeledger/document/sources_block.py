@@ -510,7 +510,7 @@ def _plain(blocks: list[Json]) -> list[Json]:
     citation reads once the ``[n]: url`` definitions it linked to are replaced by a list."""
     from .markers import link_marker_id
 
-    data = json.loads(json.dumps(blocks))
+    data: list[Json] = json.loads(json.dumps(blocks))
     stack: list[Json] = [data]
     while stack:
         cur = stack.pop()

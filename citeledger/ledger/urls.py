@@ -145,8 +145,8 @@ def _normalize(text: str) -> str:
     path = _encode(parts.path).rstrip("/")
     query = _encode(parts.query)
     if host in _DOI_HOSTS and path.startswith("/10."):
-        return urlunsplit(("https", "doi.org", path, query, ""))
-    return urlunsplit((scheme, netloc, path, query, ""))
+        return str(urlunsplit(("https", "doi.org", path, query, "")))
+    return str(urlunsplit((scheme, netloc, path, query, "")))
 
 
 def _fold_host(raw: str, text: str) -> str:
