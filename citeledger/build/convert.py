@@ -280,7 +280,7 @@ def _verify_once(
     from_format: str,
     say: Say,
 ) -> None:
-    from ..verify.build_check import verify_for_build
+    from ..verify import verify_for_build
 
     source_text = None
     if formats.is_markdown_source(from_format):

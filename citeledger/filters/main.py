@@ -196,7 +196,7 @@ def apply(
 
 
 def _verify(doc: Json, ledger: Ledger, opts: Options, found: Scan, say: Say) -> None:
-    from ..verify.build_check import verify_for_build
+    from ..verify import verify_for_build
 
     source_name = os.environ.get("CITELEDGER_SOURCE_NAME", "input")
     # Inside a build only findings are news: the stats line and "citations OK" stay quiet.

@@ -24,7 +24,7 @@ from ...options import Options, from_meta
 from ...outputs import Guard
 from ...pandoc import read_json
 from ...tree import Json, link, text_to_inlines
-from ...verify.build_check import verify_for_build
+from ...verify import verify_for_build
 from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
 from .links import GfmLinks, index_targets, page_href, rewrite_links
