@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 Version = tuple[int, ...]
 Kind = Literal[
@@ -63,6 +63,13 @@ class Format:
     gate_note: str = ""
 
 
+def _file(name: str, kind: str, *suffixes: str, **facts: Any) -> Format:
+    """A format read and written with the same file suffixes."""
+    return Format(
+        name, kind, reads=True, writes=True, suffixes=suffixes, output_suffixes=suffixes, **facts
+    )
+
+
 # Row order is the order zip sniffing tries (a deck before a Word file, as verify always did:
 # either may embed the other, and then both content types show).
 ROWS = (
@@ -75,32 +82,18 @@ ROWS = (
         output_suffixes=(".md", ".markdown"),
         markdown_source=True,
     ),
-    Format(
-        "commonmark",
-        "markdown",
-        reads=True,
-        writes=True,
-        markdown_source=True,
-        raw="html",
-        raw_html_anchors=True,
-    ),
-    Format(
-        "commonmark_x",
-        "markdown",
-        reads=True,
-        writes=True,
-        markdown_source=True,
-        raw="html",
-        raw_html_anchors=True,
-    ),
-    Format(
-        "gfm",
-        "markdown",
-        reads=True,
-        writes=True,
-        markdown_source=True,
-        raw="html",
-        raw_html_anchors=True,
+    # The flavours whose raw passthrough is HTML, so anchors are written as raw HTML.
+    *(
+        Format(
+            name,
+            "markdown",
+            reads=True,
+            writes=True,
+            markdown_source=True,
+            raw="html",
+            raw_html_anchors=True,
+        )
+        for name in ("commonmark", "commonmark_x", "gfm")
     ),
     Format("markdown_strict", "markdown", reads=True, writes=True, markdown_source=True),
     Format("markdown_mmd", "markdown", reads=True, writes=True, markdown_source=True),
@@ -122,39 +115,30 @@ ROWS = (
     Format(
         "chunkedhtml", "html", writes=True, placement="chunked", raw="html", writes_since=(3, 0)
     ),
-    Format(
+    _file(
         "pptx",
         "office",
-        reads=True,
-        writes=True,
-        suffixes=(".pptx",),
-        output_suffixes=(".pptx",),
+        ".pptx",
         binary=True,
         zip_part=("[Content_Types].xml", b"presentationml"),
         placement="pptx",
         rendered=True,
         reads_since=(3, 8, 3),
     ),
-    Format(
+    _file(
         "docx",
         "office",
-        reads=True,
-        writes=True,
-        suffixes=(".docx",),
-        output_suffixes=(".docx",),
+        ".docx",
         binary=True,
         note_citations=True,
         zip_part=("[Content_Types].xml", b"wordprocessingml"),
         placement="docx",
         rendered=True,
     ),
-    Format(
+    _file(
         "odt",
         "office",
-        reads=True,
-        writes=True,
-        suffixes=(".odt",),
-        output_suffixes=(".odt",),
+        ".odt",
         binary=True,
         note_citations=True,
         zip_part=("mimetype", b"opendocument.text"),
@@ -164,20 +148,18 @@ ROWS = (
         "ebook",
         reads=True,
         writes=True,
-        suffixes=(".epub",),
+        suffixes=(".epub"),
         binary=True,
         zip_part=("mimetype", b"application/epub+zip"),
     ),
     Format("epub2", "ebook", writes=True, binary=True),
     Format("epub3", "ebook", writes=True, output_suffixes=(".epub",), binary=True),
     Format("pdf", "pdf", writes=True, output_suffixes=(".pdf",), binary=True, own=True),
-    Format(
+    _file(
         "latex",
         "tex",
-        reads=True,
-        writes=True,
-        suffixes=(".tex", ".latex"),
-        output_suffixes=(".tex", ".latex"),
+        ".tex",
+        ".latex",
         standalone=True,
         placement="latex",
         splits_brackets=True,
@@ -185,47 +167,35 @@ ROWS = (
     Format("beamer", "tex", writes=True, standalone=True, placement="latex", raw="latex"),
     # ConTeXt takes no raw LaTeX; pandoc's own links and anchors work.
     Format("context", "tex", writes=True, standalone=True),
-    Format(
+    _file(
         "typst",
         "typst",
-        reads=True,
-        writes=True,
-        suffixes=(".typ",),
-        output_suffixes=(".typ",),
+        ".typ",
         standalone=True,
         placement="typst",
         writes_since=(3, 1, 2),
         gate_note="PDF through typst, .typ",
     ),
-    Format(
+    _file(
         "mediawiki",
         "wiki",
-        reads=True,
-        writes=True,
-        suffixes=(".wiki",),
-        output_suffixes=(".wiki",),
+        ".wiki",
         placement="wiki",
     ),
     Format("dokuwiki", "wiki", reads=True, writes=True, placement="wiki", notes_at_end=False),
     # citeledger wiki writes it with gfm.
     Format("obsidian", "wiki", writes=True, placement="wiki", raw="html", own=True),
-    Format(
+    _file(
         "org",
         "markup",
-        reads=True,
-        writes=True,
-        suffixes=(".org",),
-        output_suffixes=(".org",),
+        ".org",
         note_citations=True,
         placement="escaped",
     ),
-    Format(
+    _file(
         "rst",
         "markup",
-        reads=True,
-        writes=True,
-        suffixes=(".rst",),
-        output_suffixes=(".rst",),
+        ".rst",
         placement="escaped",
     ),
     Format("asciidoc", "markup", writes=True, output_suffixes=(".adoc",)),
@@ -235,12 +205,8 @@ ROWS = (
     Format("ms", "markup", writes=True, links=False),
     Format("texinfo", "markup", writes=True, links=False),
     Format("haddock", "markup", writes=True, links=False),
-    Format(
-        "ipynb", "data", reads=True, writes=True, suffixes=(".ipynb",), output_suffixes=(".ipynb",)
-    ),
-    Format(
-        "json", "data", reads=True, writes=True, suffixes=(".json",), output_suffixes=(".json",)
-    ),
+    _file("ipynb", "data", ".ipynb"),
+    _file("json", "data", ".json"),
     Format("native", "data", reads=True, writes=True, output_suffixes=(".native",)),
 )
 FORMATS = {row.name: row for row in ROWS}
