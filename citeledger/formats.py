@@ -63,7 +63,7 @@ class Format:
     gate_note: str = ""
 
 
-def _file(name: str, kind: str, *suffixes: str, **facts: Any) -> Format:
+def _file(name: str, kind: Kind, *suffixes: str, **facts: Any) -> Format:
     """A format read and written with the same file suffixes."""
     return Format(
         name, kind, reads=True, writes=True, suffixes=suffixes, output_suffixes=suffixes, **facts
@@ -148,7 +148,7 @@ ROWS = (
         "ebook",
         reads=True,
         writes=True,
-        suffixes=(".epub"),
+        suffixes=(".epub",),
         binary=True,
         zip_part=("mimetype", b"application/epub+zip"),
     ),
