@@ -1,18 +1,29 @@
-"""The one way citeledger writes an output file: convert's documents, wiki pages, a draft that
-``render --replace-in`` rewrites, a file ``finish`` post-processes.
+"""The one way citeledger writes a file: the ledger, the evidence texts kept beside it, and every
+output (convert's documents, wiki pages, a draft that ``render --replace-in`` or ``merge``
+rewrites, a file ``finish`` post-processes).
+
+Standard library only: ``citeledger add`` writes the ledger through here and must start fast.
 
 The output folder is untrusted like the ledger: a cloned wiki repository can hold
 ``site/index.md -> ~/.bashrc``, and a typo can name the ledger or the draft as the output. So:
 
-- the targets are checked before any work: none may be one of the run's inputs (the drafts,
-  the ledger, its lock), also not through a symlink or a hard link, nor a folder, nor named
-  twice;
+- the targets are checked before any work (:class:`Guard`): none may be one of the run's inputs
+  (the drafts, the ledger, its lock), also not through a symlink or a hard link, nor a folder,
+  nor named twice;
 - a file is written to a temporary file in the target's folder (never following a symlink:
-  ``O_EXCL | O_NOFOLLOW``), flushed and fsynced, then renamed over the target. A symlink at the
-  target is replaced by the file, never written through, unless the caller edits an input in
-  place (``follow=True``: the draft behind a symlinked draft is what its author means);
+  ``O_EXCL | O_NOFOLLOW``), flushed and fsynced, then renamed over the target, and the folder
+  is fsynced, so a reader sees the old file or the new one, never half. A symlink at the target
+  is replaced by the file, never written through, unless the caller edits an input in place
+  (``follow=True``: the draft behind a symlinked draft is what its author means);
+- the new file keeps the mode of the one it replaces (a ledger made ``0640`` stays so);
 - any failure (a full disk, a read-only folder) leaves the old file as it was and becomes one
-  line naming the target, not the temporary file.
+  line naming the target, not the temporary file: an output's own line, or the caller's error
+  class and wording (the ledger's ``LedgerError``, the evidence trail's ``EvidenceError``).
+
+The temporary file is ``.<name>.<pid>.<random>.tmp<suffix>``: hidden, and ending in the
+target's suffix, since pandoc and the office libraries choose the format by it. A writer killed
+mid-write leaves one behind; :func:`remove_orphans` deletes those of a file whose writers all
+hold one lock (the ledger's).
 """
 
 from __future__ import annotations
@@ -20,12 +31,14 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from .errors import BadInput
+from .errors import BadInput, CiteledgerError
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+_UNCHANGED = "; the old file, if any, is unchanged"
 
 
 class OutputError(BadInput):
@@ -91,6 +104,32 @@ class Guard:
         self._claimed.add(real)
 
 
+class _Told:
+    """How a failed write is told: as an output (``OutputError``, adding that the old file is
+    unchanged once the write has begun), or as the caller's ``error`` naming ``shown`` with
+    ``hint``."""
+
+    def __init__(
+        self,
+        target: Path,
+        error: type[CiteledgerError] | None = None,
+        shown: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.error = error
+        self.shown = shown or str(target)
+        self.hint = hint
+
+    def __call__(
+        self, exc: OSError, *, begun: bool = True, folder: bool = False
+    ) -> CiteledgerError:
+        what = f"create the folder of {self.shown}" if folder else f"write {self.shown}"
+        line = f"cannot {what}: {exc.strerror or exc}"
+        if self.error is None:
+            return OutputError(line + (_UNCHANGED if begun and not folder else ""))
+        return self.error(line, hint=self.hint)
+
+
 @contextlib.contextmanager
 def staged(target: Path, *, follow: bool = False, durable: bool = True) -> Iterator[Path]:
     """A temporary file beside ``target`` for a writer that needs a path (pandoc ``-o``, the
@@ -99,53 +138,94 @@ def staged(target: Path, *, follow: bool = False, durable: bool = True) -> Itera
     in place) instead of replaced. ``durable=False`` skips the fsyncs (still atomic: a reader
     sees the old file or the new one), for many small files a crash can simply rebuild."""
     target = Path(target)
-    final = Path(os.path.realpath(target)) if follow else target
-    folder = final.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create the folder of {target}: {exc.strerror or exc}") from None
-    mode = _mode_for(final)
-    # The suffix stays last: writers and renderers choose the format by it.
-    tmp = folder / f".{final.name}.{os.getpid()}.{os.urandom(4).hex()}{final.suffix}"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW, 0o600)
-        os.close(fd)
-    except OSError as exc:
-        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    told = _Told(target)
+    final, tmp, mode = _begin(target, follow, told)
+    os.close(_create(tmp, told))
     try:
         yield tmp
-        _commit(tmp, final, mode, target, durable)
+        _commit(tmp, final, mode, durable, told)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
 
 
-def write_bytes(target: Path, data: bytes, *, follow: bool = False, durable: bool = True) -> None:
-    """Write ``data`` to ``target`` through :func:`staged`."""
-    with staged(target, follow=follow, durable=durable) as tmp:
-        fill(tmp, data, target)
-
-
-def write_with(target: Path, produce: Callable[[Path], None], *, follow: bool = False) -> None:
-    """Let ``produce`` write the staged file, then put it in place."""
-    with staged(target, follow=follow) as tmp:
-        produce(tmp)
+def write_bytes(
+    target: Path,
+    data: bytes,
+    *,
+    follow: bool = False,
+    durable: bool = True,
+    error: type[CiteledgerError] | None = None,
+    shown: str | None = None,
+    hint: str | None = None,
+) -> None:
+    """Write ``data`` to ``target`` (see :func:`staged` for ``follow`` and ``durable``). A
+    failure is an ``OutputError``, or ``error`` naming ``shown`` (default: the target) with
+    ``hint`` when the caller gives one."""
+    target = Path(target)
+    told = _Told(target, error, shown, hint)
+    final, tmp, mode = _begin(target, follow, told)
+    fd = _create(tmp, told)
+    try:
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+        except OSError as exc:
+            raise told(exc) from None
+        _commit(tmp, final, mode, durable, told)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def fill(tmp: Path, data: bytes, target: Path) -> None:
     """Write ``data`` into the staged file ``tmp`` of ``target`` (errors name ``target``)."""
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_TRUNC | _O_NOFOLLOW)
+        fd = os.open(tmp, os.O_WRONLY | os.O_TRUNC | _O_NOFOLLOW | _O_BINARY)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
     except OSError as exc:
-        raise OutputError(_failed(target, exc)) from None
+        raise _Told(Path(target))(exc) from None
 
 
-def _commit(tmp: Path, final: Path, mode: int, target: Path, durable: bool) -> None:
+def remove_orphans(target: Path) -> None:
+    """Delete the temporary files that writers of ``target`` killed mid-write left beside it.
+    Only for a file whose every writer holds one lock, called under that lock: then no
+    temporary file of ``target`` belongs to a live writer."""
+    prefix = f".{target.name}."
+    endings = (".tmp", f".tmp{target.suffix}")
     try:
-        fd = os.open(tmp, os.O_RDONLY | _O_NOFOLLOW)
+        entries = [e.path for e in os.scandir(target.parent) if e.name.startswith(prefix)]
+    except OSError:
+        return
+    for entry in entries:
+        if entry.endswith(endings):
+            with contextlib.suppress(OSError):
+                os.unlink(entry)
+
+
+def _begin(target: Path, follow: bool, told: _Told) -> tuple[Path, Path, int]:
+    """The file to replace, its temporary file's name, and the mode the new file gets."""
+    final = Path(os.path.realpath(target)) if follow else target
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise told(exc, folder=True) from None
+    # Not tempfile.mkstemp: importing tempfile costs more start-up than `add` can spare.
+    tmp = final.parent / f".{final.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp{final.suffix}"
+    return final, tmp, _mode_for(final)
+
+
+def _create(tmp: Path, told: _Told) -> int:
+    try:
+        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY, 0o600)
+    except OSError as exc:
+        raise told(exc, begun=False) from None
+
+
+def _commit(tmp: Path, final: Path, mode: int, durable: bool, told: _Told) -> None:
+    try:
+        fd = os.open(tmp, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
         try:
             if hasattr(os, "fchmod"):
                 os.fchmod(fd, mode)
@@ -155,19 +235,20 @@ def _commit(tmp: Path, final: Path, mode: int, target: Path, durable: bool) -> N
             os.close(fd)
         os.replace(tmp, final)
     except OSError as exc:
-        raise OutputError(_failed(target, exc)) from None
-    if not durable:
-        return
+        raise told(exc) from None
+    if durable:
+        _fsync_folder(final.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable. Not every platform can open a folder (Windows cannot);
+    there the rename is as durable as the OS makes it."""
     with contextlib.suppress(OSError):
-        dfd = os.open(final.parent, os.O_RDONLY)
+        fd = os.open(folder, os.O_RDONLY)
         try:
-            os.fsync(dfd)
+            os.fsync(fd)
         finally:
-            os.close(dfd)
-
-
-def _failed(target: Path, exc: OSError) -> str:
-    return f"cannot write {target}: {exc.strerror or exc}; the old file, if any, is unchanged"
+            os.close(fd)
 
 
 def _mode_for(final: Path) -> int:

@@ -11,7 +11,6 @@ from .model import SCHEMA_VERSION, Ledger, Quote, Source, today
 from .quotes import normalize_for_match, quote_in_text, word_count
 from .render import STYLES, render_block
 from .store import (
-    atomic_write_text,
     dump_ledger,
     load_ledger,
     parse_ledger,
@@ -27,7 +26,6 @@ __all__ = [
     "Ledger",
     "Quote",
     "Source",
-    "atomic_write_text",
     "dump_ledger",
     "load_ledger",
     "normalize_for_match",

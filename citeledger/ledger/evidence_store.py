@@ -15,9 +15,10 @@ differently and report a change that is not there, and nothing a browser would r
 quote records the file's name as ``text_sha256``; its ``sha256`` stays what it was, the digest
 of the fetched bytes (for a UTF-8 text file without a BOM the two are equal).
 
-Files are written once per digest (temp file, fsync, rename): two quotes from one page share a
-file, and a file is never rewritten while it still holds its text. The folder only grows:
-nothing in it is deleted, since any quote of any merged ledger may name any file.
+Files are written once per digest, through the one safe write (``citeledger.outputs``): two
+quotes from one page share a file, and a file is never rewritten while it still holds its text.
+The folder only grows: nothing in it is deleted, since any quote of any merged ledger may name
+any file.
 
 A digest read from a ledger is web-adjacent input (a merged ledger is someone else's file): it
 names a file only when it is 64 lower-case hex digits, so ``../../x`` can never become a path.
@@ -34,10 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import EvidenceError
+from ..outputs import write_bytes
 from .files import make_folder, read_file
 from .model import Ledger, Quote, Source
 from .quotes import normalize_for_match
-from .store import write_or_fail
 
 SUFFIX = ".txt"
 # read_evidence reads at most 200 MB; decoded cp1252 or UTF-16 can grow as UTF-8, up to 3x.
@@ -108,11 +109,11 @@ def store_bytes(folder: Path, digest: str, data: bytes) -> bool:
     _ensure_folder(folder)
     if read_stored(folder, digest).status == "ok":
         return False
-    write_or_fail(
+    write_bytes(
         path,
         data,
-        shown=f"evidence file {path}",
         error=EvidenceError,
+        shown=f"evidence file {path}",
         hint="check the folder's permissions and free space",
     )
     return True

@@ -10,8 +10,10 @@ mid-write. So a change is one transaction:
    losing its write. The lock file is never deleted, so all waiters lock the same inode;
 2. read and validate the ledger. A file that does not parse or has the wrong shape raises
    ``LedgerError`` and is never written over: it may be a person's only copy;
-3. write the new text to a temporary file in the same folder, fsync it, ``os.replace`` it over
-   the ledger and fsync the folder, so a reader sees the old or the new ledger, never half.
+3. write the new text through the one safe write (``citeledger.outputs``: a temporary file in
+   the same folder, forced to disk, then renamed over the ledger), so a reader sees the old or
+   the new ledger, never half. A temporary file left by a writer killed mid-write is
+   deleted by the next lock holder.
 
 Reading (``load_ledger``) takes no lock: thanks to step 3 a reader always sees a whole file.
 """
@@ -26,7 +28,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import CiteledgerError, LedgerError
+from ..errors import LedgerError
+from ..outputs import remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .model import Ledger, ShapeError, UnsafeEntry
 
@@ -169,7 +172,7 @@ def transaction(path: Path) -> Iterator[Ledger]:
     target = _real_target(Path(path))
     with _locked(target):
         _refuse_read_only(target, path)
-        _remove_stale_temps(target)
+        remove_orphans(target)  # only lock holders write the ledger: these writers died
         ledger = load_ledger(target, missing_ok=True)
         ledger.path = Path(path)
         yield ledger
@@ -229,91 +232,18 @@ def _refuse_read_only(target: Path, shown: Path) -> None:
 
 
 def _write(target: Path, data: bytes, shown: Path) -> None:
-    write_or_fail(
+    write_bytes(
         target,
         data,
-        shown=str(shown),
         error=LedgerError,
+        shown=str(shown),
         hint="check the folder's permissions and free space; the old ledger is intact",
     )
-
-
-def write_or_fail(
-    path: Path, data: bytes, *, shown: str, error: type[CiteledgerError], hint: str
-) -> None:
-    """:func:`atomic_write_bytes`, with a failure worded once: ``error`` naming ``shown``."""
-    try:
-        atomic_write_bytes(path, data)
-    except OSError as exc:
-        raise error(f"cannot write {shown}: {exc.strerror or exc}", hint=hint) from None
-
-
-def _remove_stale_temps(target: Path) -> None:
-    """Delete temp files of writers that were killed mid-write. Only the lock holder writes the
-    ledger, so while we hold the lock every ``.<name>.*.tmp`` beside it is an orphan."""
-    prefix = f".{target.name}."
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        entries = [e.path for e in os.scandir(folder) if e.name.startswith(prefix)]
-    except OSError:
-        return
-    for entry in entries:
-        if entry.endswith(".tmp"):
-            with contextlib.suppress(OSError):
-                os.unlink(entry)
 
 
 def dump_ledger(ledger: Ledger) -> str:
     """The file text: two-space indented JSON with non-ASCII kept readable, as sources.py wrote."""
     return json.dumps(ledger.to_dict(), indent=2, ensure_ascii=False) + "\n"
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write UTF-8 ``text`` to ``path`` so that a crash leaves the old or the new file."""
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Temp file in the same folder, fsync, ``os.replace``, fsync of the folder. The file keeps
-    the mode of the one it replaces (or the umask default for a new file)."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    # Not tempfile.mkstemp: importing tempfile costs more start-up than `add` can spare.
-    tmp = str(folder / f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            if hasattr(os, "fchmod"):
-                os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(folder)
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename itself durable. Not every platform can open a folder (Windows cannot);
-    there the rename is as durable as the OS makes it."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _folder_error(path: Path) -> LedgerError:
