@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from .. import formats
 from ..errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
 from ..messages import Say, to_stderr
-from ..options import Options, from_meta
+from ..options import Options, from_meta, meta_entries
 from ..outputs import Guard, fill, staged
 from ..pandoc import format_for, read_json, run_pandoc
 from ..tree import Json
@@ -115,20 +115,6 @@ def writer_for(path: Path, to: str | None) -> str:
     return writer
 
 
-def meta_entry(text: str) -> tuple[str, Json]:
-    """``KEY=VAL`` (or ``KEY`` alone, meaning true) as a pandoc metadata value, the way
-    pandoc's own ``-M`` reads it."""
-    key, sep, value = text.partition("=")
-    key = key.strip()
-    if not key:
-        raise BadInput(f"-M {text!r}: no key", hint="write -M KEY=VALUE")
-    if not sep:
-        return key, {"t": "MetaBool", "c": True}
-    if value.lower() in ("true", "false"):
-        return key, {"t": "MetaBool", "c": value.lower() == "true"}
-    return key, {"t": "MetaString", "c": value}
-
-
 def _check_tex_packages(engine: str) -> None:
     """An installed engine with a package missing fails deep in TeX; name the package first."""
     import subprocess
@@ -213,9 +199,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     from_format = format_for(draft)
     doc = read_json(draft, from_format=from_format)
     meta = doc.setdefault("meta", {})
-    for item in req.metadata:
-        key, value = meta_entry(item)
-        meta[key] = value
+    meta.update(meta_entries(req.metadata))
     options = from_meta(meta, say).merged(req.options)
     ledger_path = resolve_ledger_path(options.ledger)
     guard.protect(ledger_path, "the ledger")

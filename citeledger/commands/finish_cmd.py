@@ -16,29 +16,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from ..errors import BadInput
 from ..ledger import load_ledger, resolve_ledger_path
-from ..options import Options, from_meta, with_flags
+from ..options import Options, from_meta, meta_entries, with_flags
 from ._common import global_ledger
 
 
 def _meta_options(items: list[str]) -> Options:
-    """``-M KEY=VAL`` entries (the filter's keys, with or without the ``citeledger.`` prefix)."""
-    meta: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise BadInput(
-                f"-M {item!r} is not KEY=VALUE", hint="write e.g. -M citeledger.notes=endnotes"
-            )
-        if not key.startswith("citeledger."):
-            key = f"citeledger.{key}"
-        meta[key] = {"t": "MetaString", "c": value}
+    """``-M`` entries (the filter's keys, with or without the ``citeledger.`` prefix)."""
+    meta = meta_entries(items, only_options=True)
     return from_meta(meta, lambda line: print(line, file=sys.stderr))
 
 
