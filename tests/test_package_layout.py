@@ -12,8 +12,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "citeledger"
 # The rooms that build and place; they call the verifier through its package, never its parts.
 BUILDERS = ("filters", "renderers", "build")
-# The ledger core: the standard library, filelock and these ground-floor modules only.
-LEDGER_MAY_IMPORT = {"ledger", "errors", "escape"}
+# The ledger core: the standard library, filelock and these ground-floor modules only (outputs:
+# the one safe write, which writes the ledger and its evidence texts too).
+LEDGER_MAY_IMPORT = {"ledger", "errors", "escape", "outputs"}
 MAX_FUNCTION_LINES = 80
 
 
