@@ -87,7 +87,10 @@ def _ingest_library(path: Any, raw: str, where: str, fmt: str) -> None:
     if missing:
         more = len(missing) - _NAMED
         named = ", ".join(missing[:_NAMED]) + (f" and {more} more" if more > 0 else "")
-        warn(f"{len(missing)} item(s) of {where} have no URL or DOI, not added: {named}")
+        warn(
+            f"{len(missing)} item(s) of {where} have no URL or DOI the ledger takes, "
+            f"not added: {named}"
+        )
     if not items:
         raise NothingFound(
             f"no item of {where} ({fmt}) has a URL or DOI",

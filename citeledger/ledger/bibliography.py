@@ -33,9 +33,10 @@ MAX_NAME_SHOWN = 120
 MAX_SITE_SHOWN = 200
 MAX_ISSUED_SHOWN = 64
 
-# Pandoc's citation-key grammar: a letter, digit or _ first, then word characters and internal
-# punctuation; ours stops short of the characters a BibTeX key cannot hold (``,{}%#~``).
-KEY_RE = re.compile(r"[A-Za-z0-9_][\w:.$&+?<>/-]*")
+# A part of pandoc's citation-key grammar: a letter, digit or _ first, then word characters and
+# the punctuation Zotero, Better BibTeX and JabRef keys use. The key is written unescaped as a
+# BibTeX key and inside LaTeX's \cite, so nothing LaTeX or BibTeX reads as markup (``,{}%#~$&``).
+KEY_RE = re.compile(r"[A-Za-z0-9_][\w:.+?/-]*")
 ISSUED_RE = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 # The keys citeledger makes for sources the library gave none: never stored as a key.
 GENERATED_KEY = re.compile(r"source([0-9]{1,6})")

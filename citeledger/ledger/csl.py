@@ -55,12 +55,23 @@ def is_csl(payload: Any) -> bool:
     ``{"items": [...]}``) each with an ``id`` and a ``type``, none with a tool's ``url``."""
     items = csl_items_of(payload)
     return bool(items) and all(
-        isinstance(i, dict)
-        and "id" in i
-        and "type" in i
-        and not any(k in i for k in ("url", "link", "source_url"))
-        for i in items
+        isinstance(i, dict) and "id" in i and "type" in i and not _has_tool_url(i) for i in items
     )
+
+
+def _has_tool_url(item: dict[str, Any]) -> bool:
+    """Whether a tool's ``url``/``link``/``source_url`` key stands anywhere in ``item``: search
+    results carry ids and types too, and their URLs must not be missed."""
+    stack: list[Any] = [item]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if any(k in node for k in ("url", "link", "source_url")):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 def csl_items_of(payload: Any) -> list[Any]:
@@ -83,8 +94,16 @@ def _item_url(item: dict[str, Any]) -> str | None:
     for key in ("howpublished", "publisher", "note"):
         found = _URL_IN_TEXT.search(_text(item, key))
         if found:
-            return found.group(0).rstrip(".,;)")
+            return _without_sentence_end(found.group(0))
     return None
+
+
+def _without_sentence_end(url: str) -> str:
+    """A URL found in a note without the punctuation the sentence puts after it (a closing
+    parenthesis only when it closes none in the URL)."""
+    while url and (url[-1] in ".,;:" or (url[-1] == ")" and url.count(")") > url.count("("))):
+        url = url[:-1]
+    return url
 
 
 def _accessed(item: dict[str, Any]) -> str | None:
@@ -142,9 +161,10 @@ def csl_item(source: Source) -> dict[str, Any]:
     item: dict[str, Any] = {
         "id": source.key or f"source{source.id}",
         "type": "webpage",
-        "title": source.title,
-        "URL": source.url,
     }
+    if source.title:  # citeproc shows an empty title as nothing, and then drops the URL too
+        item["title"] = source.title
+    item["URL"] = source.url
     if source.author:
         item["author"] = source.author
     if source.issued:

@@ -273,6 +273,7 @@ class Ledger:
         self.extra: dict[str, Any] = dict(extra or {})
         self.dirty = False
         self._index: tuple[dict[int, Source], dict[str, Source]] | None = None
+        self._keys: dict[str, Source] | None = None
         self._max_id: int | None = None
 
     # -- reading -------------------------------------------------------------------------------
@@ -335,7 +336,9 @@ class Ledger:
 
     def key_owner(self, key: str) -> Source | None:
         """The source that holds the citation key ``key``."""
-        return next((s for s in self.sources if s.key == key), None)
+        if self._keys is None:
+            self._keys = {s.key: s for s in self.sources if s.key}
+        return self._keys.get(key)
 
     def fill_details(self, source: Source, details: Details) -> None:
         """Fill each empty field of ``source`` from ``details`` (cleaned here); a key another
@@ -352,6 +355,8 @@ class Ledger:
         key = details.key
         if key and not source.key and not check_key(key) and self.key_owner(key) is None:
             source.key = key
+            if self._keys is not None:
+                self._keys[key] = source
             self.dirty = True
 
     def carry_over(self, url: str, *, title: str, accessed: str) -> Source:
