@@ -5,6 +5,7 @@ one house style, escaped like titles, while the entries still verify back."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -194,3 +195,21 @@ def test_every_output_shows_the_library_fields_and_verifies_back(tmp_path: Path)
     assert f"{HOSTILE}; Lee, Bo (2023). Density of sea ice. Polar *Notes*" in slide_text
     md_text = _text_of(tmp_path / "out.md", "markdown")
     assert lead in md_text
+
+
+def test_a_hostile_author_reaches_latex_and_typst_as_text(tmp_path: Path) -> None:
+    shutil.copy(GOLDEN_ROOT / "filter" / "report" / "input.md", tmp_path / "input.md")
+    data = json.loads((GOLDEN_ROOT / "filter" / "report" / "ledger.json").read_text())
+    data["sources"][0]["author"] = [{"literal": r"\input{/etc/passwd} #set text(red) $x$"}]
+    data["sources"][0]["site"] = '}#link("javascript:x")['
+    (tmp_path / "ledger.json").write_text(json.dumps(data), encoding="utf-8")
+    made = run_citeledger(
+        "convert", "input.md", "-o", "out.tex", "-o", "out.typ",
+        cwd=tmp_path, ledger=tmp_path / "ledger.json",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    tex = (tmp_path / "out.tex").read_text(encoding="utf-8")
+    assert r"\input{/etc/passwd}" not in tex and "textbackslash" in tex
+    typ = (tmp_path / "out.typ").read_text(encoding="utf-8")
+    assert not re.search(r'(?<!\\)#(link\("javascript|set text)', typ)
+    assert r"\#set text(red)" in typ
