@@ -114,7 +114,8 @@ def test_merge_carries_library_fields_and_fills_empty_ones(tmp_path: Path) -> No
 
     theirs.add("https://a.example/", title="A", details=Details(issued="2020", key="ka"))
     theirs.add("https://b.example/", details=Details([{"family": "Lee"}], site="S", key="kb"))
-    merge_ledgers(ours, theirs)
+    result = merge_ledgers(ours, theirs)
+    assert (result.new, result.details_filled) == ([2], 1)
     a, b = ours.source(1), ours.source(2)
     assert (a.issued, a.key) == ("2020", "ka")
     assert (b.author, b.site, b.key) == ([{"family": "Lee"}], "S", "kb")

@@ -36,10 +36,11 @@ class MergeResult:
     new: list[int] = field(default_factory=list)
     quotes_added: int = 0
     titles_filled: int = 0
+    details_filled: int = 0
 
     @property
     def changed(self) -> bool:
-        return bool(self.new or self.quotes_added or self.titles_filled)
+        return bool(self.new or self.quotes_added or self.titles_filled or self.details_filled)
 
 
 def merge_ledgers(into: Ledger, other: Ledger) -> MergeResult:
@@ -55,7 +56,10 @@ def merge_ledgers(into: Ledger, other: Ledger) -> MergeResult:
             into.fill_title(ours, theirs.title)
             result.titles_filled += 1
         if theirs.details:
+            before = ours.details
             into.fill_details(ours, theirs.details)
+            if ours.details != before and theirs.id not in result.new:
+                result.details_filled += 1
         for quote in theirs.quotes:
             copy = dataclasses.replace(quote, extra=dict(quote.extra))
             if into.add_quote(ours, copy):
