@@ -18,7 +18,7 @@ _REPLACE_IN_HELP = "Rewrite this draft's trailing Sources block in place (implie
 def render(
     ctx: typer.Context,
     style: Annotated[
-        str, flag("--style", "STYLE", "markdown, plain, footnotes, bibtex or evidence.")
+        str, flag("--style", "STYLE", "markdown, plain, footnotes, bibtex, evidence or csljson.")
     ] = "markdown",
     only: Annotated[str | None, flag("--only", "IDS", "Ids to include, e.g. 1,3,5-7.")] = None,
     cited_in: Annotated[

@@ -567,12 +567,35 @@ def entries(blocks: list[Json], block: SourcesBlock) -> list[Entry]:
             b = {"t": "Para", "c": _after_first_line(b["c"])}
         lines = _Lines()
         lines.blocks([b])
-        for line, target in lines.out:
+        for line, target, more in _wrapped_entries(lines.out):
             m = _ENTRY.match(line)
             if m:
-                url = target or _url_word(line[m.end(1) + 1 :]) or m.group(2)
-                out.append(Entry(int(m.group(1)), url, line, index))
+                url = target or _url_word(line[m.end(1) + 1 :]) or _continued_url(more)
+                out.append(Entry(int(m.group(1)), url or m.group(2), line, index))
     return out
+
+
+def _wrapped_entries(
+    lines: list[tuple[str, str | None]],
+) -> list[tuple[str, str | None, list[tuple[str, str | None]]]]:
+    """Each line with the lines after it that open no entry: a writer that wraps its text
+    (pandoc's HTML and markdown writers, at 72 columns) can put an entry's URL on a line of
+    its own once the text before it (authors, title, site) is long."""
+    out: list[tuple[str, str | None, list[tuple[str, str | None]]]] = []
+    for line, target in lines:
+        if out and not _ENTRY.match(line):
+            out[-1][2].append((line, target))
+        else:
+            out.append((line, target, []))
+    return out
+
+
+def _continued_url(more: list[tuple[str, str | None]]) -> str | None:
+    for line, target in more:
+        url = target or _url_word(line)
+        if url:
+            return url
+    return None
 
 
 def _url_word(text: str) -> str | None:

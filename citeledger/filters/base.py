@@ -103,7 +103,7 @@ def add_header_include(doc: Json, fmt: str, text: str) -> None:
 def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
     """``Title. URL (accessed DATE)`` with a live link: the text of a note or a list entry."""
     out: list[Json] = []
-    title = source.title_sentence  # one line: a newline in a Str could start markup
+    title = source.lead_sentence  # one line: a newline in a Str could start markup
     if title:
         out += text_to_inlines(title)
     if with_url:

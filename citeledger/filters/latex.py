@@ -52,8 +52,8 @@ class Placement(base.Placement):
 
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []
-        if source.title_sentence:
-            parts.append(latex_text(source.title_sentence))
+        if source.lead_sentence:
+            parts.append(latex_text(source.lead_sentence))
         parts.append(r"\citeledgerurl{" + latex_url(source.url) + "}")
         if source.display_accessed:
             parts.append(f"(accessed {latex_text(source.display_accessed)})")

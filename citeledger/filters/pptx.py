@@ -82,7 +82,7 @@ class Placement(BasePlacement):
         ]
 
     def entry_text(self, source: Source, number: int) -> str:
-        title = source.display_title
+        title = source.display_lead
         return f"[{number}] {title} \u2014 " if title else f"[{number}] "
 
     def sources_blocks(self, level: int | None = None) -> list[Json]:

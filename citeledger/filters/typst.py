@@ -27,8 +27,8 @@ class Placement(base.Placement):
 
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []
-        if source.title_sentence:
-            parts.append(typst_markup(source.title_sentence))
+        if source.lead_sentence:
+            parts.append(typst_markup(source.lead_sentence))
         parts.append(f"#link({typst_string(source.url)})")
         if source.display_accessed:
             parts.append(typst_markup(f"(accessed {source.display_accessed})"))

@@ -142,7 +142,7 @@ class Entries(base.Entries):
     def markup(self, source: Source, number: int) -> str:
         """``[n] Title. URL (accessed DATE)`` as raw markup of the wiki (titles escaped): the
         list's entry, and the text of a native MediaWiki note."""
-        title = source.title_sentence
+        title = source.lead_sentence
         url = wiki_url(source.url)
         accessed = _accessed(source, self.fmt)
         if self.fmt == "dokuwiki":

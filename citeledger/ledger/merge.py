@@ -10,6 +10,9 @@ receiving ledger and translates the other ledger's ids:
 - any other source gets the next id (``Ledger.next_id``: above every id ever handed out, so the
   high-water mark ``last_id`` is respected), with the other's title, access date, quotes and
   unknown fields; past ``MAX_ID`` the merge fails as a whole;
+- a library's fields (author, issued, site, key) travel as the title does: copied with a new
+  source, filling only empty fields of one the ledger holds (a key another source here holds
+  is not copied);
 - sources are taken in the other ledger's id order, so the same two ledgers always give the
   same map, and merging the same ledger twice changes nothing the second time.
 
@@ -33,10 +36,11 @@ class MergeResult:
     new: list[int] = field(default_factory=list)
     quotes_added: int = 0
     titles_filled: int = 0
+    details_filled: int = 0
 
     @property
     def changed(self) -> bool:
-        return bool(self.new or self.quotes_added or self.titles_filled)
+        return bool(self.new or self.quotes_added or self.titles_filled or self.details_filled)
 
 
 def merge_ledgers(into: Ledger, other: Ledger) -> MergeResult:
@@ -51,6 +55,11 @@ def merge_ledgers(into: Ledger, other: Ledger) -> MergeResult:
         elif theirs.title and not ours.title:
             into.fill_title(ours, theirs.title)
             result.titles_filled += 1
+        if theirs.details:
+            before = ours.details
+            into.fill_details(ours, theirs.details)
+            if ours.details != before and theirs.id not in result.new:
+                result.details_filled += 1
         for quote in theirs.quotes:
             copy = dataclasses.replace(quote, extra=dict(quote.extra))
             if into.add_quote(ours, copy):

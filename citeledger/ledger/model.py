@@ -9,7 +9,9 @@ unchanged::
 Fields citeledger adds are optional on read: ``sha256`` and ``origin`` on a quote (the evidence
 file it was checked against), ``text_sha256`` (the name of the text it was checked against, kept
 in the evidence folder: ``ledger/evidence_store.py``), and a top-level ``last_id`` high-water
-mark so an id stays retired even if someone deletes its entry by hand. Keys this version does
+mark so an id stays retired even if someone deletes its entry by hand. A reference library adds
+``author``, ``issued``, ``site`` and ``key`` to a source (``ledger/bibliography.py``), each
+written only when set. Keys this version does
 not know are kept in ``extra`` and written back, so a newer tool's data survives a round trip
 through an older one.
 """
@@ -23,6 +25,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BadURL, LedgerError
+from .bibliography import (
+    MAX_ISSUED_SHOWN,
+    MAX_SITE,
+    Details,
+    check_key,
+    check_names,
+    clean_names,
+    lead,
+    one_line,
+)
 from .quotes import normalize_for_match
 from .urls import normalize_url, published_url, stored_url_problem, url_key
 
@@ -71,7 +83,9 @@ def today() -> str:
 
 
 _QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin", "text_sha256"})
-_SOURCE_KEYS = frozenset({"id", "url", "title", "accessed", "quotes"})
+_SOURCE_KEYS = frozenset(
+    {"id", "url", "title", "accessed", "quotes", "author", "issued", "site", "key"}
+)
 _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
 
 
@@ -133,6 +147,27 @@ class Source:
     accessed: str
     quotes: list[Quote] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    author: list[dict[str, Any]] | None = None
+    issued: str | None = None
+    site: str | None = None
+    key: str | None = None
+
+    @property
+    def details(self) -> Details:
+        return Details(self.author, self.issued, self.site, self.key)
+
+    @property
+    def display_lead(self) -> str:
+        """What every Sources entry shows before the URL: ``Author (Year). Title. Site``, or the
+        display title alone when the ledger knows no more (``bibliography.lead``)."""
+        return lead(self.display_title, self.details)
+
+    @property
+    def lead_sentence(self) -> str:
+        """:attr:`display_lead` ending in a full stop, as :attr:`title_sentence` does: how a
+        note or a list entry opens, before the URL."""
+        text = self.display_lead
+        return text if not text or text.endswith((".", "?", "!")) else text + "."
 
     @property
     def display_title(self) -> str:
@@ -177,6 +212,14 @@ class Source:
         if not isinstance(raw_quotes, list):
             raise ShapeError(f"{where}.quotes is not a list")
         quotes = [Quote.from_dict(q, f"{where}.quotes[{i}]") for i, q in enumerate(raw_quotes)]
+        author = data.get("author")
+        if author is not None:
+            problem = check_names(author, f"{where}.author")
+            if problem:
+                raise ShapeError(problem)
+        key = _optional_str(data, "key", where)
+        if key is not None and check_key(key):
+            raise ShapeError(f"{where}.key {check_key(key)}")
         return cls(
             id=sid,
             url=url,
@@ -184,6 +227,10 @@ class Source:
             accessed=_optional_str(data, "accessed", where) or "",
             quotes=quotes,
             extra={k: v for k, v in data.items() if k not in _SOURCE_KEYS},
+            author=author,
+            issued=_optional_str(data, "issued", where),
+            site=_optional_str(data, "site", where),
+            key=key,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,8 +239,16 @@ class Source:
             "url": self.url,
             "title": self.title,
             "accessed": self.accessed,
-            "quotes": [q.to_dict() for q in self.quotes],
         }
+        for name, value in (
+            ("author", self.author),
+            ("issued", self.issued),
+            ("site", self.site),
+            ("key", self.key),
+        ):
+            if value is not None:
+                out[name] = value
+        out["quotes"] = [q.to_dict() for q in self.quotes]
         out.update((k, v) for k, v in self.extra.items() if k not in out)
         return out
 
@@ -218,6 +273,7 @@ class Ledger:
         self.extra: dict[str, Any] = dict(extra or {})
         self.dirty = False
         self._index: tuple[dict[int, Source], dict[str, Source]] | None = None
+        self._keys: dict[str, Source] | None = None
         self._max_id: int | None = None
 
     # -- reading -------------------------------------------------------------------------------
@@ -254,16 +310,54 @@ class Ledger:
 
     # -- changing --------------------------------------------------------------------------------
 
-    def add(self, url: str, *, title: str = "", accessed: str | None = None) -> tuple[Source, bool]:
+    def add(
+        self,
+        url: str,
+        *,
+        title: str = "",
+        accessed: str | None = None,
+        details: Details | None = None,
+    ) -> tuple[Source, bool]:
         """Register ``url`` (normalised here) and return ``(source, created)``. An existing
-        source keeps its id; a title fills its title only when that is empty."""
+        source keeps its id; a title, like each of ``details``, fills its field only when that
+        is empty."""
         canonical = normalize_url(url)
         title = clip_title(title)
         existing = self.find_url(canonical)
         if existing is not None:
             self.fill_title(existing, title)
+            if details:
+                self.fill_details(existing, details)
             return existing, False
-        return self._append(canonical, title, accessed or today()), True
+        source = self._append(canonical, title, accessed or today())
+        if details:
+            self.fill_details(source, details)
+        return source, True
+
+    def key_owner(self, key: str) -> Source | None:
+        """The source that holds the citation key ``key``."""
+        if self._keys is None:
+            self._keys = {s.key: s for s in self.sources if s.key}
+        return self._keys.get(key)
+
+    def fill_details(self, source: Source, details: Details) -> None:
+        """Fill each empty field of ``source`` from ``details`` (cleaned here); a key another
+        source holds is not given twice."""
+        author = clean_names(details.author)
+        if author and not source.author:
+            source.author = author
+            self.dirty = True
+        for name, limit in (("issued", MAX_ISSUED_SHOWN), ("site", MAX_SITE)):
+            value = one_line(getattr(details, name) or "", limit)
+            if value and not getattr(source, name):
+                setattr(source, name, value)
+                self.dirty = True
+        key = details.key
+        if key and not source.key and not check_key(key) and self.key_owner(key) is None:
+            source.key = key
+            if self._keys is not None:
+                self._keys[key] = source
+            self.dirty = True
 
     def carry_over(self, url: str, *, title: str, accessed: str) -> Source:
         """A new source, with the next id, for ``url`` as another ledger (being merged) stored
@@ -337,10 +431,15 @@ class Ledger:
             raise ShapeError("sources is missing or not a list")
         sources = [Source.from_dict(s, f"sources[{i}]") for i, s in enumerate(raw_sources)]
         seen: set[int] = set()
+        keys: set[str] = set()
         for s in sources:
             if s.id in seen:
                 raise ShapeError(f"id {s.id} appears twice in sources")
             seen.add(s.id)
+            if s.key is not None:
+                if s.key in keys:
+                    raise ShapeError(f"key {s.key!r} appears twice in sources")
+                keys.add(s.key)
         last_id = data.get("last_id", 0)
         if isinstance(last_id, bool) or not isinstance(last_id, int):
             raise ShapeError("last_id is not a whole number")

@@ -9,7 +9,10 @@ so a block looks the same wherever it is made::
                followed by ``(sha256 <digest>)`` when the ledger kept the text it was checked
                against (the evidence trail)
     footnotes  [^n]: url — title
-    bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}
+    bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}, with
+               author, year, organization and url when the ledger knows them; the library's
+               key, when it gave one, instead of sourceN
+    csljson    CSL-JSON, what pandoc's citeproc (--bibliography) and Zotero read (ledger/csl.py)
 
 Entries come in id order. Titles and quotes are web content: the text styles show them on one
 line, without hidden characters, escaped as markdown text (a title cannot become a link, an
@@ -32,7 +35,7 @@ from ..errors import BadInput
 from ..escape import bibtex_text, latex_url, markdown_text
 from .model import Ledger, Quote, Source
 
-STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence")
+STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence", "csljson")
 # Styles whose block opens with a Sources heading, which is what lets --replace-in find the
 # block again and rewrite it instead of appending a second one.
 HEADED_STYLES = ("markdown", "plain", "evidence")
@@ -54,7 +57,7 @@ def markdown_url(url: str) -> str:
 
 
 def _entry(source: Source) -> str:
-    title = markdown_text(source.display_title)
+    title = markdown_text(source.display_lead)
     url = markdown_url(source.url)
     return f"{url} — {title}" if title else url
 
@@ -68,6 +71,44 @@ def _evidence_line(quote: Quote) -> str:
     if digest and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest):
         line += f" (sha256 {digest})"
     return line
+
+
+def _bibtex_entry(s: Source) -> str:
+    """One ``@misc`` entry; the library's fields only when the ledger holds them, so an entry
+    without them is what sources.py wrote."""
+    fields = [
+        f"title = {{{bibtex_text(s.display_title or s.url)}}}",
+        f"howpublished = {{\\url{{{latex_url(s.url)}}}}}",
+        f"note = {{Accessed {bibtex_text(s.display_accessed)}}}",
+    ]
+    if s.details:
+        fields[1:1] = bibtex_details(s)
+    return f"@misc{{{s.key or f'source{s.id}'},\n  " + ",\n  ".join(fields) + "\n}"
+
+
+def bibtex_details(s: Source) -> list[str]:
+    """The author, year, organization and url fields of a source that has details."""
+    from .bibliography import ISSUED_RE, MAX_NAME_SHOWN
+    from .model import display_text
+
+    out: list[str] = []
+    names = []
+    for name in s.author or []:
+        if name.get("literal"):
+            names.append("{" + bibtex_text(display_text(name["literal"], MAX_NAME_SHOWN)) + "}")
+        elif name.get("family") or name.get("given"):
+            family = bibtex_text(display_text(name.get("family", ""), MAX_NAME_SHOWN))
+            given = bibtex_text(display_text(name.get("given", ""), MAX_NAME_SHOWN))
+            names.append(f"{{{family}}}, {given}" if given else f"{{{family}}}")
+    if names:
+        out.append("author = {" + " and ".join(names) + "}")
+    year = ISSUED_RE.match(s.issued or "")
+    if year:
+        out.append(f"year = {{{year.group(1)}}}")
+    if s.site:
+        out.append(f"organization = {{{bibtex_text(display_text(s.site, 200))}}}")
+    out.append(f"url = {{{latex_url(s.url)}}}")
+    return out
 
 
 def pick_sources(ledger: Ledger, ids: Iterable[int] | None) -> list[Source]:
@@ -88,14 +129,11 @@ def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = 
     if not picked:
         return ""
     if style == "bibtex":
-        return "\n".join(
-            f"@misc{{source{s.id},\n"
-            f"  title = {{{bibtex_text(s.display_title or s.url)}}},\n"
-            f"  howpublished = {{\\url{{{latex_url(s.url)}}}}},\n"
-            f"  note = {{Accessed {bibtex_text(s.display_accessed)}}}\n"
-            "}"
-            for s in picked
-        )
+        return "\n".join(_bibtex_entry(s) for s in picked)
+    if style == "csljson":
+        from .csl import csljson_text
+
+        return csljson_text(picked)
     if style == "footnotes":
         return "\n".join(f"[^{s.id}]: {_entry(s)}" for s in picked)
     lines = ["Sources:"] if style == "plain" else ["## Sources", ""]

@@ -213,7 +213,7 @@ def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[Entr
                 if source is None or source.id in seen:
                     continue
                 seen.add(source.id)
-                title = source.display_title
+                title = source.display_lead
                 text = f"[{number.group(1)}] {title} \u2014 " if title else f"[{number.group(1)}] "
                 entries.append(Entry(text, source.url, source.id))
     return entries
@@ -233,7 +233,7 @@ def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[Entry]:
     out: list[Entry] = []
     for source in ledger.sources:
         if source.id in cited:
-            title = source.display_title
+            title = source.display_lead
             text = f"[{source.id}] {title} \u2014 " if title else f"[{source.id}] "
             out.append(Entry(text, source.url, source.id))
     return out
