@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -127,6 +127,9 @@ class ConvertRequest:
     options: Options = field(default_factory=Options)  # flags: win over the draft's metadata
     written: list[Path] = field(default_factory=list)
     say: Say = to_stderr  # findings, warnings and per-output errors, one line each
+    from_format: str | None = None  # the pandoc reader (default: by the draft's suffix)
+    # Told of each output as its work starts (False) and once it is in place (True).
+    progress: Callable[[Path, bool], None] | None = None
 
 
 def writer_for(path: Path, to: str | None) -> str:
@@ -193,7 +196,7 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
         writer = target.writer
         if writer == "pdf":
             writer = "typst" if req.pdf_engine == "typst" else "latex"
-        require(reads=format_for(req.draft), writes=writer)
+        require(reads=req.from_format or format_for(req.draft), writes=writer)
     if any(t.writer == "pdf" for t in targets):
         if req.pdf_engine == "typst":
             if not TYPST_TEMPLATE.is_file():
@@ -239,7 +242,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     if req.reference_doc is not None:
         guard.protect(Path(req.reference_doc), "the reference document")
 
-    from_format = format_for(draft)
+    from_format = req.from_format or format_for(draft)
     doc = read_json(draft, from_format=from_format)
     meta = doc.setdefault("meta", {})
     for item in req.metadata:
@@ -265,6 +268,8 @@ def convert(req: ConvertRequest) -> list[Path]:
         if target.writer == "pdf" and writer is None:
             writer = "latex"
         fmt = writer or target.writer
+        if req.progress is not None:
+            req.progress(target.path, False)
         try:
             apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
             _write(target, fmt, copy, req, draft, ledger, options)
@@ -278,6 +283,8 @@ def convert(req: ConvertRequest) -> list[Path]:
             failed.append((target.path, exc))
             continue
         written.append(target.path)
+        if req.progress is not None:
+            req.progress(target.path, True)
     req.written[:] = written
     if failed:
         raise _partial_failure(failed, written, len(targets))
