@@ -150,6 +150,12 @@ def main(argv: list[str] | None = None) -> None:
                 hint="pass file names and text as UTF-8; check the shell's locale",
             )
         code = app(args=args, prog_name="citeledger", standalone_mode=False)
+    except SystemExit:
+        # click meets a closed pipe itself where it prints (help, usage) and exits 1; the run
+        # ends the same way as one that met it in a command.
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            _reader_gone()
+        raise
     except CiteledgerError as exc:
         print(f"citeledger: error: {exc.line()}", file=sys.stderr)
         sys.exit(exc.exit_code)

@@ -8,6 +8,13 @@ command (:func:`with_flags`), the filter's manual and the README's table. A valu
 the same rule wherever it enters (``--min-coverage nan`` is refused by every command and by the
 filter, in one line that names where it came from).
 
+A project writes its options once in ``citeledger.toml``, or ``[tool.citeledger]`` of its
+``pyproject.toml`` (:func:`load_project`, the first found walking up from the working directory),
+with the table's keys and ``drafts``. The layers, most specific first: flag, the draft's front
+matter, the project file, the default. The flags' :class:`Options` carry the project's as
+``beneath`` and :meth:`Options.merged` puts them under every layer; :func:`settings` says, per
+key, which layer gave the value (``citeledger config``). The filter reads metadata alone.
+
 :class:`Options` remembers which keys were given, so a placement can tell "left at the default"
 from "set to the default" (a Word file gets a Sources section when ``sources-title`` is set).
 
