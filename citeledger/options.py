@@ -244,8 +244,7 @@ OPTIONS: tuple[Option, ...] = (
         "typst",
         "what makes a PDF: typst (no TeX) or a LaTeX engine",
         "What ``citeledger convert`` makes a PDF with: typst (bundled, no TeX) or an installed "
-        "LaTeX engine. Read from flags and the project file; a bare pandoc build takes pandoc's "
-        "own ``--pdf-engine``.",
+        "LaTeX engine. A bare pandoc build takes pandoc's own ``--pdf-engine``.",
         choices=("typst", "pdflatex", "xelatex", "lualatex"),
         commands=_all("convert"),
     ),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,19 @@ def test_a_bad_project_file_is_one_line_naming_file_key_and_fix(
     assert line.startswith(f"citeledger: error: {toml}: ")
     for needle in needles:
         assert needle in line, line
+
+
+def test_front_matter_pdf_engine_beats_the_project_files(project: Path) -> None:
+    """pdf-engine is an option of the table like any other: the draft's front matter names the
+    engine over the project file (here one not installed, so the build says which)."""
+    (project / "draft.md").write_text(
+        "---\nciteledger:\n  pdf-engine: lualatex\n---\n" + DRAFT.format(front=""),
+        encoding="utf-8",
+    )
+    (project / "citeledger.toml").write_text('pdf-engine = "typst"\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ENV_LEDGERS}
+    env["PATH"] = str(Path(sys.executable).parent)
+    done = run_citeledger("convert", "draft.md", "-o", "out.pdf", cwd=project, env=env)
+    assert done.returncode == 2, done.stderr
+    assert "lualatex not found on PATH" in done.stderr
+    assert not (project / "out.pdf").exists()

@@ -15,6 +15,7 @@ ends with one line naming what was and was not written, and a non-zero exit.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -249,6 +250,10 @@ def convert(req: ConvertRequest) -> list[Path]:
         key, value = meta_entry(item)
         meta[key] = value
     options = from_meta(meta, say).merged(req.options)
+    if options.is_set("pdf-engine") and options.pdf_engine != req.pdf_engine:
+        # The draft's front matter named the engine (a flag would have won over it).
+        req = dataclasses.replace(req, pdf_engine=options.pdf_engine)
+        check_tools(targets, req)
     ledger_path = resolve_ledger_path(options.ledger)
     guard.protect(ledger_path, "the ledger")
     guard.protect(Path(f"{ledger_path}.lock"), "the ledger's lock file")
