@@ -4,15 +4,15 @@ How much: ``-q/--quiet`` keeps errors and the verdict (a failing check's lines, 
 OK`` / ``verification failed``, ``citeledger: error:``) and drops the ``info:`` stats line,
 warnings that do not fail the run, progress and the ``wrote ...`` lines; ``-v/--verbose`` says
 every warning on a line of its own where the report groups them (one ``registered in the ledger
-but not cited`` line naming many ids becomes one line per id). :func:`sink` is the filter a
+but not cited`` line naming many ids becomes one line per id). :class:`Sink` is the filter a
 command hands a build as its ``say``.
 
 Colour: the verdict words (``FAIL``, ``warn``, ``citations OK``, ``verification failed``,
 ``error``) on a stream that is a terminal. ``NO_COLOR`` (any value) switches it off and wins;
-``FORCE_COLOR`` (any value but ``0``) switches it on for a pipe, as CI logs that render ANSI
-want. Colour is added by the CLI's output stream after :func:`citeledger.escape.terminal_text`
-made the line inert, and only around those fixed words: text from the web never produces an
-escape sequence.
+``FORCE_COLOR`` (any value but empty or ``0``) switches it on for a pipe, as CI logs that
+render ANSI want. Colour is added by the CLI's output stream after
+:func:`citeledger.escape.terminal_text` made the line inert, and only around those fixed words:
+text from the web never produces an escape sequence.
 
 Standard library only: ``citeledger add`` imports it at start-up.
 """
@@ -51,7 +51,7 @@ def colour_wanted(stream: TextIO) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     force = os.environ.get("FORCE_COLOR")
-    if force is not None and force != "0":
+    if force and force != "0":
         return True
     if os.environ.get("TERM") == "dumb":
         return False
@@ -96,7 +96,7 @@ def shown_all(lines: Iterable[str], level: int, *, strict: bool = False) -> list
 
 
 @dataclass
-class sink:  # noqa: N801 - used as a function: ``say=sink(to_stderr, level)``
+class Sink:
     """A :class:`~citeledger.messages.Say` that passes on what ``level`` shows."""
 
     say: Say

@@ -36,11 +36,19 @@ def test_pandoc_citeledger_version_names_the_package(tmp_path: Path) -> None:
     assert done.stdout == f"pandoc-citeledger {citeledger.__version__}\n"
 
 
-def test_show_completion_prints_a_bash_script_for_citeledger(tmp_path: Path) -> None:
-    done = run_citeledger("--show-completion", "bash", cwd=tmp_path)
+def test_completion_prints_a_bash_script_for_citeledger(tmp_path: Path) -> None:
+    """What ``--show-completion`` prints for bash (``--install-completion`` writes it to the
+    shell's start-up file): the script asked for the way the shell asks."""
+    env = {**os.environ, "_CITELEDGER_COMPLETE": "source_bash"}
+    done = run_citeledger(cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
-    assert "_CITELEDGER_COMPLETE" in done.stdout
+    assert "_CITELEDGER_COMPLETE=complete_bash" in done.stdout
     assert "complete " in done.stdout
+    # typer's switch for naming the shell instead of detecting it from the parent process.
+    named = {**os.environ, "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
+    shown = run_citeledger("--show-completion", "bash", cwd=tmp_path, env=named)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip() == done.stdout.strip()
 
 
 def test_completion_offers_the_verbs(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from ..console import QUIET, sink
+from ..console import QUIET, Sink
 from ..escape import terminal_text
 from ..messages import to_stderr
 from ..options import Options, with_flags
@@ -76,7 +76,7 @@ def convert_command(
                 reference_doc=reference_doc,
                 metadata=metadata or (),
                 options=options,
-                say=sink(to_stderr, level, strict=effective.strict),
+                say=Sink(to_stderr, level, strict=effective.strict),
                 progress=progress,
             )
         )

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from ..console import QUIET, sink
+from ..console import QUIET, Sink
 from ..ledger import load_ledger, resolve_ledger_path
 from ..messages import to_stderr
 from ..options import Options, with_flags
@@ -53,7 +53,7 @@ def wiki_command(
     options = global_ledger(ctx, options)
     effective = options.effective()
     book = load_ledger(resolve_ledger_path(effective.ledger))
-    say = sink(to_stderr, level, strict=effective.strict)
+    say = Sink(to_stderr, level, strict=effective.strict)
     if sys.stdout.isatty() and level > QUIET:
         from rich.console import Console
         from rich.progress import Progress
