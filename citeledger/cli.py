@@ -3,24 +3,32 @@
 Start-up must stay light (``citeledger add`` runs at every retrieval): the command modules
 import only the ledger core at module level; pandoc, panflute and office code load inside the
 commands that need them.
+
+What it prints goes through :class:`_TerminalSafe` (web content made inert, then the verdict
+words coloured on a terminal: :mod:`citeledger.console`). A reader that goes away (``| head``)
+ends the run quietly, as ``git log | head`` does.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 import sys
 import threading
 from typing import Any, TextIO
 
 import typer
+from typer.core import TyperCommand
 
+from .console import colour_wanted, paint
 from .errors import BadInput, CiteledgerError
 from .escape import terminal_text
 
 app = typer.Typer(
     name="citeledger",
     help="A citation ledger, a pandoc filter and one verifier for grounded research.",
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -42,16 +50,20 @@ COMMANDS = (
     "merge_cmd",
     "recheck_cmd",
     "rewrite_cmd",
+    "config_cmd",
 )
 
 
 def _register() -> None:
-    from .commands._common import main_callback
+    from .commands._common import Command, main_callback
 
     app.callback()(main_callback)
     for name in COMMANDS:
         module = __import__(f"citeledger.commands.{name}", fromlist=["register"])
         module.register(app)
+    for info in app.registered_commands:
+        if info.cls in (None, TyperCommand):
+            info.cls = Command
 
 
 _register()
@@ -64,9 +76,17 @@ class _TerminalSafe:
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self._colour = colour_wanted(stream)
 
     def write(self, text: str) -> int:
-        return self._stream.write(terminal_text(text))
+        # Colour after the escaping: only citeledger's own fixed sequences reach the terminal.
+        safe = terminal_text(text)
+        return self._stream.write(paint(safe) if self._colour else safe)
+
+    @property
+    def raw(self) -> TextIO:
+        """The stream itself, for a progress display that writes its own escape codes."""
+        return self._stream
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -131,12 +151,22 @@ def main(argv: list[str] | None = None) -> None:
                 hint="pass file names and text as UTF-8; check the shell's locale",
             )
         code = app(args=args, prog_name="citeledger", standalone_mode=False)
+    except SystemExit:
+        # click meets a closed pipe itself where it prints (help, usage) and exits 1; the run
+        # ends the same way as one that met it in a command.
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            _reader_gone()
+        raise
     except CiteledgerError as exc:
         print(f"citeledger: error: {exc.line()}", file=sys.stderr)
         sys.exit(exc.exit_code)
     except typer.Abort:
         print("citeledger: interrupted", file=sys.stderr)
         sys.exit(130)
+    except OSError as exc:  # BrokenPipeError, or EPIPE as a plain OSError from a C extension
+        if exc.errno != errno.EPIPE:
+            raise
+        _reader_gone()
     except Exception as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `citeledger`: the help, as before
             print(getattr(exc, "format_message", str)())
@@ -161,8 +191,28 @@ def main(argv: list[str] | None = None) -> None:
                 signal.signal(signum, handler)
         sys.stdout = sys.stdout._stream if isinstance(sys.stdout, _TerminalSafe) else sys.stdout
         sys.stderr = sys.stderr._stream if isinstance(sys.stderr, _TerminalSafe) else sys.stderr
+    try:
+        sys.stdout.flush()  # what is still buffered meets a closed pipe here, not at exit
+    except BrokenPipeError:
+        _reader_gone()
     if isinstance(code, int) and code:
         sys.exit(code)
+
+
+# A program that writes to a pipe its reader closed is ended by SIGPIPE in C: the shell sees
+# 128 + 13. Python ignores the signal and raises instead; this is the same ending, quietly.
+EXIT_PIPE_CLOSED = 141
+
+
+def _reader_gone() -> None:
+    """stdout's reader went away (``citeledger list | head -1``): stop without a traceback.
+    stdout is pointed at /dev/null so that the interpreter's last flush finds nowhere to fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(EXIT_PIPE_CLOSED)
 
 
 def _usage_error(exc: Exception, args: list[str]) -> str | None:

@@ -15,10 +15,11 @@ ends with one line naming what was and was not written, and a non-zero exit.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -98,6 +99,9 @@ class ConvertRequest:
     options: Options = field(default_factory=Options)  # flags: win over the draft's metadata
     written: list[Path] = field(default_factory=list)
     say: Say = to_stderr  # findings, warnings and per-output errors, one line each
+    from_format: str | None = None  # the pandoc reader (default: by the draft's suffix)
+    # Told of each output as its work starts (False) and once it is in place (True).
+    progress: Callable[[Path, bool], None] | None = None
 
 
 def writer_for(path: Path, to: str | None) -> str:
@@ -150,7 +154,7 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
         writer = target.writer
         if writer == "pdf":
             writer = "typst" if req.pdf_engine == "typst" else "latex"
-        require(reads=format_for(req.draft), writes=writer)
+        require(reads=req.from_format or format_for(req.draft), writes=writer)
     if any(t.writer == "pdf" for t in targets):
         if req.pdf_engine == "typst":
             if not TYPST_TEMPLATE.is_file():
@@ -196,11 +200,15 @@ def convert(req: ConvertRequest) -> list[Path]:
     if req.reference_doc is not None:
         guard.protect(Path(req.reference_doc), "the reference document")
 
-    from_format = format_for(draft)
+    from_format = req.from_format or format_for(draft)
     doc = read_json(draft, from_format=from_format)
     meta = doc.setdefault("meta", {})
     meta.update(meta_entries(req.metadata))
     options = from_meta(meta, say).merged(req.options)
+    if options.is_set("pdf-engine") and options.pdf_engine != req.pdf_engine:
+        # The draft's front matter named the engine (a flag would have won over it).
+        req = dataclasses.replace(req, pdf_engine=options.pdf_engine)
+        check_tools(targets, req)
     ledger_path = resolve_ledger_path(options.ledger)
     guard.protect(ledger_path, "the ledger")
     guard.protect(Path(f"{ledger_path}.lock"), "the ledger's lock file")
@@ -220,6 +228,8 @@ def convert(req: ConvertRequest) -> list[Path]:
         if target.writer == "pdf" and writer is None:
             writer = "latex"
         fmt = writer or target.writer
+        if req.progress is not None:
+            req.progress(target.path, False)
         try:
             apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
             _write(target, fmt, copy, req, draft, ledger, options)
@@ -233,6 +243,8 @@ def convert(req: ConvertRequest) -> list[Path]:
             failed.append((target.path, exc))
             continue
         written.append(target.path)
+        if req.progress is not None:
+            req.progress(target.path, True)
     req.written[:] = written
     if failed:
         raise _partial_failure(failed, written, len(targets))

@@ -15,13 +15,13 @@ from ..ledger.files import read_file
 MAX_DRAFT_BYTES = 256 * 1024 * 1024
 
 
-def draft_ids(draft: str) -> list[int]:
+def draft_ids(draft: str, from_format: str | None = None) -> list[int]:
     path = Path(draft)
     if not path.is_file():
         raise DraftError(f"no draft file {draft}", hint="check the path")
     from ..document.markers import cited_ids_in_file
 
-    return list(cited_ids_in_file(path))
+    return list(cited_ids_in_file(path, from_format=from_format))
 
 
 def refuse_non_markdown(draft: str) -> None:

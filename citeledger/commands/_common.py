@@ -1,10 +1,14 @@
-"""What every command shares: the ``--ledger`` option and where the ledger is, flag helpers,
-the input reader for files or stdin, and the two line printers.
+"""What every command shares: the global options (``--ledger``, ``--version``, ``-q``,
+``-v``), where the ledger is, flag helpers, the input reader for files or stdin, and the two
+line printers.
 
 ``--ledger PATH`` is accepted before the verb (``citeledger --ledger L add ...``) and after it
-(``citeledger add --ledger L ...``); the one after the verb wins. Without it:
-``$CITELEDGER_LEDGER``, ``$HERMES_CITATION_LEDGER``, ``$HERMES_HOME/cache/citations/ledger.json``
-when ``$HERMES_HOME`` is set, else ``./ledger.json`` (see ``locate_ledger``).
+(``citeledger add --ledger L ...``); the one after the verb wins. Without it: the project
+file's ``ledger`` (``citeledger.toml`` or ``[tool.citeledger]``, see
+:func:`citeledger.options.load_project`), ``$CITELEDGER_LEDGER``, ``$HERMES_CITATION_LEDGER``,
+``$HERMES_HOME/cache/citations/ledger.json`` when ``$HERMES_HOME`` is set, else
+``./ledger.json`` (see ``locate_ledger``). ``-q``/``-v`` too are taken before the verb and
+after it (on verify, convert and wiki).
 
 Module-level imports stay light (``add`` runs at every retrieval).
 """
@@ -13,27 +17,73 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperCommand
 
+from ..console import NORMAL, QUIET, VERBOSE
 from ..errors import BadInput
 from ..ledger.files import read_file, read_stream
 from ..ledger.model import MAX_ID
 from ..ledger.store import locate_ledger
-from ..options import Options
+from ..options import Options, flag_help, load_project
 
 LedgerOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--ledger",
-        metavar="PATH",
-        help="Ledger file (default: $CITELEDGER_LEDGER, $HERMES_CITATION_LEDGER, "
-        "$HERMES_HOME/cache/citations/ledger.json, ./ledger.json).",
-    ),
+    str | None, typer.Option("--ledger", metavar="FILE", help=flag_help("ledger"))
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of lines.")]
+QuietOpt = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="Only errors and the verdict: no stats, warnings or progress."
+    ),
+]
+VerboseOpt = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Every warning on its own line, none grouped.")
+]
+FromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--from", "-f", metavar="FORMAT", help="Pandoc input format (default: by extension)."
+    ),
+]
+MetaOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--metadata",
+        "-M",
+        metavar="KEY=VAL",
+        help="Document metadata, as pandoc's -M (citeledger.KEY=VAL sets an option).",
+    ),
+]
+
+
+class Command(TyperCommand):
+    """A verb whose help reads like pandoc's: an argument shows as its upper-case name
+    (``DRAFT``, ``FILE...``), not with a Python type beside it (``<list[Path]>``), and the
+    usage line as ``citeledger add [OPTIONS] URL...`` (optional ones in brackets)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, TyperArgument):
+                name = param.metavar or (param.name or "ARG").upper()
+                usage = name if param.required else f"[{name}]"
+                # Set on the instance: typer's class always appends the type to an argument.
+                param.display_type_rich = _no_type  # type: ignore[method-assign]
+                param._rich_display_name = _constant(name)  # type: ignore[method-assign]
+                param._usage_display_name = _constant(usage)  # type: ignore[method-assign]
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def _constant(text: str) -> Callable[[], str]:
+    return lambda: text
 
 
 def flag(name: str, metavar: str, help: str) -> Any:
@@ -52,7 +102,12 @@ def ledger_location(ctx: typer.Context, explicit: str | None = None) -> tuple[Pa
         return locate_ledger(explicit)
     root = ctx.find_root()
     global_value = (root.params or {}).get("ledger") if root is not None else None
-    return locate_ledger(global_value or None)
+    if global_value:
+        return locate_ledger(global_value)
+    project = load_project()
+    if project.options.ledger:
+        return Path(project.options.ledger), f"given by the project file {project.path}"
+    return locate_ledger(None)
 
 
 def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:
@@ -69,9 +124,51 @@ def global_ledger(ctx: typer.Context, options: Options) -> Options:
     return options.updated({"ledger": global_value})
 
 
+def verbosity(ctx: typer.Context, quiet: bool = False, verbose: bool = False) -> int:
+    """How much a command says: its own -q/-v, else the ones given before the verb."""
+    root = ctx.find_root()
+    params = (root.params or {}) if root is not None else {}
+    quiet = quiet or bool(params.get("quiet"))
+    verbose = verbose or bool(params.get("verbose"))
+    if quiet and verbose:
+        raise BadInput("-q and -v ask for opposite things", hint="give one of them")
+    return QUIET if quiet else VERBOSE if verbose else NORMAL
+
+
+def _show_version(value: bool) -> None:
+    """``citeledger --version``: this package, and the pandoc it runs (as ``ruff --version``
+    prints its own and pandoc its own first line)."""
+    if not value:
+        return
+    from .. import __version__
+    from ..errors import CiteledgerError
+
+    print(f"citeledger {__version__}")
+    try:
+        from ..pandoc import pandoc_path, pandoc_version
+
+        path = pandoc_path()
+        version = ".".join(map(str, pandoc_version()))
+        print(f"pandoc {version} ({path})")
+    except CiteledgerError as exc:
+        print(f"pandoc: none ({exc.line()})")
+    raise typer.Exit()
+
+
 def main_callback(
     ctx: typer.Context,
     ledger: LedgerOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_show_version,
+            help="Print the versions of citeledger and of the pandoc it runs.",
+        ),
+    ] = False,
 ) -> None:
     """A citation ledger, a pandoc filter and one verifier for grounded research."""
 

@@ -10,7 +10,7 @@ import typer
 from ..errors import BadInput, NothingFound
 from ..ledger import load_ledger
 from ..ledger.render import HEADED_STYLES, STYLES, parse_id_spec, render_block
-from ._common import LedgerOpt, echo, flag, ledger_path, warn
+from ._common import FromOpt, LedgerOpt, echo, flag, ledger_path, warn
 
 _REPLACE_IN_HELP = "Rewrite this draft's trailing Sources block in place (implies --cited-in)."
 
@@ -25,9 +25,10 @@ def render(
         str | None, flag("--cited-in", "DRAFT", "Include only the ids this draft cites.")
     ] = None,
     replace_in: Annotated[str | None, flag("--replace-in", "DRAFT", _REPLACE_IN_HELP)] = None,
+    from_format: FromOpt = None,
     ledger: LedgerOpt = None,
 ) -> None:
-    """Render a Sources block."""
+    """Render a Sources block (-f names the pandoc reader of the --cited-in draft)."""
     if style not in STYLES:
         raise BadInput(f"unknown --style {style!r}", hint="use one of " + ", ".join(STYLES))
     if replace_in and style not in HEADED_STYLES:
@@ -46,7 +47,7 @@ def render(
     if draft:
         from ..build.replace_in import draft_ids
 
-        cited = draft_ids(draft)
+        cited = draft_ids(draft, from_format)
         absent = [i for i in cited if book.get(i) is None]
         if absent:
             warn(f"{draft} cites {', '.join(f'[{i}]' for i in absent)}, not in ledger {path}")

@@ -10,6 +10,11 @@ and the final ``citations OK`` / ``verification failed`` on stdout, ``FAIL:`` li
 With ``--format json``, ``github`` (GitHub Actions workflow commands) or ``sarif`` (SARIF 2.1.0)
 stdout holds the report alone (a parser reads it whole) and stderr the verdict line.
 
+With no FILE, the project file's ``drafts`` globs name the files (``citeledger.toml`` or
+``[tool.citeledger]``). ``-q`` keeps the ``FAIL:`` lines (and warnings under ``--strict``) and
+the verdict; ``-v`` gives each id of a grouped warning its own line. ``-M KEY=VAL`` sets
+document metadata as pandoc's ``-M`` does, before the options are read from it.
+
 Several files are checked in one run (a pre-commit hook passes the drafts a commit changed):
 each against the ledger its own metadata or the flags name, one verdict for all, exit 1 when
 any fails; the text report names each file's stats line, and JSON is then a list of reports.
@@ -28,10 +33,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .. import formats
+from ..console import shown_all
 from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
-from ..options import Options, with_flags
-from ._common import global_ledger
+from ..options import Options, load_project, with_flags
+from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, global_ledger, verbosity
 
 if TYPE_CHECKING:
     from ..verify import Report
@@ -43,15 +49,15 @@ _OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 def verify_command(
     ctx: typer.Context,
     files: Annotated[
-        list[str],
-        typer.Argument(metavar="FILE...", help="The drafts or documents to check."),
-    ],
-    from_format: Annotated[
-        str | None,
-        typer.Option(
-            "--from", "-f", metavar="FORMAT", help="Pandoc input format (default: by extension)."
+        list[str] | None,
+        typer.Argument(
+            metavar="FILE...",
+            help="The drafts or documents to check (default: the project file's drafts).",
+            show_default=False,
         ),
     ] = None,
+    from_format: FromOpt = None,
+    metadata: MetaOpt = None,
     output_format: Annotated[
         str,
         typer.Option(
@@ -60,6 +66,8 @@ def verify_command(
             help="Findings as text lines, JSON, GitHub Actions workflow commands or SARIF 2.1.0.",
         ),
     ] = "text",
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
     *,
     options: Options,
 ) -> None:
@@ -70,19 +78,46 @@ def verify_command(
             f"--format {output_format}: not one of {', '.join(_OUTPUT_FORMATS)}",
             hint=f"choose {', '.join(_OUTPUT_FORMATS[:-1])} or {_OUTPUT_FORMATS[-1]}",
         )
+    level = verbosity(ctx, quiet, verbose)
+    files = files or _project_drafts()
     for file in files:
         if not Path(file).is_file():
             raise DraftError(f"no such draft: {file}", hint="check the path")
     options = global_ledger(ctx, options)
     ledgers: dict[Path, Ledger] = {}
-    reports = [_verify_file(file, from_format, options, ledgers) for file in files]
-    _print(reports, output_format)
+    meta = metadata or []
+    reports = [_verify_file(file, from_format, meta, options, ledgers) for file in files]
+    _print(reports, output_format, level)
     if any(report.failed for report in reports):
         raise typer.Exit(1)
 
 
+def _project_drafts() -> list[str]:
+    """The files the project file's ``drafts`` globs match, as paths from here."""
+    import os
+
+    project = load_project()
+    if not project.drafts:
+        where = f"the project file {project.path} has" if project.path else "no project file has"
+        raise BadInput(
+            f"no FILE given, and {where} no drafts",
+            hint='give the drafts to check, or write drafts = ["drafts/*.md"] in citeledger.toml',
+        )
+    found = project.draft_files()
+    if not found:
+        raise DraftError(
+            f"the drafts of {project.path} ({', '.join(project.drafts)}) match no file",
+            hint="check the globs: they are relative to the project file's folder",
+        )
+    return [os.path.relpath(path) for path in found]
+
+
 def _verify_file(
-    file: str, from_format: str | None, options: Options, ledgers: dict[Path, Ledger]
+    file: str,
+    from_format: str | None,
+    metadata: list[str],
+    options: Options,
+    ledgers: dict[Path, Ledger],
 ) -> Report:
     from ..document.readers import join_bracket_spans
     from ..options import from_meta
@@ -100,6 +135,10 @@ def _verify_file(
         gc.enable()
     if formats.splits_brackets(fmt):
         join_bracket_spans(doc)
+    if metadata:
+        from ..options import meta_entries
+
+        doc.setdefault("meta", {}).update(meta_entries(metadata))
     options = from_meta(doc.get("meta", {}), _warn).merged(options)
     ledger_path = resolve_ledger_path(options.ledger)
     if ledger_path not in ledgers:
@@ -114,9 +153,10 @@ def _verify_file(
     )
 
 
-def _print(reports: list[Report], output_format: str) -> None:
+def _print(reports: list[Report], output_format: str, level: int) -> None:
     """The text lines (one file: exactly sources.py's; several: each file's lines, its stats
-    line named, then one verdict), or the machine form on stdout and the verdict on stderr."""
+    line named, then one verdict), or the machine form on stdout and the verdict on stderr.
+    ``level`` (quiet, normal, verbose) says which text lines show."""
     failed = any(report.failed for report in reports)
     verdict = "verification failed" if failed else "citations OK"
     if output_format == "text":
@@ -125,7 +165,8 @@ def _print(reports: list[Report], output_format: str) -> None:
             for report in reports:
                 lines += report.lines(named=True)[:-1]
             lines.append(verdict)
-        for line in lines:
+        strict = any(report.strict for report in reports)
+        for line in shown_all(lines, level, strict=strict):
             print(line, file=sys.stderr if line.startswith("FAIL:") else sys.stdout, flush=True)
         return
     if output_format == "json":

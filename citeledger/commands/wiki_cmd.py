@@ -12,13 +12,15 @@ from typing import Annotated
 
 import typer
 
+from ..console import QUIET, Sink
 from ..ledger import load_ledger, resolve_ledger_path
 from ..messages import to_stderr
 from ..options import Options, with_flags
-from ._common import global_ledger
+from ._common import FromOpt, QuietOpt, VerboseOpt, global_ledger, verbosity
 
 # Below this many pages a bar would only flicker.
 PROGRESS_MIN_PAGES = 20
+_WIKI_FORMATS = "mediawiki|dokuwiki|gfm|obsidian|html"
 
 
 @with_flags("wiki")
@@ -26,11 +28,10 @@ def wiki_command(
     ctx: typer.Context,
     drafts: Annotated[list[Path], typer.Argument(metavar="DRAFT...", help="Drafts to publish.")],
     out: Annotated[Path, typer.Option("--output", "-o", metavar="DIR", help="Folder to write.")],
+    from_format: FromOpt = None,
     fmt: Annotated[
         str,
-        typer.Option(
-            "--format", "-t", metavar="mediawiki|dokuwiki|gfm|obsidian|html", help="Page format."
-        ),
+        typer.Option("--to", "-t", "--format", metavar=_WIKI_FORMATS, help="Page format."),
     ] = "gfm",
     split_level: Annotated[
         int,
@@ -40,18 +41,26 @@ def wiki_command(
             help="One draft: a page per heading of level <= N.",
         ),
     ] = 1,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
     *,
     options: Options,
 ) -> None:
     """Write wiki pages, each with its own Sources list, plus an index and a sources page."""
     from ..build.wiki import build_wiki
 
+    level = verbosity(ctx, quiet, verbose)
     options = global_ledger(ctx, options)
-    book = load_ledger(resolve_ledger_path(options.ledger))
-    if sys.stdout.isatty():
+    effective = options.effective()
+    book = load_ledger(resolve_ledger_path(effective.ledger))
+    say = Sink(to_stderr, level, strict=effective.strict)
+    if sys.stdout.isatty() and level > QUIET:
+        from rich.console import Console
         from rich.progress import Progress
 
-        with Progress(transient=True) as bar:
+        # rich's own escape codes go to the terminal itself, past the CLI's escaping stream.
+        console = Console(file=getattr(sys.stdout, "raw", sys.stdout))
+        with Progress(console=console, transient=True) as bar:
             task = bar.add_task("pages", total=None)
 
             def advance(done: int, total: int) -> None:
@@ -65,14 +74,23 @@ def wiki_command(
                 options,
                 fmt=fmt,
                 split_level=split_level,
-                say=to_stderr,
+                say=say,
                 progress=advance,
+                from_format=from_format,
             )
     else:
         result = build_wiki(
-            drafts, out, book, options, fmt=fmt, split_level=split_level, say=to_stderr
+            drafts,
+            out,
+            book,
+            options,
+            fmt=fmt,
+            split_level=split_level,
+            say=say,
+            from_format=from_format,
         )
-    print(f"{len(result.files)} pages written to {out} ({len(result.cited_by)} sources cited)")
+    if level > QUIET:
+        print(f"{len(result.files)} pages written to {out} ({len(result.cited_by)} sources cited)")
 
 
 def register(app: typer.Typer) -> None:

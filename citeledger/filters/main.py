@@ -221,8 +221,10 @@ def main(doc: Any = None) -> Any:
 
         return panflute_main(doc)
     fmt = sys.argv[1] if len(sys.argv) > 1 else "html"
-    if fmt in ("-h", "--help"):
-        print(__doc__)
+    if fmt in ("-h", "--help", "--version"):
+        from .. import __version__
+
+        _print_quietly(__doc__ if fmt != "--version" else f"pandoc-citeledger {__version__}")
         return None
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a 1.6 MB report, costs more than the filter's own work.
@@ -236,6 +238,16 @@ def main(doc: Any = None) -> Any:
     sys.stdout.buffer.write(out.encode("utf-8"))
     sys.stdout.flush()
     return None
+
+
+def _print_quietly(text: str | None) -> None:
+    """Print, and end quietly when the reader went away (``pandoc-citeledger -h | head -1``)."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)  # what the shell sees of a C program that SIGPIPE ended
 
 
 def exit_with(exc: CiteledgerError) -> NoReturn:

@@ -63,13 +63,14 @@ def build_wiki(
     verify: bool = True,
     say: Say = to_stderr,
     progress: Callable[[int, int], None] | None = None,
+    from_format: str | None = None,
 ) -> WikiResult:
     """Verify ``drafts``, split them into pages and write the pages, the index and the sources
     page into ``out_dir``. The pages are always numbered by ledger id (the same on every page)."""
     opts = (options or Options()).updated({"numbering": "ledger"})
     form = _wiki_format(fmt, split_level, drafts)
     job = _Build(drafts, form, ledger, opts, split_level, say, progress)
-    docs = [read_json(d) for d in drafts]
+    docs = [read_json(d, from_format=from_format) for d in drafts]
     pages = _read_pages(job, docs, verify)
     slugs = unique_slugs([p.title for p in pages], ascii_only=form.name == "dokuwiki")
     for page, slug in zip(pages, slugs, strict=True):
