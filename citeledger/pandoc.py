@@ -323,7 +323,8 @@ def read_json(
     fmt = from_format or format_for(path)
     if formats.is_zip(fmt):
         check_archive(path)
-    args += ["-f", fmt, *extra_args, str(path)]
+    # After "--", a draft named like an option (``--ledger=x.md``) is read as the file it is.
+    args += ["-f", fmt, *extra_args, "--", str(path)]
     out = run_pandoc(args, what=str(path))
     try:
         doc: dict[str, Any] = json.loads(out)

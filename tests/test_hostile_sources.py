@@ -456,20 +456,21 @@ def project(tmp_path: Path) -> Path:
     ("output", "role"),
     [
         ("ledger.json", "the ledger"),
-        ("ledger.json.lock", "lock"),
+        (".citeledger-lock/ledger.json.lock", "lock"),
         ("d.md", "the draft"),
         ("link-to-ledger.json", "the ledger"),
         ("hard-link.md", "the draft"),
     ],
 )
 def test_convert_never_writes_over_its_inputs(output: str, role: str, project: Path) -> None:
-    (project / "ledger.json.lock").write_text("")
+    (project / ".citeledger-lock").mkdir()
+    (project / ".citeledger-lock/ledger.json.lock").write_text("")
     (project / "link-to-ledger.json").symlink_to(project / "ledger.json")
     os.link(project / "d.md", project / "hard-link.md")
-    before = {p.name: p.read_bytes() for p in project.iterdir() if p.is_file()}
+    before = {str(p): p.read_bytes() for p in project.rglob("*") if p.is_file()}
     done = cli("convert", "d.md", "-o", "d.html", "-o", output, cwd=project)
     one_line_refusal(done, output, role)
-    after = {p.name: p.read_bytes() for p in project.iterdir() if p.is_file()}
+    after = {str(p): p.read_bytes() for p in project.rglob("*") if p.is_file()}
     assert after == before  # not even d.html: every output is checked before any work
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from citeledger.errors import LedgerError
 from citeledger.ledger import Quote, load_ledger, resolve_ledger_path, transaction
+from citeledger.ledger.lock_file import prepare_lock_path
 from citeledger.ledger.store import dump_ledger
 
 SEED_LEDGER = """{
@@ -309,7 +310,7 @@ def test_a_writer_waits_for_a_live_lock_holder_without_stealing(tmp_path: Path) 
     from filelock import FileLock
 
     path = tmp_path / "ledger.json"
-    holder = FileLock(f"{path}.lock", timeout=-1)
+    holder = FileLock(prepare_lock_path(path), timeout=-1)
     holder.acquire()
     try:
         writer = subprocess.Popen([sys.executable, "-c", ADDER, str(path), "w", "1"])

@@ -34,7 +34,13 @@ from hypothesis import strategies as st
 
 from citeledger.document.markers import MARKER_RE, Marker, link_marker_id, scan, split_markers
 from citeledger.document.sentences import split_text
-from citeledger.ledger import load_ledger, normalize_for_match, normalize_url, quote_in_text
+from citeledger.ledger import (
+    load_ledger,
+    lock_file,
+    normalize_for_match,
+    normalize_url,
+    quote_in_text,
+)
 from citeledger.pandoc import run_pandoc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -313,7 +319,7 @@ def _snapshot(folder: Path) -> dict[str, bytes | None]:
     a writer takes beside the ledger is not the ledger and may appear."""
     out: dict[str, bytes | None] = {}
     for path in sorted(folder.rglob("*")):
-        if path.name.endswith(".lock"):
+        if lock_file.FOLDER in path.relative_to(folder).parts:
             continue
         rel = str(path.relative_to(folder))
         if path.is_symlink() or path.is_dir():

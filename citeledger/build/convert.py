@@ -187,6 +187,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     from ..document.sources_block import titles_for
     from ..filters.main import apply
     from ..ledger import load_ledger, resolve_ledger_path
+    from ..ledger.lock_file import lock_path
 
     say = req.say
     draft = Path(req.draft)
@@ -211,7 +212,7 @@ def convert(req: ConvertRequest) -> list[Path]:
         check_tools(targets, req)
     ledger_path = resolve_ledger_path(options.ledger)
     guard.protect(ledger_path, "the ledger")
-    guard.protect(Path(f"{ledger_path}.lock"), "the ledger's lock file")
+    guard.protect(lock_path(ledger_path), "the ledger's lock file")
     for target in targets:  # every output checked before any work
         guard.check(target.path)
     ledger = load_ledger(ledger_path)

@@ -5,9 +5,9 @@ so a block looks the same wherever it is made::
 
     markdown   ## Sources / blank line / [n] url — title
     plain      Sources: / [n] url — title            (chat replies, slides)
-    evidence   markdown, plus each quote as an indented ``> "quote"`` line under its source,
-               followed by ``(sha256 <digest>)`` when the ledger kept the text it was checked
-               against (the evidence trail)
+    evidence   markdown, plus each quote as sources.py writes it, a line ``    > "quote"``
+               under its source, and below it a line ``      (sha256 <digest>)`` when the
+               ledger kept the text it was checked against (the evidence trail)
     footnotes  [^n]: url — title
     bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}, with
                author, year, organization and url when the ledger knows them; the library's
@@ -62,15 +62,17 @@ def _entry(source: Source) -> str:
     return f"{url} — {title}" if title else url
 
 
-def _evidence_line(quote: Quote) -> str:
-    """A quote of the evidence style; with the digest of the text it was checked against when
+def _evidence_lines(quote: Quote) -> list[str]:
+    """A quote of the evidence style; then the digest of the text it was checked against when
     the ledger kept that text, so a reader of the published block can ask for that very file
-    (``<ledger stem>.evidence/<digest>.txt``). A digest that is not one is not shown."""
-    line = f'    > "{markdown_text(quote.display_text)}"'
+    (``<ledger stem>.evidence/<digest>.txt``). The digest has a line of its own: a caller that
+    reads sources.py's quote lines finds each one exactly as sources.py printed it. A digest
+    that is not one is not shown."""
+    lines = [f'    > "{markdown_text(quote.display_text)}"']
     digest = quote.text_sha256
     if digest and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest):
-        line += f" (sha256 {digest})"
-    return line
+        lines.append(f"      (sha256 {digest})")
+    return lines
 
 
 def _bibtex_entry(s: Source) -> str:
@@ -140,7 +142,8 @@ def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = 
     for s in picked:
         lines.append(f"[{s.id}] {_entry(s)}")
         if style == "evidence":
-            lines.extend(_evidence_line(q) for q in s.quotes)
+            for q in s.quotes:
+                lines.extend(_evidence_lines(q))
     return "\n".join(lines)
 
 

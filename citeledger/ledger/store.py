@@ -3,11 +3,12 @@
 Many agents may add sources to one ledger at the same moment, and any of them may be killed
 mid-write. So a change is one transaction:
 
-1. take an OS lock on ``<ledger>.lock``: a blocking ``flock`` where the OS has it (the same
-   lock filelock takes, so both interoperate), filelock elsewhere (Windows, file systems
-   without flock). The kernel drops the lock when its holder dies, so there is nothing stale to
-   steal and no timeout: a waiter waits for a live holder rather than breaking its lock and
-   losing its write. The lock file is never deleted, so all waiters lock the same inode;
+1. take an OS lock on the ledger's lock file (:mod:`.lock_file`): a blocking ``flock`` where
+   the OS has it (the same lock filelock takes, so both interoperate), filelock elsewhere
+   (Windows, file systems without flock). The kernel drops the lock when its holder dies, so
+   there is nothing stale to steal and no timeout: a waiter waits for a live holder rather than
+   breaking its lock and losing its write. The lock file is never deleted, so all waiters lock
+   the same inode;
 2. read and validate the ledger. A file that does not parse or has the wrong shape raises
    ``LedgerError`` and is never written over: it may be a person's only copy;
 3. write the new text through the one safe write (``citeledger.outputs``: a temporary file in
@@ -31,6 +32,7 @@ from pathlib import Path
 from ..errors import LedgerError
 from ..outputs import remove_orphans, write_bytes
 from .files import make_folder, read_file
+from .lock_file import prepare_lock_path
 from .model import Ledger, ShapeError, UnsafeEntry
 
 DEFAULT_NAME = "ledger.json"
@@ -271,7 +273,10 @@ def _real_target(path: Path) -> Path:
 
 @contextlib.contextmanager
 def _locked(target: Path) -> Iterator[None]:
-    lock_path = f"{target}.lock"
+    try:
+        lock_path = str(prepare_lock_path(target))
+    except OSError as exc:
+        raise _lock_error(target, exc) from None
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows

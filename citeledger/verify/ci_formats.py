@@ -9,10 +9,15 @@ neither form has a place for it), or another file (the ledger, for evidence-trai
 
 A warning that fails the run (``--strict``) is an error in both forms, so what the dashboard
 calls an error is exactly what failed the gate.
+
+In SARIF each rule links its row of the README's table of findings (``helpUri``), and each
+result carries a fingerprint of what it is about, not of where it is (``partialFingerprints``):
+code scanning then keeps one alert for a finding whose paragraph moved.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Sequence
@@ -26,6 +31,10 @@ from .rules import RULES, rule_name
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
+# The project's README as users read it; each rule's help is its row there.
+README_URL = "https://github.com/citeledger/citeledger/blob/main/README.md"
+# A key of our own: GitHub recomputes its ``primaryLocationLineHash`` from the file's lines.
+FINGERPRINT_KEY = "citeledgerFinding/v1"
 _POSITION = re.compile(r":(\d+):(\d+)\Z")
 
 
@@ -119,12 +128,17 @@ def sarif_log(reports: Sequence[Report], version: str) -> dict[str, Any]:
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     results: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
     for report in reports:
         for finding in _ordered(report.findings):
             if finding.code not in index:
                 index[finding.code] = len(rules)
                 rules.append(_rule(finding.code))
-            results.append(_result(finding, report, index[finding.code]))
+            result = _result(finding, report, index[finding.code])
+            key = _fingerprint(finding, place(finding, report.source_name))
+            seen[key] = seen.get(key, 0) + 1
+            result["partialFingerprints"] = {FINGERPRINT_KEY: f"{key}:{seen[key]}"}
+            results.append(result)
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -143,12 +157,24 @@ def _rule(code: str) -> dict[str, Any]:
     with a code no row holds still gets a rule, described by the code alone."""
     row = RULES.get(code)
     text = row.summary if row else code
-    return {
+    rule: dict[str, Any] = {
         "id": code,
         "name": row.name if row else rule_name(code),
         "shortDescription": {"text": text},
         "fullDescription": {"text": text},
     }
+    if row:
+        rule["helpUri"] = f"{README_URL}#{row.anchor}"
+    return rule
+
+
+def _fingerprint(finding: Finding, where: Place) -> str:
+    """What a finding is about: its rule, its file and the ids of its marker or Sources entry
+    (with the heading where a format has no lines). Not the line, which an edit above moves,
+    nor the message, which may carry a ratio that any edit changes. The caller numbers findings
+    that share it, as code scanning's own fingerprints do."""
+    parts = [finding.code, where.path, ",".join(map(str, finding.ids)), where.heading]
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
 def _result(finding: Finding, report: Report, rule_index: int) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from ...errors import BadInput, VerificationFailed
 from ...filters import main as filter_main
 from ...filters.base import Entries
 from ...ledger import Ledger
+from ...ledger.lock_file import lock_path
 from ...messages import Say, to_stderr
 from ...options import Options, from_meta
 from ...outputs import Guard
@@ -179,7 +180,7 @@ def _write_pages(
             once.fill(all_pages)
         guard = Guard([(d, "a draft") for d in job.drafts])
         guard.protect(job.ledger.path, "the ledger")
-        guard.protect(Path(f"{job.ledger.path}.lock"), "the ledger's lock file")
+        guard.protect(lock_path(job.ledger.path), "the ledger's lock file")
         written = writer.save(all_pages, out_dir, guard)
     finally:
         writer.close()
