@@ -275,7 +275,6 @@ def test_the_ledger_hook_skips_a_commit_that_leaves_the_ledger_alone(
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="needs project drafts from the config helper")
 def test_a_commit_of_the_ledger_alone_verifies_the_projects_drafts(
     hooks: dict[str, Any], drafts: Path
 ) -> None:
