@@ -41,6 +41,7 @@ COMMANDS = (
     "wiki_cmd",
     "merge_cmd",
     "recheck_cmd",
+    "pandoc_cmd",
 )
 
 
