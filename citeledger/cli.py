@@ -51,6 +51,7 @@ COMMANDS = (
     "recheck_cmd",
     "rewrite_cmd",
     "config_cmd",
+    "pandoc_cmd",
 )
 
 

@@ -168,6 +168,22 @@ OPTIONS: tuple[Option, ...] = (
         recorded=True,
     ),
     Option(
+        "other-notes",
+        "choice",
+        "letters",
+        "Word: the marks of notes that cite no ledger source (the draft's own, citeproc's)",
+        "Word, when the citation notes show ledger ids (or are endnotes): the notes that cite no "
+        "ledger source (the draft's own footnotes, a note-style CSL's) are numbered in a series "
+        "of their own, so no two notes show the same mark: ``letters`` a, b, c; ``roman`` i, ii, "
+        "iii; ``symbols`` ``*``, ``†``, ``‡``, ``§`` (Word's Chicago series). Applied by the "
+        "docx renderer (``citeledger finish``, ``citeledger convert``). For one series of Word "
+        "numbers for "
+        "every note, set ``numbering`` to ``sequential`` and keep ``footnotes``.",
+        choices=("letters", "roman", "symbols"),
+        commands=_all("convert", "finish"),
+        recorded=True,
+    ),
+    Option(
         "sources-title",
         "text",
         "Sources",
@@ -273,6 +289,7 @@ class Options:
     ledger: str | None = _default("ledger")
     notes: str = _default("notes")
     numbering: str = _default("numbering")
+    other_notes: str = _default("other-notes")
     sources_title: str = _default("sources-title")
     strict: bool = _default("strict")
     min_coverage: float | None = _default("min-coverage")

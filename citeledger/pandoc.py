@@ -142,6 +142,23 @@ def _version(path: str) -> Version:
         return (0,)
 
 
+def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a pandoc citeledger starts: ``env`` (default: this process's), with
+    the embedded pandoc's folder first on PATH, so a filter that runs ``pandoc`` itself
+    (pandoc-include, a JSON filter converting a snippet) gets the same pandoc on a pip-only
+    machine, where no pandoc is on PATH at all. The wheel's folder holds pandoc alone, so
+    nothing else is shadowed; a ``$CITELEDGER_PANDOC`` or a pandoc found on PATH leaves PATH
+    as it is (the user chose it, and its folder may hold anything)."""
+    out = dict(os.environ if env is None else env)
+    pandoc = _current()
+    if pandoc.origin != "wheel":
+        return out
+    folder = str(Path(pandoc.path).parent)
+    rest = [p for p in out.get("PATH", "").split(os.pathsep) if p and p != folder]
+    out["PATH"] = os.pathsep.join([folder, *rest])
+    return out
+
+
 def pandoc_version() -> Version:
     return _version(pandoc_path())
 
@@ -225,7 +242,7 @@ def run_pandoc(
     name; a refusal becomes one PandocError line."""
     require(reads=_option(args, _FROM), writes=_option(args, _TO))
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    returncode, stdout, stderr = _run([pandoc_path(), *args], data, cwd=cwd, env=env)
+    returncode, stdout, stderr = _run([pandoc_path(), *args], data, cwd=cwd, env=child_env(env))
     if returncode != 0:
         err = stderr.decode("utf-8", "replace").strip()
         unknown = _UNKNOWN_FORMAT.search(err)

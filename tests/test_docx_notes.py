@@ -343,7 +343,12 @@ def test_filter_records_its_mode_and_drops_the_ledger_path(tmp_path: Path) -> No
     found = {p.get("name"): "".join(p.itertext()) for p in props}
     assert list(found) == ["citeledger-options"]
     recorded = json.loads(found["citeledger-options"])
-    assert recorded == {"notes": "endnotes", "numbering": "ledger", "sources-title": "Sources"}
+    assert recorded == {
+        "notes": "endnotes",
+        "numbering": "ledger",
+        "other-notes": "letters",
+        "sources-title": "Sources",
+    }
 
 
 def test_finish_reads_the_mode_files_of_citeledger_0_1_recorded(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ run (``PRE_COMMIT_HOME`` is shared by the tests here).
 
 from __future__ import annotations
 
+import atexit
+import functools
 import glob
 import json
 import os
@@ -19,14 +21,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from conftest import need
-
-from citeledger.pandoc import pandoc_path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / "examples" / "github-actions" / "citeledger.yml"
@@ -58,9 +59,10 @@ def _env(**extra: str) -> dict[str, str]:
         if not k.startswith(("CITELEDGER", "HERMES", "GIT_", "PRE_COMMIT"))
         and k not in ("MAKEFLAGS", "MFLAGS", "VIRTUAL_ENV")
     }
-    # The console scripts live beside this interpreter; ``pandoc`` in a command is the one
-    # citeledger runs (a machine with pip alone has no other).
-    path = [str(Path(sys.executable).parent), str(Path(pandoc_path()).parent), env.get("PATH", "")]
+    # The console scripts live beside this interpreter. A machine with pip alone has no
+    # ``pandoc`` command: the one on this machine's PATH is shadowed by one that fails, so a
+    # recipe that needs pandoc must say ``citeledger pandoc``.
+    path = [str(Path(sys.executable).parent), _no_pandoc(), env.get("PATH", "")]
     env["PATH"] = os.pathsep.join(path)
     env.update(
         GIT_AUTHOR_NAME="Test Writer",
@@ -71,6 +73,16 @@ def _env(**extra: str) -> dict[str, str]:
     )
     env.update(extra)
     return env
+
+
+@functools.cache
+def _no_pandoc() -> str:
+    folder = Path(tempfile.mkdtemp(prefix="no-pandoc-"))
+    atexit.register(shutil.rmtree, folder, True)
+    stub = folder / "pandoc"
+    stub.write_text("#!/bin/sh\necho 'pandoc: command not found' >&2\nexit 127\n")
+    stub.chmod(0o755)
+    return str(folder)
 
 
 def run(

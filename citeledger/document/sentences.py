@@ -4,8 +4,9 @@ Coverage is "sentences with declared provenance / prose sentences", so what coun
 sentence decides the number. The rules follow the grounded-citations seed, moved from lines of
 raw markdown onto the tree: headings, tables, code (and code cells pandoc read as text), raw
 blocks and the Sources block are not prose; block quotes, list items, definition lists and
-footnote text are; a sentence counts when it has 4 or more words (2 CJK characters count as one,
-as for quotes).
+footnote text are; a pandoc citation (``[@key]``, a Cite element) is a marker of kind
+``bibliography``, provenance as a ledger id is; a sentence counts when it has 4 or more words
+(2 CJK characters count as one, as for quotes).
 
 The text of a block is its inlines stringified with every marker replaced by one private-use
 character. The splitter then sees a marker as part of the word it touches, so ``floats.[1][2]``
@@ -23,6 +24,9 @@ from dataclasses import dataclass, field
 from ..ledger.quotes import word_count
 from ..tree import INLINES_AT_C, OPAQUE_BLOCKS, Json, Walk, stringify
 from .markers import Hit, Marker, Scan
+
+# The kind of marker a pandoc citation ([@key], resolved by --citeproc or not) makes.
+BIBLIOGRAPHY = "bibliography"
 
 # One private-use character per marker of a block (plane 15: nothing real ever uses it).
 _PH_BASE = 0xF0000
@@ -235,8 +239,13 @@ class _Walker(Walk):
             if el["c"][0]["t"] == "DoubleQuote":
                 return f"\u201c{inner}\u201d"
             return f"\u2018{inner}\u2019"
-        if t in ("Link", "Cite"):
-            ids = self.note_ids.get(id(el)) if t == "Link" else None
+        if t == "Cite":
+            # pandoc's [@key]: a citation of the bibliography is declared provenance too.
+            keys = ";".join(c.get("citationId", "") for c in el["c"][0])
+            cite = Marker(BIBLIOGRAPHY, stringify(el["c"][1]), name=keys)
+            return unit.add_marker(MarkerRef(cite))
+        if t == "Link":
+            ids = self.note_ids.get(id(el))
             if ids:
                 # A Word file's later citation of a source: a link to its first footnote.
                 text = "".join(f"[{i}]" for i in ids)

@@ -25,7 +25,10 @@ footnotes is a ``NOTEREF`` to the source's note, or, when the source is cited no
 ``citeledger.numbering``: Word numbers footnotes itself, so bare pandoc shows Word's sequential
 numbers (the fields' cached results are those numbers, counting any footnotes the draft has of
 its own, in document order). ``citeledger finish`` (and ``citeledger convert``) makes each mark
-the ledger id when numbering is ``ledger``. In ``list`` mode the filter writes the marks itself.
+the ledger id when numbering is ``ledger``, and then numbers the notes that cite no ledger
+source (the draft's own, a note-style CSL's) in a series of their own, ``citeledger.other-notes``
+(letters by default), so no two notes show the same mark. In ``list`` mode the filter writes the
+marks itself.
 
 The Sources section: always with ``notes=list``. With notes it is added when the draft has a
 Sources block of its own (the list is then rendered from the ledger in its place at the end) or

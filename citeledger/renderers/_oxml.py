@@ -257,6 +257,51 @@ def sequential_numbers(body: Element) -> dict[tuple[str, str], int]:
     return numbers
 
 
+def other_note_kinds(body: Element, citations: Iterable[Element]) -> set[str]:
+    """The kinds ("footnote", "endnote") of the note references in ``body`` that are not
+    among ``citations`` (the draft's own notes, a note-style CSL's)."""
+    skip = {id(ref) for ref in citations}
+    kinds: set[str] = set()
+    for ref in xpath(body, ".//w:footnoteReference | .//w:endnoteReference"):
+        if id(ref) not in skip:
+            kinds.add("endnote" if ref.tag == qn("w:endnoteReference") else "footnote")
+    return kinds
+
+
+# Word's number formats (ST_NumberFormat) for a series of notes.
+NOTE_NUMBER_FORMATS = {"letters": "lowerLetter", "roman": "lowerRoman", "symbols": "chicago"}
+
+
+def set_note_number_format(body: Element, kind: str, number_format: str) -> None:
+    """Number the automatic ``kind`` notes of every section in ``number_format``: the
+    ``w:numFmt`` of the section's ``w:footnotePr``/``w:endnotePr``, which Word and LibreOffice
+    both read (CT_FtnProps: pos, numFmt, numStart, numRestart, in that order)."""
+    for sect in xpath(body, ".//w:sectPr"):
+        props = xpath(sect, f"w:{kind}Pr")
+        if props:
+            pr = props[0]
+        else:
+            # CT_SectPr: headerReference*, footerReference*, footnotePr, endnotePr, ...
+            pr = OxmlElement(f"w:{kind}Pr")
+            before = "w:headerReference | w:footerReference"
+            if kind == "endnote":
+                before += " | w:footnotePr"
+            after = xpath(sect, before)
+            if after:
+                after[-1].addnext(pr)
+            else:
+                sect.insert(0, pr)
+        for old in xpath(pr, "w:numFmt"):
+            pr.remove(old)
+        fmt = OxmlElement("w:numFmt")
+        fmt.set(qn("w:val"), number_format)
+        pos = xpath(pr, "w:pos")
+        if pos:
+            pos[0].addnext(fmt)
+        else:
+            pr.insert(0, fmt)
+
+
 # Word's own font when neither the run, its styles nor the document defaults name one.
 DEFAULT_FONT = "Times New Roman"
 _THEME_NS = {"a": "http://schemas.openxmlformats.org/drawingml/2006/main"}

@@ -19,6 +19,10 @@ python-docx (raw XML through ``_oxml``) and:
   written, where a field would be recomputed (to Word's own number) by each in its own way;
 - ``numbering=sequential``: the fields stay, their cached results set to the numbers Word will
   show (footnotes and endnotes are numbered apart, custom marks take no number).
+- the notes that cite no ledger source (the draft's own, a note-style CSL's) get a number
+  format of their own (``other-notes``: letters, roman, symbols) in the section's
+  ``w:footnotePr``/``w:endnotePr`` wherever they would otherwise repeat a citation's mark: beside
+  ledger-id marks, or as footnotes beside citation endnotes.
 
 Running it twice changes nothing the second time.
 """
@@ -135,7 +139,22 @@ def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
             number = numbers.get((ref.kind, ref.note_id))
             if number is not None:
                 _oxml.set_field_result(fld, str(number))
+    _separate_other_notes(body, refs, options)
     save_in_place(document, path)
+
+
+def _separate_other_notes(body: Any, refs: dict[int, _oxml.CitationRef], options: Options) -> None:
+    """Give the notes that cite no ledger source a series of their own wherever Word would
+    otherwise show a mark twice: next to ledger-id marks, or as footnotes beside citation
+    endnotes (footnotes and endnotes are numbered apart). Citation notes numbered in Word's own
+    series with the rest (``sequential`` footnotes) share one series and need nothing."""
+    if not refs:
+        return
+    cited = {ref.kind for ref in refs.values()}
+    for kind in sorted(_oxml.other_note_kinds(body, (r.reference for r in refs.values()))):
+        if options.numbering == "ledger" or kind not in cited:
+            fmt = _oxml.NOTE_NUMBER_FORMATS[options.other_notes]
+            _oxml.set_note_number_format(body, kind, fmt)
 
 
 def _move_to_endnotes(

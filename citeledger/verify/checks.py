@@ -18,7 +18,7 @@ from urllib.parse import unquote
 from ..document.docx_input import NoteCitations
 from ..document.locate import heading_location, hit_location
 from ..document.markers import Hit, Marker, Scan
-from ..document.sentences import Sentence
+from ..document.sentences import BIBLIOGRAPHY, Sentence
 from ..document.sources_block import Entry
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, url_key
@@ -272,8 +272,9 @@ class Checker:
 
     def coverage(self) -> dict[str, Any]:
         """The share of sentences of four words or more that declare where they come from (an
-        id, ``[unverified]``, ``[tool:...]`` or ``[policy]``): the stats line reports it on
-        every run, and below ``min_coverage`` the run fails."""
+        id, a bibliography citation ``[@key]``, ``[unverified]``, ``[tool:...]`` or
+        ``[policy]``): the stats line reports it on every run, and below ``min_coverage`` the
+        run fails. "cited" counts sentences citing the ledger or the bibliography."""
         prose = [s for s in self.sentences if s.words >= 4]
         count = {"id": 0, "unverified": 0, "tool": 0, "policy": 0}
         covered = 0
@@ -282,7 +283,7 @@ class Checker:
             if not kinds:
                 continue
             covered += 1
-            if s.ids:
+            if s.ids or BIBLIOGRAPHY in kinds:
                 count["id"] += 1
             for kind in ("unverified", "tool", "policy"):
                 if kind in kinds:

@@ -1,0 +1,46 @@
+"""``citeledger pandoc ARGS...``: the embedded pandoc, as ``quarto pandoc`` runs Quarto's.
+
+A pip-only machine has the pypandoc-binary wheel's pandoc but no ``pandoc`` on PATH, so the
+README's ``pandoc ... --filter pandoc-citeledger`` recipes would fail there. Every argument goes
+to pandoc untouched (``--help`` and ``--version`` are pandoc's), pandoc reads and writes this
+process's own stdin, stdout and stderr, and its exit code is the command's. The children pandoc
+starts (filters that run ``pandoc`` themselves) find the same pandoc first on PATH
+(:func:`citeledger.pandoc.child_env`).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import typer
+from typer.core import TyperCommand
+
+
+class _Verbatim(TyperCommand):
+    """A command that parses nothing: click would drop a leading ``--`` and answer ``--help``
+    itself; pandoc must see the arguments exactly as typed."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
+        ctx.args = list(args)
+        return ctx.args
+
+
+def pandoc(ctx: typer.Context) -> None:
+    """Run the embedded pandoc with every argument as given (pandoc's --help for its own)."""
+    from .. import pandoc as tool
+
+    cmd = [tool.pandoc_path(), *ctx.args]
+    env = tool.child_env()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        # pandoc becomes this process: its streams, signals and exit code, nothing between.
+        os.execve(cmd[0], cmd, env)
+    code = subprocess.run(cmd, env=env, check=False).returncode  # pragma: no cover - Windows
+    raise typer.Exit(code)  # pragma: no cover - Windows
+
+
+def register(app: typer.Typer) -> None:
+    app.command("pandoc", cls=_Verbatim, add_help_option=False)(pandoc)
