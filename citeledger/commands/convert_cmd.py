@@ -40,6 +40,14 @@ def convert_command(
         list[str] | None,
         typer.Option("-M", "--metadata", help="KEY=VALUE document metadata, as pandoc's -M."),
     ] = None,
+    allow_fetch_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-fetch-host",
+            metavar="HOST",
+            help="Fetch images from HOST even at a loopback or private address; repeatable.",
+        ),
+    ] = None,
     *,
     options: Options,
 ) -> None:
@@ -48,6 +56,8 @@ def convert_command(
     as flags win over the draft's metadata and -M."""
     from ..build.convert import ConvertRequest, convert
 
+    if allow_fetch_host:
+        options = options.updated({"fetch-allow": " ".join(allow_fetch_host)})
     convert(
         ConvertRequest(
             draft=draft,
