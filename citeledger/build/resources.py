@@ -72,6 +72,8 @@ class Fetcher:
     fetched: dict[str, Path] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)
     reported: set[str] = field(default_factory=set)  # refusals already warned about
+    # Hosts that did not answer: their other images are not waited for again in this build.
+    silent: dict[str, str] = field(default_factory=dict)
 
     def local(self, url: str) -> Path | None:
         """The local copy of ``url``, fetching it the first time; None when it cannot be had
@@ -118,6 +120,8 @@ class Fetcher:
                 port = parts.port or (443 if scheme == "https" else 80)
             except ValueError:
                 raise FetchRefused("bad port") from None
+            if host in self.silent:
+                raise FetchRefused(f"{host} did not answer earlier in this build")
             address = self._address(host, port)
             target = parts.path or "/"
             if parts.query:
@@ -188,8 +192,10 @@ class Fetcher:
                 chunks.append(chunk)
             return 200, None, b"".join(chunks)
         except (OSError, http.client.HTTPException) as exc:
-            text = str(exc).strip() or exc.__class__.__name__
-            raise FetchRefused(text.splitlines()[0]) from None
+            text = (str(exc).strip() or exc.__class__.__name__).splitlines()[0]
+            if isinstance(exc, OSError):
+                self.silent[host] = text
+            raise FetchRefused(text) from None
         finally:
             conn.close()
 
