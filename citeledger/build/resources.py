@@ -150,7 +150,9 @@ class Fetcher:
                 reason = non_global(address)
                 if reason:
                     what = host if address == host else f"{host} resolves to {address}, which"
-                    raise FetchRefused(f"{what} is a {reason} address; never fetched")
+                    raise FetchRefused(
+                        f"{what} is a {reason} address, fetched only with --allow-fetch-host {host}"
+                    )
         return addresses[0]
 
     def _request(
