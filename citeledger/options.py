@@ -274,6 +274,27 @@ OPTIONS: tuple[Option, ...] = (
         choices=("anchors", "native"),
         commands=_all("convert", "wiki"),
     ),
+    Option(
+        "no-fetch",
+        "bool",
+        False,
+        "write remote images as their alt text instead of fetching them",
+        "Fetch no remote image. By default a build fetches each remote (http/https) image once "
+        "for the outputs that embed images (docx, pptx, odt, epub, PDF), at most 20 MB and "
+        "10 s each, from global addresses only, and writes an image it cannot fetch as its alt "
+        "text with one warning; pandoc itself never fetches.",
+        commands=_all("convert"),
+    ),
+    Option(
+        "fetch-allow",
+        "text",
+        "",
+        "hosts fetched even at a loopback or private address (`--allow-fetch-host`)",
+        "Host names, separated by commas or spaces, whose images are fetched although they "
+        "resolve to a loopback, private or link-local address (``convert --allow-fetch-host "
+        "HOST``, repeatable).",
+        default_text="none",
+    ),
 )
 BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
 
@@ -300,6 +321,8 @@ class Options:
     slide_notes: bool = _default("slide-notes")
     pdf_engine: str = _default("pdf-engine")
     wiki_refs: str = _default("wiki-refs")
+    no_fetch: bool = _default("no-fetch")
+    fetch_allow: str = _default("fetch-allow")
     given: frozenset[str] = frozenset()
     # The project file's options: the layer under every other, applied by ``merged``.
     beneath: Options | None = None

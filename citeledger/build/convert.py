@@ -30,7 +30,9 @@ from ..messages import Say, to_stderr
 from ..options import Options, from_meta, meta_entries
 from ..outputs import Guard, fill, staged
 from ..pandoc import format_for, read_json, run_pandoc
-from ..tree import Json
+from ..tree import Json, stringify
+from .resources import Fetcher, host_list, localize_images, refused_warning
+from .scripts import pandoc_variables
 
 if TYPE_CHECKING:
     from ..document.markers import Scan
@@ -86,6 +88,15 @@ LATEX_VARIABLES = (
 class Target:
     path: Path
     writer: str  # pandoc writer name, or "pdf"
+
+
+@dataclass
+class _Build:
+    """What every output of one build shares: the remote images fetched once, the draft's
+    own text (its scripts choose a LaTeX PDF's fonts)."""
+
+    fetcher: Fetcher
+    text: str
 
 
 @dataclass
@@ -185,7 +196,6 @@ def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
     from ..document.markers import scan
     from ..document.sources_block import titles_for
-    from ..filters.main import apply
     from ..ledger import load_ledger, resolve_ledger_path
     from ..ledger.lock_file import lock_path
 
@@ -221,6 +231,37 @@ def convert(req: ConvertRequest) -> list[Path]:
     _verify_once(doc, ledger, options, found, draft, from_format, say)
 
     tree = json.dumps(doc, ensure_ascii=False)
+    build = _Build(
+        Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
+        _draft_text(doc),
+    )
+    try:
+        written, failed = _write_all(targets, tree, req, draft, ledger, options, build)
+    finally:
+        build.fetcher.close()
+    req.written[:] = written
+    if failed:
+        raise _partial_failure(failed, written, len(targets))
+    return written
+
+
+def _draft_text(doc: Json) -> str:
+    title = doc.get("meta", {}).get("title")
+    return stringify(doc.get("blocks", [])) + ("\n" + stringify(title) if title else "")
+
+
+def _write_all(
+    targets: list[Target],
+    tree: str,
+    req: ConvertRequest,
+    draft: Path,
+    ledger: Ledger,
+    options: Options,
+    build: _Build,
+) -> tuple[list[Path], list[tuple[Path, CiteledgerError]]]:
+    from ..filters.main import apply
+
+    say = req.say
     written: list[Path] = []
     failed: list[tuple[Path, CiteledgerError]] = []
     for target in targets:
@@ -232,8 +273,9 @@ def convert(req: ConvertRequest) -> list[Path]:
         if req.progress is not None:
             req.progress(target.path, False)
         try:
+            _prepare(copy, fmt, target, draft, build, say)
             apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
-            _write(target, fmt, copy, req, draft, ledger, options)
+            _write(target, fmt, copy, req, draft, ledger, options, build)
         except CiteledgerError as exc:
             # One output's failure costs only that output: build the others, then say so.
             if len(targets) == 1:
@@ -246,10 +288,28 @@ def convert(req: ConvertRequest) -> list[Path]:
         written.append(target.path)
         if req.progress is not None:
             req.progress(target.path, True)
-    req.written[:] = written
-    if failed:
-        raise _partial_failure(failed, written, len(targets))
-    return written
+    return written, failed
+
+
+def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, say: Say) -> None:
+    """What the writer needs of the tree before the filter runs: remote images made local
+    (pandoc never fetches), and for typst what it cannot compile made plain."""
+    family = formats.family(fmt)
+    if family == "typst":
+        from ..filters.typst import make_compilable, unresolved_warning
+
+        unresolved = make_compilable(doc)
+        if unresolved:
+            say(unresolved_warning(str(target.path), unresolved))
+    # Every binary output (a package, a PDF) holds its images: pandoc would fetch remote ones.
+    if formats.is_binary(target.writer) or formats.is_binary(family):
+        from .typst_pdf import placeholder_name
+
+        name = placeholder_name if family == "typst" else str
+        refused = localize_images(doc, build.fetcher, name=name)
+        warning = refused_warning(draft, refused, build.fetcher)
+        if warning:
+            say(warning)
 
 
 def _partial_failure(
@@ -329,20 +389,32 @@ def _write(
     draft: Path,
     ledger: Ledger,
     options: Options,
+    build: _Build,
 ) -> None:
     out = target.path
     family = formats.family(fmt)
     if family == "latex":
         _add_latex_look(doc)
+    variables: dict[str, str] = {}
+    if target.writer == "pdf" and family == "latex":
+        from ..filters.base import add_header_include
+        from .scripts import plan
+
+        chosen = plan(req.pdf_engine, build.text, doc.get("meta", {}), draft)
+        for text in chosen.header:
+            add_header_include(doc, "latex", text)
+        variables = chosen.variables
     payload = json.dumps(doc, ensure_ascii=False)
     with staged(out) as tmp:
         args = _pandoc_args(fmt, req, draft)
         if target.writer == "pdf" and family == "typst":
+            from .typst_pdf import compile_pdf
+
             source = run_pandoc(args, stdin=payload, what=str(draft))
-            fill(tmp, _compile_typst(source, draft, out, req.say), out)
+            fetched = list(build.fetcher.fetched.values())
+            fill(tmp, compile_pdf(source, draft, out, fetched, req.say), out)
         elif target.writer == "pdf":
-            args += ["--pdf-engine", req.pdf_engine, "-o", str(tmp)]
-            run_pandoc(args, stdin=payload, what=str(draft))
+            _latex_pdf([*args, *pandoc_variables(variables)], payload, tmp, req, draft, out)
         elif formats.is_binary(fmt):
             run_pandoc([*args, "-o", str(tmp)], stdin=payload, what=str(draft))
         else:
@@ -351,25 +423,32 @@ def _write(
             _run_renderer(tmp, ledger, options, say=req.say, shown=out)
 
 
-def _compile_typst(source: bytes, draft: Path, out: Path, say: Say) -> bytes:
-    import typst
+def _latex_pdf(
+    args: list[str], payload: str, tmp: Path, req: ConvertRequest, draft: Path, out: Path
+) -> None:
+    """A PDF through LaTeX (fonts for the draft's scripts already in ``args``); refused when
+    the engine's log says it left letters out."""
+    import tempfile
 
-    try:
-        pdf = typst.compile(source, root=str(draft.parent.resolve()))  # type: ignore[type-var]
-    except Exception as exc:  # the typst wheel raises its own error types
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise CiteledgerError(
-            f"typst could not compile {out}: {first}",
-            hint="check the draft's images and raw typst, or try --pdf-engine xelatex",
-        ) from None
-    if not isinstance(pdf, bytes):
-        raise CiteledgerError(f"typst returned no PDF for {out}")
-    from ..renderers.typst_fonts import font_warning, missing_scripts
+    from . import scripts
 
-    missing = missing_scripts(source.decode("utf-8", "replace"), pdf)
-    if missing:
-        say(font_warning(str(out), missing))
-    return pdf
+    with tempfile.TemporaryDirectory(prefix="citeledger-latex-") as logs:
+        log = Path(logs) / "pandoc-log.json"
+        run_pandoc(
+            [
+                *args,
+                "--pdf-engine",
+                req.pdf_engine,
+                f"--log={log}",
+                "-o",
+                str(tmp),
+            ],
+            stdin=payload,
+            what=str(draft),
+        )
+        warning = scripts.judge_missing(scripts.missing_characters(log), req.pdf_engine, draft, out)
+    if warning:
+        req.say(warning)
 
 
 def _run_renderer(path: Path, ledger: Ledger, options: Options, *, say: Say, shown: Path) -> None:

@@ -53,6 +53,14 @@ def convert_command(
     metadata: MetaOpt = None,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
+    allow_fetch_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-fetch-host",
+            metavar="HOST",
+            help="Fetch images from HOST even at a loopback or private address; repeatable.",
+        ),
+    ] = None,
     *,
     options: Options,
 ) -> None:
@@ -63,6 +71,8 @@ def convert_command(
 
     level = verbosity(ctx, quiet, verbose)
     options = global_ledger(ctx, options)
+    if allow_fetch_host:
+        options = options.updated({"fetch-allow": " ".join(allow_fetch_host)})
     effective = options.effective()
     with ExitStack() as stack:
         progress = None if level <= QUIET else _progress(stack)

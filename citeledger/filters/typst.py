@@ -12,10 +12,13 @@ escape for typst.
 
 from __future__ import annotations
 
+import re
+
 from ..escape import typst_markup, typst_string
 from ..ledger import Source
-from ..tree import Json, raw_block, raw_inline
+from ..tree import Json, elements, raw_block, raw_inline
 from . import base
+from .replace import replace_elements
 
 
 class Placement(base.Placement):
@@ -50,3 +53,83 @@ class Placement(base.Placement):
             ]
         )
         return [self.sources_header(), raw_block("typst", grid)]
+
+    def finalize(self) -> None:
+        super().finalize()
+        unresolved = make_compilable(self.state.doc)
+        if unresolved:
+            self.state.say(unresolved_warning("the document", unresolved))
+
+
+# What pandoc's typst writer emits and typst refuses ----------------------------------------
+
+# The elements pandoc's typst writer gives a label (``<id>``); a link to any other id fails.
+_LABELLED = {"Header": 1, "Span": 0, "Div": 0, "Figure": 0, "Table": 0}
+_RAW_LABEL = re.compile(r"<([A-Za-z0-9_:.\-]+)>")
+# texmath writes vmatrix as mat(delim: "||"), a delimiter typst refuses ("expected exactly one
+# character") and the wrong one besides; \left| ... \right| around a matrix becomes
+# mat(delim: "|").
+_VMATRIX = (
+    ("\\begin{vmatrix}", "\\left|\\begin{matrix}"),
+    ("\\end{vmatrix}", "\\end{matrix}\\right|"),
+)
+
+
+def make_compilable(doc: Json) -> list[str]:
+    """Change what typst cannot compile into what it can, in place; return the anchors that
+    links pointed at and the document does not define (those links became their text).
+
+    A pandoc citation (``@name``, ``[@key]``) with no bibliography in the metadata becomes its
+    own text: pandoc's writer emits ``#cite(<name>)``, which typst refuses without one.
+    """
+    meta = doc.get("meta", {})
+    keep_cites = "bibliography" in meta or "references" in meta
+    defined = _defined_anchors(doc["blocks"])
+    unresolved: dict[str, None] = {}
+
+    def change(el: Json) -> list[Json] | None:
+        kind = el.get("t")
+        if kind == "Cite" and not keep_cites:
+            return list(el["c"][1])
+        if kind == "Link":
+            url = el["c"][2][0]
+            if isinstance(url, str) and url.startswith("#") and url[1:] not in defined:
+                unresolved[url[1:]] = None
+                return list(el["c"][1])
+        if kind == "Math":
+            text = el["c"][1]
+            for old, new in _VMATRIX:
+                text = text.replace(old, new)
+            el["c"][1] = text
+        return None
+
+    replace_elements(doc["blocks"], change)
+    return list(unresolved)
+
+
+def _defined_anchors(blocks: list[Json]) -> set[str]:
+    defined: set[str] = set()
+    for el in elements(blocks):
+        kind = el.get("t")
+        if kind in _LABELLED:
+            identifier = el["c"][_LABELLED[kind]][0]
+            if identifier:
+                defined.add(identifier)
+        elif kind in ("RawInline", "RawBlock") and el["c"][0] == "typst":
+            defined.update(_RAW_LABEL.findall(el["c"][1]))
+    return defined
+
+
+def unresolved_warning(where: str, anchors: list[str]) -> str:
+    names = ", ".join(f"#{a}" for a in anchors[:8])
+    more = f" and {len(anchors) - 8} more" if len(anchors) > 8 else ""
+    return (
+        f"warn: {where}: {len(anchors)} link(s) to anchors the document does not define "
+        f"written as text: {names}{more}"
+    )
+
+
+def repair_source(source: str) -> str:
+    """pandoc's typst text, with what texmath writes and typst refuses put right: a double
+    bar (Vmatrix, a norm) is one character to typst."""
+    return source.replace('mat(delim: "||",', 'mat(delim: "‖",')
