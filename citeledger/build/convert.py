@@ -222,7 +222,7 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
 
 def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
-    from ..document.markers import scan
+    from ..document.markers import ledger_links, scan
     from ..document.sources_block import titles_for
     from ..filters.main import apply
     from ..ledger import load_ledger, resolve_ledger_path
@@ -253,7 +253,7 @@ def convert(req: ConvertRequest) -> list[Path]:
         guard.check(target.path)
     ledger = load_ledger(ledger_path)
 
-    found = scan(doc, titles_for(options.sources_title))
+    found = scan(doc, titles_for(options.sources_title), ledger_links(ledger))
     _verify_once(doc, ledger, options, found, draft, from_format, say)
 
     tree = json.dumps(doc, ensure_ascii=False)

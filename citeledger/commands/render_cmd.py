@@ -1,5 +1,7 @@
 """``citeledger render``: print a Sources block, or rewrite a draft's block in place
-(``--replace-in``, through :mod:`citeledger.build.replace_in`)."""
+(``--replace-in``, through :mod:`citeledger.build.replace_in`). The block's title is
+``--sources-title``, else the draft's ``citeledger: {sources-title: ...}``, else "Sources"; a
+block replaced in place keeps the draft's own title."""
 
 from __future__ import annotations
 
@@ -9,12 +11,14 @@ import typer
 
 from ..errors import BadInput, NothingFound
 from ..ledger import load_ledger
-from ..ledger.render import HEADED_STYLES, STYLES, parse_id_spec, render_block
+from ..ledger.render import HEADED_STYLES, STYLES, parse_id_spec, pick_sources, render_block
+from ..options import Options, with_flags
 from ._common import LedgerOpt, echo, flag, ledger_path, warn
 
 _REPLACE_IN_HELP = "Rewrite this draft's trailing Sources block in place (implies --cited-in)."
 
 
+@with_flags("render")
 def render(
     ctx: typer.Context,
     style: Annotated[
@@ -26,6 +30,8 @@ def render(
     ] = None,
     replace_in: Annotated[str | None, flag("--replace-in", "DRAFT", _REPLACE_IN_HELP)] = None,
     ledger: LedgerOpt = None,
+    *,
+    options: Options,
 ) -> None:
     """Render a Sources block."""
     if style not in STYLES:
@@ -44,20 +50,22 @@ def render(
     book = load_ledger(path, missing_ok=True)
     draft = replace_in or cited_in
     if draft:
-        from ..build.replace_in import draft_ids
+        from ..build.replace_in import draft_citations
 
-        cited = draft_ids(draft)
-        absent = [i for i in cited if book.get(i) is None]
+        cited = draft_citations(draft, options, book, warn)
+        options = cited.options
+        absent = [i for i in cited.ids if book.get(i) is None]
         if absent:
             warn(f"{draft} cites {', '.join(f'[{i}]' for i in absent)}, not in ledger {path}")
-        wanted = set(cited) if wanted is None else wanted & set(cited)
-    block = render_block(book, wanted, style)
+        wanted = set(cited.ids) if wanted is None else wanted & set(cited.ids)
+    block = render_block(book, wanted, style, title=options.sources_title)
     if not block:
         raise NothingFound("no sources to render", hint=f"ledger {path}")
     if replace_in:
         from ..build.replace_in import replace_block_in
 
-        target = replace_block_in(replace_in, block)
+        picked = pick_sources(book, wanted)
+        target = replace_block_in(replace_in, block, options.sources_title, picked)
         echo(f"Sources block rewritten in {target}")
         return
     echo(block)

@@ -84,8 +84,8 @@ import sys
 from importlib import import_module
 from typing import Any, NoReturn
 
-from ..document.markers import Marker, Scan, scan
-from ..document.sources_block import titles_for
+from ..document.markers import Marker, Scan, ledger_links, scan
+from ..document.sources_block import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
@@ -181,14 +181,21 @@ def apply(
     """
     meta = doc.setdefault("meta", {})
     opts = options or from_meta(meta, say)
-    found = scan(doc, titles_for(opts.sources_title))
-    if not found.hits and found.sources is None and opts.min_coverage is None:
+    titles = titles_for(opts.sources_title)
+    found = scan(doc, titles)
+    if not (found.hits or found.ordinary or found.sources) and opts.min_coverage is None:
         return None
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
+    if found.ordinary:
+        # A numeric link set apart from the text cites only what the ledger knows.
+        found = scan(doc, titles, ledger_links(ledger))
+        if not found.hits and found.sources is None and opts.min_coverage is None:
+            return None
     if verify:
         _verify(doc, ledger, opts, found, say)
+    opts = _drafted_title(opts, found)
     state = State(doc=doc, format=fmt, options=opts, ledger=ledger, scan=found, say=say)
     for _hit, marker in found.markers():
         for source_id in marker.ids:
@@ -209,6 +216,17 @@ def apply(
     if placement.records_options:
         meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
     return state
+
+
+def _drafted_title(opts: Options, found: Scan) -> Options:
+    """The list replaces the draft's own block under the draft's title ("References" stays
+    "References") unless the options name one."""
+    if found.sources is None or opts.is_set("sources-title"):
+        return opts
+    title = title_core(found.sources.title)
+    if not title or is_sources_title(title, (opts.sources_title,)):
+        return opts
+    return opts.updated({"sources-title": title})
 
 
 def _verify(doc: Json, ledger: Ledger, opts: Options, found: Scan, say: Say) -> None:
