@@ -88,3 +88,15 @@ def test_a_references_section_that_lists_no_entries_stays_prose(folder: Path) ->
     done = citeledger("render", "--replace-in", "d.md", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert draft.read_text(encoding="utf-8") == BODY + prose + "## Sources\n\n" + ENTRIES
+
+
+def test_a_deck_keeps_one_list_under_the_drafts_title(folder: Path) -> None:
+    from pptx import Presentation
+
+    text = "# R\n\n## Claims\n\nIce floats on water.[1] Salt water is dense.[2]\n\n"
+    (folder / "d.md").write_text(text + "## References\n\n" + ENTRIES, encoding="utf-8")
+    done = citeledger("convert", "d.md", "-o", "d.pptx", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    titles = [s.shapes.title.text for s in Presentation(str(folder / "d.pptx")).slides]
+    assert titles == ["R", "Claims", "References"]
+    assert citeledger("verify", "d.pptx", cwd=folder).returncode == 0

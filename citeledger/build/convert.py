@@ -266,8 +266,10 @@ def convert(req: ConvertRequest) -> list[Path]:
             writer = "latex"
         fmt = writer or target.writer
         try:
-            apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
-            _write(target, fmt, copy, req, draft, ledger, options)
+            state = apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
+            # The filter's options: a list under the draft's own title is found by that title.
+            used = state.options if state is not None else options
+            _write(target, fmt, copy, req, draft, ledger, used)
         except CiteledgerError as exc:
             # One output's failure costs only that output: build the others, then say so.
             if len(targets) == 1:
