@@ -100,3 +100,11 @@ def test_a_deck_keeps_one_list_under_the_drafts_title(folder: Path) -> None:
     titles = [s.shapes.title.text for s in Presentation(str(folder / "d.pptx")).slides]
     assert titles == ["R", "Claims", "References"]
     assert citeledger("verify", "d.pptx", cwd=folder).returncode == 0
+
+
+def test_the_sources_title_flag_renames_the_drafts_block(folder: Path) -> None:
+    draft = folder / "d.md"
+    draft.write_text(BODY + "## References\n\n" + ENTRIES, encoding="utf-8")
+    done = citeledger("render", "--replace-in", "d.md", "--sources-title", "Quellen", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert draft.read_text(encoding="utf-8") == BODY + "## Quellen\n\n" + ENTRIES

@@ -48,7 +48,12 @@ def refuse_non_markdown(draft: str) -> None:
 
 
 def _replace_block(
-    target: Path, original: str, block: str, titles: Sequence[str], sources: Sequence[Source]
+    target: Path,
+    original: str,
+    block: str,
+    titles: Sequence[str],
+    sources: Sequence[Source],
+    keep_title: bool,
 ) -> str:
     """The draft with its Sources block replaced. A markdown draft is checked through pandoc:
     the block its lines name must be the one pandoc reads, the new draft must read as the old
@@ -69,7 +74,9 @@ def _replace_block(
 
     markdown = fmt.split("+", 1)[0] in TEXT_FORMATS
     try:
-        updated = replace_in_text(original, block, titles, read=read if markdown else None)
+        updated = replace_in_text(
+            original, block, titles, read=read if markdown else None, keep_title=keep_title
+        )
     except AmbiguousBlock as exc:
         raise DraftError(
             f"render --replace-in {target}: cannot tell which lines are its Sources block: {exc}",
@@ -102,9 +109,17 @@ def _read_back(tree: Any, titles: Sequence[str], sources: Sequence[Source]) -> s
     return None
 
 
-def replace_block_in(draft: str, block: str, sources_title: str, sources: Sequence[Source]) -> Path:
+def replace_block_in(
+    draft: str,
+    block: str,
+    sources_title: str,
+    sources: Sequence[Source],
+    *,
+    keep_title: bool = True,
+) -> Path:
     """Write ``block`` (the rendered ``sources``) over the Sources block of the markdown draft
-    ``draft``, found under "Sources", ``sources_title`` or a common title; returns its path."""
+    ``draft``, found under "Sources", ``sources_title`` or a common title, keeping the title
+    the draft gave it unless ``keep_title`` is false; returns its path."""
     from ..document.sources_block import titles_for
     from ..outputs import write_bytes
 
@@ -119,7 +134,8 @@ def replace_block_in(draft: str, block: str, sources_title: str, sources: Sequen
         ).decode("utf-8")
     except UnicodeDecodeError:
         raise DraftError(f"draft {draft} is not UTF-8 text") from None
-    updated = _replace_block(target, original, block, titles_for(sources_title), sources)
+    titles = titles_for(sources_title)
+    updated = _replace_block(target, original, block, titles, sources, keep_title)
     if updated != original:
         # The draft is edited where it lives: through a symlinked draft, its target.
         write_bytes(target, updated.encode("utf-8"), follow=True)

@@ -48,6 +48,7 @@ def render(
     path = ledger_path(ctx, ledger)
     wanted = parse_id_spec(only) if only else None
     book = load_ledger(path, missing_ok=True)
+    flags = options
     draft = replace_in or cited_in
     if draft:
         from ..build.replace_in import draft_citations
@@ -65,7 +66,9 @@ def render(
         from ..build.replace_in import replace_block_in
 
         picked = pick_sources(book, wanted)
-        target = replace_block_in(replace_in, block, options.sources_title, picked)
+        # --sources-title renames the draft's block; otherwise it keeps the title it has.
+        keep = not flags.is_set("sources-title")
+        target = replace_block_in(replace_in, block, options.sources_title, picked, keep_title=keep)
         echo(f"Sources block rewritten in {target}")
         return
     echo(block)

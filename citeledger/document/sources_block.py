@@ -514,11 +514,13 @@ def replace_in_text(
     *,
     read: Callable[[str], Json] | None = None,
     tree: Json | None = None,
+    keep_title: bool = True,
 ) -> str:
     """``draft`` with its Sources block (see :func:`find_sources_lines`) replaced by ``block``,
     or ``block`` appended after a blank line when there is none. Everything outside the block
     stays byte-identical (footnote and other reference definitions inside the old block move
-    after the new one), a heading keeps its level, and a second run gives the same text.
+    after the new one), a heading keeps its level (and, with ``keep_title``, its own title),
+    and a second run gives the same text.
 
     ``read`` parses markdown into pandoc's tree (``tree``: the draft's, when the caller has
     it). With it, the replacement is checked against pandoc's own reading: the block the lines
@@ -529,7 +531,9 @@ def replace_in_text(
     bare = [ln.rstrip("\r\n") for ln in lines]
     found = find_sources_lines(bare, titles)
     if found is not None:
-        block = _retitle(_relevel(block, found), bare, found)
+        block = _relevel(block, found)
+        if keep_title:
+            block = _retitle(block, bare, found)
     new_block = newline.join(block.split("\n")) + newline
     if found is not None:
         kept = _kept_definitions(bare, found)
