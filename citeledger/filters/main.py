@@ -30,8 +30,11 @@ Placement per output format (``filters/<module>.py``):
 A heading that holds a marker keeps the identifier pandoc would give it without the marker
 (``# Introduction[1]`` is ``#introduction``, not ``#introduction1``), and links to it follow.
 A link whose text is a marker (``[7]`` with a ``[7]: https://...`` definition, ``[7](url)``)
-is a citation like any other: verified (its URL must be the ledger's) and placed. The draft's
-own Sources block is dropped only when it is a citation list and the document cites.
+is a citation like any other when written as one (attached to its text, or an id or URL the
+ledger knows; ``See issue [1328](...)`` stays a link): verified (its URL must be the ledger's)
+and placed. The draft's own Sources block ("Sources", the configured title, or a common one
+such as "References" or "参考文献") is dropped only when it is a citation list and the document
+cites; the list takes its place under its title unless ``sources-title`` names another.
 
 A bracket that is not a citation: ``citeledger convert``, ``wiki``, ``verify`` and ``render``
 read the draft's text, so ``\\[1\\]`` (backslash-escaped brackets) stays the text "[1]". A bare
