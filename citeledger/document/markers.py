@@ -156,7 +156,6 @@ class Hit:
     heading: str
     in_note: bool = False
     url: str | None = None
-    loose: bool = False
 
     @property
     def markers(self) -> list[Marker]:
@@ -210,14 +209,13 @@ def scan(doc: Json, titles: Sequence[str] = DEFAULT_TITLES, known: LinkKnown | N
     return result
 
 
-def ledger_links(ledger: Ledger, defined: Iterable[int] = ()) -> LinkKnown:
-    """A numeric link set apart from the text cites when the ledger holds its id or its URL,
-    or the draft defines its id (``[n]: url`` in its Sources block): then it is a citation to
-    be held to the ledger, never a way around it."""
-    ids = set(defined)
+def ledger_links(ledger: Ledger) -> LinkKnown:
+    """A numeric link set apart from the text cites when the ledger holds its id or its URL:
+    then it is a citation to be held to the ledger (the draft's own ``[n]: url`` definitions
+    are :func:`admit_defined`'s)."""
 
     def known(n: int, url: str) -> bool:
-        return n in ids or ledger.get(n) is not None or ledger.find_url(url) is not None
+        return ledger.get(n) is not None or ledger.find_url(url) is not None
 
     return known
 
@@ -295,9 +293,9 @@ class _Walker(Walk):
         marker = Marker("id", f"[{n}]", (n,))
         hit = Hit(inlines, i, i, [marker], self.index, self.heading, self.in_note)
         hit.url = url = link["c"][2][0]
-        hit.loose = not _attached(inlines, i) and link["c"][1][0]["c"][:1] != "["
+        loose = not _attached(inlines, i) and link["c"][1][0]["c"][:1] != "["
         known = self.result.known
-        if hit.loose and n not in self.listed and not (known is not None and known(n, url)):
+        if loose and n not in self.listed and not (known is not None and known(n, url)):
             self.result.ordinary.append(hit)
         else:
             self.hits.append(hit)
