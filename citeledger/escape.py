@@ -28,12 +28,18 @@ from urllib.parse import quote
 # (links, images and footnotes open with "[", raw HTML with "<", entities with "&...;", code, math,
 # emphasis, strikeout, super/subscript, citations): a backslash makes each literal. Text here
 # never starts a line (it follows "[n] url — "), so heading and list markers need nothing.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>$^~@]|&(?=#?[A-Za-z0-9]+;))")
+#
+# Quotes too: under pandoc's ``smart`` extension a lone ``"`` (or a ``'`` at either end of a word)
+# pairs with the next one, also on the next line, so an entry whose title opens a quote would
+# swallow the next entry into a Quoted element. Escaped, pandoc keeps the straight quote as
+# written. An apostrophe inside a word (``don't``) is never a quote, and stays as it is.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>$^~@\"]|&(?=#?[A-Za-z0-9]+;)|'(?!(?<=\w')\w))")
 
 
 def markdown_text(text: str) -> str:
     """``text`` as markdown that shows exactly that text: no link, image, tag or entity can
-    start in it (``<img onerror=...>``, ``[x](javascript:...)``, ``![](tracker)``, ``&lt;``)."""
+    start in it (``<img onerror=...>``, ``[x](javascript:...)``, ``![](tracker)``, ``&lt;``),
+    and no quote of it pairs with a quote of the next line."""
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 

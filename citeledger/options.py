@@ -36,7 +36,7 @@ from typing import Annotated, Any, TypeVar
 from .errors import BadInput
 from .tree import stringify
 
-COMMANDS = ("filter", "convert", "wiki", "verify", "finish")
+COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render")
 _BOOL_TRUE = frozenset({"true", "yes", "on", "1"})
 _BOOL_FALSE = frozenset({"false", "no", "off", "0", ""})
 
@@ -190,7 +190,7 @@ OPTIONS: tuple[Option, ...] = (
         "title of the Sources list, slide or section",
         "The title of the Sources list, slide or section; a draft's own block may carry it "
         '(or "Sources").',
-        commands=_all("convert", "wiki", "verify", "finish"),
+        commands=_all("convert", "wiki", "verify", "finish", "render"),
         recorded=True,
     ),
     Option(

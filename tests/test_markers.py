@@ -52,12 +52,18 @@ def test_brackets_in_code_math_links_images_raw_are_not_citations(markdown: str)
 
 def test_link_whose_text_is_a_marker_is_a_citation_with_its_url() -> None:
     text = "See [1] here. And [2](https://b.example). Or [[3]](https://c.example).\n\n"
-    result = scan(tree(text + "[1]: https://a.example\n"))
+    doc = tree(text + "[1]: https://a.example\n")
+    # Set apart from the text, [1] and [2] cite when the caller knows them (the ledger, the
+    # draft's definitions); [[3]] keeps its brackets and always cites.
+    result = scan(doc, known=lambda n, _url: n in (1, 2))
     assert [(m.text, h.url) for h, m in result.markers()] == [
         ("[1]", "https://a.example"),
         ("[2]", "https://b.example"),
         ("[3]", "https://c.example"),
     ]
+    unknown = scan(doc)
+    assert [m.text for _h, m in unknown.markers()] == ["[3]"]
+    assert [h.url for h in unknown.ordinary] == ["https://a.example", "https://b.example"]
 
 
 def test_reference_link_with_other_text_is_a_link_not_a_citation() -> None:

@@ -116,8 +116,8 @@ def test_prose_that_mentions_sources_opens_no_block(text: str, tmp_path: Path) -
 
 
 def test_the_configured_title_is_recognized_beside_sources(tmp_path: Path) -> None:
-    titles = titles_for("Quellen")
-    text = BODY + "## Quellen\n\n" + ENTRIES
+    titles = titles_for("Belege")
+    text = BODY + "## Belege\n\n" + ENTRIES
     assert find_sources_block(_tree(text, tmp_path)["blocks"], titles) is not None
     assert find_sources_block(_tree(text, tmp_path)["blocks"]) is None
     assert find_sources_lines(text.split("\n"), titles) is not None

@@ -17,7 +17,7 @@ def tree(markdown: str) -> dict[str, Any]:
 
 
 def places(markdown: str) -> list[str | None]:
-    found = scan(tree(markdown))
+    found = scan(tree(markdown), known=lambda _n, _url: True)
     rows = Locator.from_text("d.md", markdown).place(found)
     return [pos for row in rows for pos in row]
 

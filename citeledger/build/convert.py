@@ -194,7 +194,7 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
 
 def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
-    from ..document.markers import scan
+    from ..document.markers import ledger_links, scan
     from ..document.sources_block import titles_for
     from ..ledger import load_ledger, resolve_ledger_path
     from ..ledger.lock_file import lock_path
@@ -227,7 +227,7 @@ def convert(req: ConvertRequest) -> list[Path]:
         guard.check(target.path)
     ledger = load_ledger(ledger_path)
 
-    found = scan(doc, titles_for(options.sources_title))
+    found = scan(doc, titles_for(options.sources_title), ledger_links(ledger))
     _verify_once(doc, ledger, options, found, draft, from_format, say)
 
     tree = json.dumps(doc, ensure_ascii=False)
@@ -274,8 +274,10 @@ def _write_all(
             req.progress(target.path, False)
         try:
             _prepare(copy, fmt, target, draft, build, say)
-            apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
-            _write(target, fmt, copy, req, draft, ledger, options, build)
+            state = apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
+            # The filter's options: a list under the draft's own title is found by that title.
+            used = state.options if state is not None else options
+            _write(target, fmt, copy, req, draft, ledger, used, build)
         except CiteledgerError as exc:
             # One output's failure costs only that output: build the others, then say so.
             if len(targets) == 1:

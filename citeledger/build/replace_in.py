@@ -1,27 +1,42 @@
 """``render --replace-in``: a markdown draft's Sources block rewritten in place, checked through
-pandoc (the block its lines name must be the one pandoc reads, and the new draft must read as the
-old one with only the block changed); otherwise nothing is written."""
+pandoc (the block its lines name must be the one pandoc reads, the new draft must read as the
+old one with only the block changed, and the new block must read back as the sources it was
+rendered from); otherwise nothing is written."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput, DraftError
 from ..ledger.files import read_file
+
+if TYPE_CHECKING:
+    from ..document.markers import DraftCitations
+    from ..ledger import Ledger
+    from ..ledger.model import Source
+    from ..options import Options
 
 # Drafts are text; far above any real one.
 MAX_DRAFT_BYTES = 256 * 1024 * 1024
 
 
-def draft_ids(draft: str, from_format: str | None = None) -> list[int]:
+def draft_citations(
+    draft: str,
+    flags: Options,
+    ledger: Ledger | None,
+    warn: Callable[[str], None],
+    from_format: str | None = None,
+) -> DraftCitations:
+    """What ``draft`` cites, and its options (its front matter, ``flags`` winning)."""
     path = Path(draft)
     if not path.is_file():
         raise DraftError(f"no draft file {draft}", hint="check the path")
-    from ..document.markers import cited_ids_in_file
+    from ..document.markers import read_citations
 
-    return list(cited_ids_in_file(path, from_format=from_format))
+    return read_citations(path, from_format=from_format, flags=flags, ledger=ledger, warn=warn)
 
 
 def refuse_non_markdown(draft: str) -> None:
@@ -37,31 +52,81 @@ def refuse_non_markdown(draft: str) -> None:
         )
 
 
-def _replace_block(target: Path, original: str, block: str) -> str:
+def _replace_block(
+    target: Path,
+    original: str,
+    block: str,
+    titles: Sequence[str],
+    sources: Sequence[Source],
+    keep_title: bool,
+) -> str:
     """The draft with its Sources block replaced. A markdown draft is checked through pandoc:
-    the block its lines name must be the one pandoc reads, and the new draft must read as the
-    old one with only the block changed; otherwise nothing is written."""
+    the block its lines name must be the one pandoc reads, the new draft must read as the old
+    one with only the block changed, and the new block must list ``sources`` with their URLs;
+    otherwise nothing is written."""
     from ..document.sources_block import AmbiguousBlock, replace_in_text
     from ..formats import is_markdown_source
     from ..pandoc import format_for, run_pandoc
 
     fmt = format_for(target)
+    trees: dict[str, Any] = {}
 
     def read(text: str) -> Any:
-        return json.loads(run_pandoc(["-f", fmt, "-t", "json"], stdin=text, what=str(target)))
+        if text not in trees:
+            trees[text] = json.loads(
+                run_pandoc(["-f", fmt, "-t", "json"], stdin=text, what=str(target))
+            )
+        return trees[text]
 
     markdown = is_markdown_source(fmt)
     try:
-        return replace_in_text(original, block, read=read if markdown else None)
+        updated = replace_in_text(
+            original, block, titles, read=read if markdown else None, keep_title=keep_title
+        )
     except AmbiguousBlock as exc:
         raise DraftError(
             f"render --replace-in {target}: cannot tell which lines are its Sources block: {exc}",
             hint="replace the block by hand (citeledger render --cited-in DRAFT prints it)",
         ) from None
+    if markdown:
+        problem = _read_back(read(updated), titles, sources)
+        if problem:
+            raise DraftError(
+                f"render --replace-in {target}: left untouched, the new block would not "
+                f"verify: {problem}",
+                hint="fix that ledger entry (citeledger list shows it), then render again",
+            )
+    return updated
 
 
-def replace_block_in(draft: str, block: str) -> Path:
-    """Write ``block`` over the Sources block of the markdown draft ``draft``; returns its path."""
+def _read_back(tree: Any, titles: Sequence[str], sources: Sequence[Source]) -> str | None:
+    """What the rewritten draft's block, as pandoc reads it, gets wrong about ``sources``."""
+    from ..document.sources_block import entries, find_sources_block
+    from ..verify.checks import same_url
+
+    block = find_sources_block(tree["blocks"], titles)
+    listed = {e.id: e for e in entries(tree["blocks"], block)} if block else {}
+    for source in sources:
+        entry = listed.get(source.id)
+        if entry is None:
+            return f"it reads back without [{source.id}]"
+        if not same_url(entry.url, source.url):
+            return f"[{source.id}] reads back as {entry.url}, not the ledger's {source.url}"
+    return None
+
+
+def replace_block_in(
+    draft: str,
+    block: str,
+    sources_title: str,
+    sources: Sequence[Source],
+    *,
+    keep_title: bool = True,
+) -> Path:
+    """Write ``block`` (the rendered ``sources``) over the Sources block of the markdown draft
+    ``draft``, found under "Sources", ``sources_title`` or a common title, keeping the title
+    the draft gave it unless ``keep_title`` is false; returns its path."""
+    from ..document.sources_block import titles_for
     from ..outputs import write_bytes
 
     target = Path(draft)
@@ -75,7 +140,8 @@ def replace_block_in(draft: str, block: str) -> Path:
         ).decode("utf-8")
     except UnicodeDecodeError:
         raise DraftError(f"draft {draft} is not UTF-8 text") from None
-    updated = _replace_block(target, original, block)
+    titles = titles_for(sources_title)
+    updated = _replace_block(target, original, block, titles, sources, keep_title)
     if updated != original:
         # The draft is edited where it lives: through a symlinked draft, its target.
         write_bytes(target, updated.encode("utf-8"), follow=True)

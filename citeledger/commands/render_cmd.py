@@ -1,5 +1,7 @@
 """``citeledger render``: print a Sources block, or rewrite a draft's block in place
-(``--replace-in``, through :mod:`citeledger.build.replace_in`)."""
+(``--replace-in``, through :mod:`citeledger.build.replace_in`). The block's title is
+``--sources-title``, else the draft's ``citeledger: {sources-title: ...}``, else "Sources"; a
+block replaced in place keeps the draft's own title."""
 
 from __future__ import annotations
 
@@ -9,12 +11,14 @@ import typer
 
 from ..errors import BadInput, NothingFound
 from ..ledger import load_ledger
-from ..ledger.render import HEADED_STYLES, STYLES, parse_id_spec, render_block
+from ..ledger.render import HEADED_STYLES, STYLES, parse_id_spec, pick_sources, render_block
+from ..options import Options, with_flags
 from ._common import FromOpt, LedgerOpt, echo, flag, ledger_path, warn
 
 _REPLACE_IN_HELP = "Rewrite this draft's trailing Sources block in place (implies --cited-in)."
 
 
+@with_flags("render")
 def render(
     ctx: typer.Context,
     style: Annotated[
@@ -27,6 +31,8 @@ def render(
     replace_in: Annotated[str | None, flag("--replace-in", "DRAFT", _REPLACE_IN_HELP)] = None,
     from_format: FromOpt = None,
     ledger: LedgerOpt = None,
+    *,
+    options: Options,
 ) -> None:
     """Render a Sources block (-f names the pandoc reader of the --cited-in draft)."""
     if style not in STYLES:
@@ -43,22 +49,27 @@ def render(
     path = ledger_path(ctx, ledger)
     wanted = parse_id_spec(only) if only else None
     book = load_ledger(path, missing_ok=True)
+    flags = options
     draft = replace_in or cited_in
     if draft:
-        from ..build.replace_in import draft_ids
+        from ..build.replace_in import draft_citations
 
-        cited = draft_ids(draft, from_format)
-        absent = [i for i in cited if book.get(i) is None]
+        cited = draft_citations(draft, options, book, warn, from_format)
+        options = cited.options
+        absent = [i for i in cited.ids if book.get(i) is None]
         if absent:
             warn(f"{draft} cites {', '.join(f'[{i}]' for i in absent)}, not in ledger {path}")
-        wanted = set(cited) if wanted is None else wanted & set(cited)
-    block = render_block(book, wanted, style)
+        wanted = set(cited.ids) if wanted is None else wanted & set(cited.ids)
+    block = render_block(book, wanted, style, title=options.sources_title)
     if not block:
         raise NothingFound("no sources to render", hint=f"ledger {path}")
     if replace_in:
         from ..build.replace_in import replace_block_in
 
-        target = replace_block_in(replace_in, block)
+        picked = pick_sources(book, wanted)
+        # --sources-title renames the draft's block; otherwise it keeps the title it has.
+        keep = not flags.is_set("sources-title")
+        target = replace_block_in(replace_in, block, options.sources_title, picked, keep_title=keep)
         echo(f"Sources block rewritten in {target}")
         return
     echo(block)

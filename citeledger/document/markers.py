@@ -10,11 +10,17 @@ anything inside Code, CodeBlock, Math, RawInline, RawBlock, an Image, a Cite, a 
 a Quarto code cell pandoc read as text (:func:`citeledger.tree.code_cell_inlines`), and the
 Sources block.
 
-A link is a marker when its text is one: ``[7]`` with a ``[7]: https://...`` definition, or a
-written ``[7](https://...)``, is how a README cites, and pandoc turns both into a Link whose text
-is ``7``. Such a Link (text ``n`` or ``[n]``, an http(s) target) cites id n; its target is kept
-on the hit (``Hit.url``) so the verifier can hold it to the ledger's URL, and the filter replaces
-the whole Link by the placed citation. Any other link's text is link text, never a marker.
+A link is a marker when its text is one and it is written as a citation: ``[7]`` with a
+``[7]: https://...`` definition, or a written ``[7](https://...)``, is how a README cites, and
+pandoc turns both into a Link whose text is ``7``. Such a Link (text ``n`` or ``[n]``, an http(s)
+target) cites id n when it is attached to the text it supports (``water.[7]``), when its text
+keeps the brackets (``[[7]](url)``), or, set apart from the text (``See issue
+[1328](https://github.com/...)``, ``Shipped in [2023](...)``), when the id is listed in the
+draft's Sources block or the caller's ``known`` says so: the verifier and the builds name the
+ledger (an id it holds, or a URL it holds) and the draft's ``[n]: url`` definitions. Any other
+numeric link is an ordinary link (``Scan.ordinary``). A citing Link's target is kept on the hit
+(``Hit.url``) so the verifier can hold it to the ledger's URL, and the filter replaces the whole
+Link by the placed citation. Any other link's text is link text, never a marker.
 
 One image is read: under pandoc-types 1.22 (pandoc before 3.0) a figure is a paragraph holding an
 Image titled ``fig:...``, and its alt text is the caption every writer prints.
@@ -31,12 +37,22 @@ Marker grammar (the grounded-citations convention):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..tree import INLINES_AT_C, Json, Walk, code_cell_inlines, is_old_figure_image
-from .sources_block import DEFAULT_TITLES, SourcesBlock, find_sources_block
+from ..tree import BREAKS, INLINES_AT_C, Json, Walk, code_cell_inlines, is_old_figure_image
+from .sources_block import DEFAULT_TITLES, SourcesBlock, entries, find_sources_block
+
+if TYPE_CHECKING:
+    from ..ledger.model import Ledger
+    from ..options import Options
+
+# Whether a numeric link set apart from the text cites: its id and its target in, yes or no.
+LinkKnown = Callable[[int, str], bool]
+# A link right after one of these opens a parenthesis or a quote: it is set apart, not attached.
+_OPENERS = tuple("([{\"'\u201c\u2018\u00ab")
 
 # Ledger ids run to six digits (``MAX_ID``); ASCII digits only, so ``[²]`` or ``[٣]`` is text.
 _ID = r"[0-9]{1,6}"
@@ -152,12 +168,15 @@ class Scan:
     entries name ids), wherever it is; ``sources`` is the same block only when the rest of the
     document cites an id: the block a build replaces by the list it renders. A document that
     cites nothing keeps every block it has. ``code`` holds ``id()`` of the inline lists of
-    code cells pandoc read as text."""
+    code cells pandoc read as text. ``ordinary`` holds the numeric links that are no citation
+    (see the module docstring), ``known`` the rule that decided it, for a scan made again."""
 
     hits: list[Hit] = field(default_factory=list)
     sources: SourcesBlock | None = None
     listing: SourcesBlock | None = None
     code: set[int] = field(default_factory=set)
+    ordinary: list[Hit] = field(default_factory=list)
+    known: LinkKnown | None = None
 
     def markers(self) -> Iterator[tuple[Hit, Marker]]:
         for hit in self.hits:
@@ -173,25 +192,58 @@ class Scan:
         return list(seen)
 
 
-def scan(doc: Json, titles: Sequence[str] = DEFAULT_TITLES) -> Scan:
+def scan(doc: Json, titles: Sequence[str] = DEFAULT_TITLES, known: LinkKnown | None = None) -> Scan:
     """Find every marker in a pandoc JSON document (a dict with "blocks"), skipping the places
     where a bracket is never a citation, and locate the Sources block (titled "Sources" or one
-    of ``titles``)."""
+    of ``titles``). ``known``: whether a numeric link set apart from the text cites (see the
+    module docstring; :func:`ledger_links` makes one); without it, only ids the Sources block
+    lists."""
     blocks = doc["blocks"]
     listing = find_sources_block(blocks, titles)
-    result = Scan(listing=listing, code=code_cell_inlines(blocks))
+    result = Scan(listing=listing, code=code_cell_inlines(blocks), known=known)
+    listed = {e.id for e in entries(blocks, listing)} if listing else set()
     skip = range(listing.start, listing.end) if listing else range(0)
-    _Walker(result.hits, result.code).top(blocks, skip)
+    _Walker(result, listed).top(blocks, skip)
     if listing is not None and any(m.ids for _hit, m in result.markers()):
         result.sources = listing
     return result
 
 
+def ledger_links(ledger: Ledger) -> LinkKnown:
+    """A numeric link set apart from the text cites when the ledger holds its id or its URL:
+    then it is a citation to be held to the ledger (the draft's own ``[n]: url`` definitions
+    are :func:`admit_defined`'s)."""
+
+    def known(n: int, url: str) -> bool:
+        return ledger.get(n) is not None or ledger.find_url(url) is not None
+
+    return known
+
+
+def admit_defined(doc: Json, found: Scan, titles: Sequence[str], defined: Iterable[int]) -> None:
+    """Make the numeric links whose ids the draft defines (``[n]: url``, read from its raw
+    text) citations in ``found``, updated in place as :func:`~.locate.drop_escaped` does."""
+    ids = set(defined)
+    if not any(m.ids[0] in ids for hit in found.ordinary for m in hit.markers):
+        return
+    earlier = found.known
+
+    def known(n: int, url: str) -> bool:
+        return n in ids or (earlier is not None and earlier(n, url))
+
+    again = scan(doc, titles, known)
+    found.hits[:] = again.hits
+    found.ordinary[:] = again.ordinary
+    found.sources, found.listing, found.known = again.sources, again.listing, known
+
+
 class _Walker(Walk):
-    def __init__(self, hits: list[Hit], code: set[int]) -> None:
+    def __init__(self, result: Scan, listed: set[int]) -> None:
         super().__init__()
-        self.hits = hits
-        self.code = code
+        self.hits = result.hits
+        self.code = result.code
+        self.result = result
+        self.listed = listed
         self.in_note = False
 
     def inlines(self, inlines: list[Json]) -> None:
@@ -236,11 +288,28 @@ class _Walker(Walk):
 
     def link_hit(self, inlines: list[Json], i: int, link: Json) -> None:
         n = link_marker_id(link)
-        if n is not None:
-            marker = Marker("id", f"[{n}]", (n,))
-            hit = Hit(inlines, i, i, [marker], self.index, self.heading, self.in_note)
-            hit.url = link["c"][2][0]
+        if n is None:
+            return
+        marker = Marker("id", f"[{n}]", (n,))
+        hit = Hit(inlines, i, i, [marker], self.index, self.heading, self.in_note)
+        hit.url = url = link["c"][2][0]
+        loose = not _attached(inlines, i) and link["c"][1][0]["c"][:1] != "["
+        known = self.result.known
+        if loose and n not in self.listed and not (known is not None and known(n, url)):
+            self.result.ordinary.append(hit)
+        else:
             self.hits.append(hit)
+
+
+def _attached(inlines: list[Json], i: int) -> bool:
+    """Whether the element at ``i`` follows text with nothing between (``water.[7]``)."""
+    if i == 0:
+        return False
+    before = inlines[i - 1]
+    t = before.get("t")
+    if t == "Space" or t in BREAKS:
+        return False
+    return not (t == "Str" and before["c"].endswith(_OPENERS))
 
 
 def link_marker_id(link: Json) -> int | None:
@@ -275,16 +344,43 @@ def _join_spaced_group(inlines: list[Json], i: int, text: str) -> tuple[int, str
     return i, text
 
 
-def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:
-    """Ids a draft cites, distinct, in order of first citation (the draft's own Sources block
-    does not count, nor do brackets the author escaped). Runs pandoc to read the file."""
+@dataclass(frozen=True, slots=True)
+class DraftCitations:
+    """What a draft cites (distinct ids, in order of first citation) and the options its
+    metadata sets, flags given by the caller winning."""
+
+    ids: list[int]
+    options: Options
+
+
+def read_citations(
+    path: Path,
+    *,
+    from_format: str | None = None,
+    flags: Options | None = None,
+    ledger: Ledger | None = None,
+    warn: Callable[[str], None] = lambda _line: None,
+) -> DraftCitations:
+    """The ids a draft cites (its own Sources block does not count, nor do brackets the
+    author escaped, nor numeric links that are no citation) and its options. Runs pandoc."""
+    from ..options import Options, from_meta
     from ..pandoc import format_for, read_json, read_text_draft
     from .locate import Locator, drop_escaped
+    from .sources_block import titles_for
 
     fmt = from_format or format_for(path)
     text = read_text_draft(path, fmt)
     doc = read_json(path, from_format=fmt)
-    found = scan(doc)
+    options = from_meta(doc.get("meta", {}), warn).merged(flags or Options())
+    titles = titles_for(options.sources_title)
+    found = scan(doc, titles, ledger_links(ledger) if ledger is not None else None)
     if text is not None:
-        drop_escaped(doc, found, Locator.from_text(str(path), text), DEFAULT_TITLES)
-    return found.cited_ids()
+        locator = Locator.from_text(str(path), text, titles)
+        drop_escaped(doc, found, locator, titles)
+        admit_defined(doc, found, titles, (d.id for d in locator.definitions))
+    return DraftCitations(found.cited_ids(), options)
+
+
+def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:
+    """:func:`read_citations`' ids, with no ledger to ask about numeric links."""
+    return read_citations(path, from_format=from_format).ids

@@ -8,10 +8,17 @@ A Sources block opens with its title, in any of the forms people and tools write
 - on slides read back from PowerPoint, a paginated title: ``Sources (1/2)``; consecutive pages
   are one block.
 
-The title is "Sources" or the document's ``citeledger.sources-title`` (any case, an optional
-colon). A heading's block runs to the next heading of the same or a higher level; a paragraph's
-to the next heading of any level. A titled block is a Sources block only when it is a citation
-list: it holds at least one entry naming an id, or nothing at all (a placeholder for the list).
+The title is "Sources", the document's ``citeledger.sources-title``, or one of the titles
+people give a numbered reference list (:data:`COMMON_TITLES`: "References", "Bibliography",
+"Works cited", "参考文献", "Quellen", "Источники", "المراجع"...), in any case, with an optional
+colon (and, on a heading line, an optional ``{#id .class}``). A block under a common title must
+list an entry: an empty "# References" is where citeproc puts its bibliography, not a
+placeholder for a Sources list.
+
+A heading's block runs to the next heading of the same or a higher level; a paragraph's to the
+next heading of any level. A titled block is a Sources block only when it is a citation list: it
+holds at least one entry naming an id, or nothing at all (a placeholder for the list, under
+"Sources" or the configured title).
 A section that merely carries the title (pandoc's own "### Sources" API section, a README's
 "## Sources" about data sources) is prose, and nothing ever replaces or drops it. When a draft
 holds several lists, the last one is the block.
@@ -44,7 +51,61 @@ from dataclasses import dataclass
 from ..tree import BREAKS, Json, Walk, stringify
 
 DEFAULT_TITLE = "Sources"
-DEFAULT_TITLES = (DEFAULT_TITLE,)
+# The titles of numbered reference lists in the documents people write, in the languages they
+# write them in: a section under one is a Sources block when it lists ``[n] url`` entries.
+COMMON_TITLES = (
+    "References",
+    "Reference",
+    "Reference list",
+    "Bibliography",
+    "Works cited",
+    "Works consulted",
+    "Citations",
+    "Notes and references",
+    "References and notes",
+    "Sources and references",
+    "Literature",
+    "Literature cited",
+    "参考文献",
+    "参考资料",
+    "參考文獻",
+    "參考資料",
+    "出典",
+    "참고 문헌",
+    "참고문헌",
+    "출처",
+    "Quellen",
+    "Quellenverzeichnis",
+    "Literatur",
+    "Literaturverzeichnis",
+    "Einzelnachweise",
+    "Références",
+    "Bibliographie",
+    "Referencias",
+    "Fuentes",
+    "Bibliografía",
+    "Referências",
+    "Fontes",
+    "Bibliografia",
+    "Fonti",
+    "Riferimenti",
+    "Bronnen",
+    "Źródła",
+    "Источники",
+    "Литература",
+    "Список литературы",
+    "Джерела",
+    "Kaynaklar",
+    "Kaynakça",
+    "المراجع",
+    "المصادر",
+    "مراجع",
+    "مصادر",
+    "منابع",
+    "מקורות",
+    "संदर्भ",
+)
+DEFAULT_TITLES = (DEFAULT_TITLE, *COMMON_TITLES)
 ANY_HEADING = 99  # the "level" of a paragraph title: any heading ends its block
 
 _PAGINATION = re.compile(r"\s*\(\s*\d+\s*/\s*\d+\s*\)$")
@@ -53,18 +114,39 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _BOLD_LINE = re.compile(r"^ {0,3}(\*\*|__)(.+?)\1[ \t]*(:?)[ \t]*$")
 
 
-def titles_for(title: str | None) -> tuple[str, ...]:
-    """The titles a draft's block may carry: "Sources" and the configured one."""
+def own_titles(title: str | None) -> tuple[str, ...]:
+    """The titles citeledger itself gives a list: "Sources" and the configured one (a built
+    deck's Sources slides carry one of them, never a common title the draft did not use)."""
     if title and title.strip() and title.strip().casefold() != DEFAULT_TITLE.casefold():
-        return (DEFAULT_TITLE, " ".join(title.split()))
-    return DEFAULT_TITLES
+        return (" ".join(title.split()), DEFAULT_TITLE)
+    return (DEFAULT_TITLE,)
+
+
+def titles_for(title: str | None) -> tuple[str, ...]:
+    """The titles a draft's block may carry: the configured one first, "Sources", then the
+    common titles."""
+    own = own_titles(title)
+    return own + tuple(t for t in COMMON_TITLES if not is_sources_title(t, own))
+
+
+def title_core(text: str) -> str:
+    """A title as written without its colon or page (``References:`` is "References")."""
+    core = " ".join(text.split()).rstrip(":").rstrip()
+    return _PAGINATION.sub("", core).rstrip(":").rstrip()
+
+
+def _may_be_empty(title: str, titles: Sequence[str]) -> bool:
+    """Whether a block under ``title`` counts with no entries yet: "Sources", the configured
+    title (``titles[0]``) or any title the caller named that is not a common one."""
+    if is_sources_title(title, (DEFAULT_TITLE, *titles[:1])):
+        return True
+    return not is_sources_title(title, COMMON_TITLES)
 
 
 def is_sources_title(text: str, titles: Sequence[str] = DEFAULT_TITLES) -> bool:
     """Whether ``text`` (a heading's or a slide's title, a paragraph's first line without its
     markup) names a Sources block: a title, any case, an optional colon, an optional page."""
-    core = " ".join(text.split()).rstrip(":").rstrip()
-    core = _PAGINATION.sub("", core).rstrip(":").rstrip()
+    core = title_core(text)
     if not core:
         return False
     folded = core.casefold()
@@ -124,7 +206,7 @@ def find_sources_block(
             continue
         title, level = found
         block = SourcesBlock(i, _block_end(blocks, i, level), title, level)
-        if not is_citation_list(blocks, block):
+        if not is_citation_list(blocks, block, titles):
             continue
         while _PAGINATION.search(block.title):
             earlier = _previous_page(blocks, block, titles)
@@ -161,9 +243,12 @@ def _previous_page(
     return None
 
 
-def is_citation_list(blocks: list[Json], block: SourcesBlock) -> bool:
-    """Whether ``block`` lists sources: an entry naming an id, or nothing after its title."""
-    if block.end == block.start + 1:
+def is_citation_list(
+    blocks: list[Json], block: SourcesBlock, titles: Sequence[str] = DEFAULT_TITLES
+) -> bool:
+    """Whether ``block`` lists sources: an entry naming an id, or nothing after a title that
+    may stand alone (see :func:`_may_be_empty`)."""
+    if block.end == block.start + 1 and _may_be_empty(block.title, titles):
         first = blocks[block.start]
         if first.get("t") == "Header" or not _after_first_line(first["c"]):
             return True
@@ -177,20 +262,38 @@ def line_title(lines: Sequence[str], number: int, titles: Sequence[str]) -> int 
     """The level of the Sources title on ``lines[number]`` (:data:`ANY_HEADING` for a
     paragraph title), or None when that line opens no Sources block. Like pandoc's markdown
     reader, a heading or a paragraph starts after a blank line (or at the top)."""
+    found = _title_line(lines, number)
+    if found is None or not is_sources_title(found[0], titles):
+        return None
+    return found[1]
+
+
+def line_title_text(lines: Sequence[str], number: int) -> str | None:
+    """The text of the title ``lines[number]`` would open, as pandoc reads it (no ``#``, no
+    bold markers, no heading attributes), or None when the line opens no heading or paragraph."""
+    found = _title_line(lines, number)
+    return found[0] if found is not None else None
+
+
+# ``## References {#refs .unnumbered}``, ``# Sources {-}``: pandoc's heading attributes.
+_HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")
+
+
+def _title_line(lines: Sequence[str], number: int) -> tuple[str, int] | None:
     line = lines[number]
     if number > 0 and lines[number - 1].strip():
         return None
     m = _ATX.match(line)
     if m:
-        return len(m.group(1)) if is_sources_title(m.group(2) or "", titles) else None
+        return _HEADING_ATTRIBUTES.sub("", m.group(2) or ""), len(m.group(1))
     nxt = lines[number + 1] if number + 1 < len(lines) else ""
-    if line.strip() and (u := _SETEXT.match(nxt)) and is_sources_title(line, titles):
-        return 1 if u.group(1)[0] == "=" else 2
+    if line.strip() and (u := _SETEXT.match(nxt)):
+        return _HEADING_ATTRIBUTES.sub("", line), 1 if u.group(1)[0] == "=" else 2
     m = _BOLD_LINE.match(line)
     if m:
-        return ANY_HEADING if is_sources_title(m.group(2), titles) else None
-    if not line.startswith(("    ", "\t")) and is_sources_title(line, titles):
-        return ANY_HEADING
+        return m.group(2), ANY_HEADING
+    if not line.startswith(("    ", "\t")):
+        return line, ANY_HEADING
     return None
 
 
@@ -279,7 +382,8 @@ def find_sources_lines(
             if h is not None and h <= level and not (k > 0 and lines[k - 1].strip()):
                 end = k
                 break
-        if _lists_entries(lines, first_body, end, fenced):
+        title = line_title_text(lines, number) or ""
+        if _lists_entries(lines, first_body, end, fenced, _may_be_empty(title, titles)):
             found = LineBlock(number, end, level)
     run = _definition_run(lines, fenced)
     if run is not None and (found is None or run.start >= found.end):
@@ -312,11 +416,13 @@ _DEFINITION = re.compile(
 )
 
 
-def _lists_entries(lines: Sequence[str], start: int, end: int, fenced: Sequence[bool]) -> bool:
+def _lists_entries(
+    lines: Sequence[str], start: int, end: int, fenced: Sequence[bool], may_be_empty: bool
+) -> bool:
     """The raw side of :func:`is_citation_list`: an entry line, a ``[n]:`` definition, or
-    nothing but blank lines."""
+    nothing but blank lines (under a title that may stand alone)."""
     body = [lines[k] for k in range(start, end) if not fenced[k]]
-    if not any(line.strip() for line in body) and not any(fenced[start:end]):
+    if may_be_empty and not any(line.strip() for line in body) and not any(fenced[start:end]):
         return True
     return any(_ENTRY_LINE.match(line) or _DEFINITION.match(line) for line in body)
 
@@ -408,11 +514,13 @@ def replace_in_text(
     *,
     read: Callable[[str], Json] | None = None,
     tree: Json | None = None,
+    keep_title: bool = True,
 ) -> str:
     """``draft`` with its Sources block (see :func:`find_sources_lines`) replaced by ``block``,
     or ``block`` appended after a blank line when there is none. Everything outside the block
     stays byte-identical (footnote and other reference definitions inside the old block move
-    after the new one), a heading keeps its level, and a second run gives the same text.
+    after the new one), a heading keeps its level (and, with ``keep_title``, its own title),
+    and a second run gives the same text.
 
     ``read`` parses markdown into pandoc's tree (``tree``: the draft's, when the caller has
     it). With it, the replacement is checked against pandoc's own reading: the block the lines
@@ -424,6 +532,8 @@ def replace_in_text(
     found = find_sources_lines(bare, titles)
     if found is not None:
         block = _relevel(block, found)
+        if keep_title:
+            block = _retitle(block, bare, found)
     new_block = newline.join(block.split("\n")) + newline
     if found is not None:
         kept = _kept_definitions(bare, found)
@@ -461,6 +571,26 @@ def _relevel(block: str, found: LineBlock) -> str:
     if m is None:
         return block
     return "#" * found.level + first[len(m.group(1)) :].lstrip("#") + sep + rest
+
+
+def _retitle(block: str, lines: Sequence[str], found: LineBlock) -> str:
+    """The rendered block under the draft's own title, when the draft's block has another
+    ("## References" stays "## References"); the same title, in any case or with a colon,
+    takes the rendered spelling."""
+    drafted = line_title_text(lines, found.start) if found.titled else None
+    if not drafted:
+        return block
+    first, sep, rest = block.partition("\n")
+    m = _ATX.match(first)
+    rendered = (m.group(2) or "") if m else first
+    if is_sources_title(drafted, (title_core(rendered),)):
+        return block
+    heading = lines[found.start]
+    if m and _ATX.match(heading):
+        # The draft's heading line as it is: its level, its {#id .class} attributes.
+        return heading.rstrip() + sep + rest
+    core = title_core(drafted)
+    return (f"{m.group(1)} {core}" if m else f"{core}:") + sep + rest
 
 
 # ``[^note]:`` opens a footnote definition; ``[label]: url`` with a label that is not an id is

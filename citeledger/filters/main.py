@@ -30,8 +30,11 @@ Placement per output format (``filters/<module>.py``):
 A heading that holds a marker keeps the identifier pandoc would give it without the marker
 (``# Introduction[1]`` is ``#introduction``, not ``#introduction1``), and links to it follow.
 A link whose text is a marker (``[7]`` with a ``[7]: https://...`` definition, ``[7](url)``)
-is a citation like any other: verified (its URL must be the ledger's) and placed. The draft's
-own Sources block is dropped only when it is a citation list and the document cites.
+is a citation like any other when written as one (attached to its text, or an id or URL the
+ledger knows; ``See issue [1328](...)`` stays a link): verified (its URL must be the ledger's)
+and placed. The draft's own Sources block ("Sources", the configured title, or a common one
+such as "References" or "参考文献") is dropped only when it is a citation list and the document
+cites; the list takes its place under its title unless ``sources-title`` names another.
 
 A bracket that is not a citation: ``citeledger convert``, ``wiki``, ``verify`` and ``render``
 read the draft's text, so ``\\[1\\]`` (backslash-escaped brackets) stays the text "[1]". A bare
@@ -85,8 +88,8 @@ from importlib import import_module
 from typing import Any, NoReturn
 
 from .. import formats
-from ..document.markers import Marker, Scan, scan
-from ..document.sources_block import titles_for
+from ..document.markers import Marker, Scan, ledger_links, scan
+from ..document.sources_block import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
@@ -165,14 +168,21 @@ def apply(
     """
     meta = doc.setdefault("meta", {})
     opts = options or from_meta(meta, say)
-    found = scan(doc, titles_for(opts.sources_title))
-    if not found.hits and found.sources is None and opts.min_coverage is None:
+    titles = titles_for(opts.sources_title)
+    found = scan(doc, titles)
+    if not (found.hits or found.ordinary or found.sources) and opts.min_coverage is None:
         return None
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
+    if found.ordinary:
+        # A numeric link set apart from the text cites only what the ledger knows.
+        found = scan(doc, titles, ledger_links(ledger))
+        if not found.hits and found.sources is None and opts.min_coverage is None:
+            return None
     if verify:
         _verify(doc, ledger, opts, found, say)
+    opts = _drafted_title(opts, found)
     state = State(doc=doc, format=fmt, options=opts, ledger=ledger, scan=found, say=say)
     for _hit, marker in found.markers():
         for source_id in marker.ids:
@@ -193,6 +203,17 @@ def apply(
     if placement.records_options:
         meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
     return state
+
+
+def _drafted_title(opts: Options, found: Scan) -> Options:
+    """The list replaces the draft's own block under the draft's title ("References" stays
+    "References") unless the options name one."""
+    if found.sources is None or opts.is_set("sources-title"):
+        return opts
+    title = title_core(found.sources.title)
+    if not title or is_sources_title(title, (opts.sources_title,)):
+        return opts
+    return opts.updated({"sources-title": title})
 
 
 def _verify(doc: Json, ledger: Ledger, opts: Options, found: Scan, say: Say) -> None:

@@ -172,7 +172,10 @@ class Source:
     @property
     def display_title(self) -> str:
         """The title on one line, without control characters: what every output shows. XML
-        (docx, pptx) cannot hold C0 controls, and a newline could start markup in markdown."""
+        (docx, pptx) cannot hold C0 controls, and a newline could start markup in markdown.
+        Empty when the title is the URL itself: every output shows the URL already."""
+        if self.title.strip().rstrip("/") == self.url.rstrip("/"):
+            return ""
         return display_text(self.title, MAX_TITLE_SHOWN)
 
     @property

@@ -57,8 +57,8 @@ def markdown_url(url: str) -> str:
 
 
 def _entry(source: Source) -> str:
-    title = markdown_text(source.display_lead)
     url = markdown_url(source.url)
+    title = markdown_text(source.display_lead)
     return f"{url} — {title}" if title else url
 
 
@@ -122,9 +122,15 @@ def pick_sources(ledger: Ledger, ids: Iterable[int] | None) -> list[Source]:
     )
 
 
-def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = "markdown") -> str:
+def render_block(
+    ledger: Ledger,
+    ids: Iterable[int] | None = None,
+    style: str = "markdown",
+    *,
+    title: str = "Sources",
+) -> str:
     """The Sources block for ``ids`` (all sources when ``None``) in ``style``, without a final
-    newline; an empty string when nothing is picked."""
+    newline, under ``title``; an empty string when nothing is picked."""
     if style not in STYLES:
         raise BadInput(f"unknown render style {style!r}", hint="use one of " + ", ".join(STYLES))
     picked = pick_sources(ledger, ids)
@@ -138,7 +144,8 @@ def render_block(ledger: Ledger, ids: Iterable[int] | None = None, style: str = 
         return csljson_text(picked)
     if style == "footnotes":
         return "\n".join(f"[^{s.id}]: {_entry(s)}" for s in picked)
-    lines = ["Sources:"] if style == "plain" else ["## Sources", ""]
+    heading = markdown_text(" ".join(title.split()) or "Sources")
+    lines = [f"{heading}:"] if style == "plain" else [f"## {heading}", ""]
     for s in picked:
         lines.append(f"[{s.id}] {_entry(s)}")
         if style == "evidence":

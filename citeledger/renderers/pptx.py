@@ -31,7 +31,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..document.sources_block import is_sources_title, titles_for
+from ..document.sources_block import is_sources_title, own_titles
 from ..slides import (
     INSET_LR,
     INSET_TB,
@@ -78,7 +78,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
             hint="give the .pptx that pandoc wrote",
         ) from None
 
-    titles = titles_for(options.sources_title)
+    titles = own_titles(options.sources_title)
     slides = list(prs.slides)
     for slide in _pandoc_notes_slides(slides):
         ox.delete_slide(prs, slide)

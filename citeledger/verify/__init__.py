@@ -19,7 +19,7 @@ from typing import Any
 
 from ..document.docx_input import NoteCitations, note_citations
 from ..document.locate import Locator, drop_escaped
-from ..document.markers import Scan
+from ..document.markers import Scan, admit_defined, ledger_links
 from ..document.markers import scan as scan_doc
 from ..document.sentences import sentences
 from ..document.sources_block import Entry, entries, titles_for
@@ -89,11 +89,12 @@ def _verify(
     if not isinstance(doc, dict):
         doc = doc.to_json()
     titles = titles_for(options.sources_title)
-    found = scan if scan is not None else scan_doc(doc, titles)
+    found = scan if scan is not None else scan_doc(doc, titles, ledger_links(ledger))
     locator = None
     if source_text is not None:
         locator = Locator.from_text(source_name, source_text, titles)
         drop_escaped(doc, found, locator, titles)
+        admit_defined(doc, found, titles, (d.id for d in locator.definitions))
     listing = found.listing
     skip = range(listing.start, listing.end) if listing else range(0)
     notes = note_citations(doc, ledger, skip=skip) if footnote_citations else NoteCitations()

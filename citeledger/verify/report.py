@@ -2,9 +2,11 @@
 
 The text form keeps the grounded-citations ``sources.py verify`` lines (``info: stats: ...``,
 ``warn: ...``, ``FAIL: ...``, then ``citations OK`` or ``verification failed``) so agents and
-scripts written for the seed keep working; each finding now also says where it is. The JSON
-form carries the same findings for CI tools (:mod:`.ci_formats` writes them as GitHub Actions
-commands and SARIF).
+scripts written for the seed keep working; each finding now also says where it is. Past
+:data:`SHOWN_PER_RULE` warnings (or infos) of one rule, the text form prints the first ones and
+then one line with the count and the next locations: a long report's 270 style warnings would
+bury the few findings that matter. Every FAIL is printed. The JSON form carries every finding
+for CI tools (:mod:`.ci_formats` writes them as GitHub Actions commands and SARIF).
 """
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ from typing import Any, Literal
 # How bad a finding is, as the text report prints it (the seed's spelling).
 Level = Literal["info", "warn", "FAIL"]
 LEVELS: tuple[Level, ...] = ("info", "warn", "FAIL")
+# Findings of one rule the text report prints in full before it counts the rest.
+SHOWN_PER_RULE = 3
+# Locations the count line names, after the findings shown.
+_MORE_LOCATIONS = 3
 
 
 @dataclass
@@ -55,13 +61,15 @@ class Report:
     def by_code(self, code: str) -> list[Finding]:
         return [f for f in self.findings if f.code == code]
 
-    def lines(self, *, named: bool = False) -> list[str]:
+    def lines(self, *, named: bool = False, limit: int | None = SHOWN_PER_RULE) -> list[str]:
         """The text report; ``named``: the stats line says which file it counts (a run over
-        several files)."""
+        several files). ``limit``: warnings and infos of one rule printed in full before one
+        line counts the rest (None: all of them)."""
         where = f"{self.source_name}: " if named else ""
         out = [f"info: {where}stats: {stats_line(self.stats)}"]
         for level in LEVELS:
-            out.extend(f.line() for f in self.findings if f.level == level)
+            found = [f for f in self.findings if f.level == level]
+            out.extend(grouped_lines(found, None if level == "FAIL" else limit))
         out.append("verification failed" if self.failed else "citations OK")
         return out
 
@@ -77,6 +85,32 @@ class Report:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+
+def grouped_lines(findings: list[Finding], limit: int | None) -> list[str]:
+    """``findings`` (of one level) as lines, in order, the first ``limit`` of each rule in
+    full; then, per rule with more, one line: how many more, where the next ones are, and how
+    to see them all."""
+    if limit is None:
+        return [f.line() for f in findings]
+    out: list[str] = []
+    rest: dict[str, list[Finding]] = {}
+    seen: dict[str, int] = {}
+    for f in findings:
+        seen[f.code] = seen.get(f.code, 0) + 1
+        if seen[f.code] <= limit:
+            out.append(f.line())
+        else:
+            rest.setdefault(f.code, []).append(f)
+    for code, more in rest.items():
+        places = [f.location for f in more[:_MORE_LOCATIONS]]
+        if len(more) > _MORE_LOCATIONS:
+            places.append("\u2026")
+        out.append(
+            f"{more[0].level}: {len(more)} more {code} ({', '.join(places)}); "
+            "`--format json` lists every finding"
+        )
+    return out
 
 
 def stats_line(s: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...document.markers import Scan, scan
+from ...document.markers import Scan, ledger_links, scan
 from ...document.sources_block import titles_for
 from ...errors import BadInput, VerificationFailed
 from ...filters import main as filter_main
@@ -111,7 +111,7 @@ def _read_pages(job: _Build, docs: list[Json], verify: bool) -> list[Page]:
     for draft, doc in zip(job.drafts, docs, strict=True):
         # Each draft is verified with its own metadata's options; the flags win over them.
         drafted = from_meta(doc.get("meta", {}), job.say).merged(job.opts)
-        found = scan(doc, titles_for(drafted.sources_title))
+        found = scan(doc, titles_for(drafted.sources_title), ledger_links(job.ledger))
         if verify:
             failed |= _verify(draft, doc, found, job.ledger, drafted, job.say)
         pages += _draft_pages(job, draft, doc, found)
