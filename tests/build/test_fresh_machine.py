@@ -4,7 +4,6 @@ the Debian package that provides it, instead of a PDF with blank lines or a TeX 
 from __future__ import annotations
 
 import io
-import json
 import os
 import shutil
 from pathlib import Path
@@ -16,15 +15,10 @@ from pypdf import PdfReader
 from citeledger.build.convert import TEMPLATES
 from citeledger.pandoc import run_pandoc
 from citeledger.renderers.typst_fonts import font_warning, missing_scripts
-from tests.helpers import need, require_cjk_font, run_citeledger
+from tests.helpers import make_ledger, need, require_cjk_font, run_citeledger
 
 JAPANESE = "# 食品ロス\n\n家庭から発生した食品ロスは、年間約236万トンと推計されている。[1]\n"
-LEDGER = {
-    "version": 1,
-    "sources": [
-        {"id": 1, "url": "https://example.org/loss", "title": "Loss", "accessed": "2025-01-01"}
-    ],
-}
+SOURCES = [(1, "https://example.org/loss", "Loss", "2025-01-01")]
 
 
 def typst_source(markdown: str) -> bytes:
@@ -39,7 +33,7 @@ def citeledger(folder: Path, *args: str, env: dict[str, str] | None = None):
 
 
 def draft(folder: Path, text: str) -> None:
-    (folder / "ledger.json").write_text(json.dumps(LEDGER), encoding="utf-8")
+    make_ledger(folder / "ledger.json", SOURCES)
     (folder / "draft.md").write_text(text, encoding="utf-8")
 
 

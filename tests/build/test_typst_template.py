@@ -5,19 +5,13 @@ repeats this file under an older pandoc (``CITELEDGER_PANDOC``)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pypdf import PdfReader
 
-from tests.helpers import require_writer, run_citeledger
+from tests.helpers import make_ledger, require_writer, run_citeledger
 
-LEDGER = {
-    "version": 1,
-    "sources": [
-        {"id": 1, "url": "https://example.org/one", "title": "One", "accessed": "2025-01-01"}
-    ],
-}
+SOURCES = [(1, "https://example.org/one", "One", "2025-01-01")]
 LONG = "---\ntitle: Long report\n---\n\n" + "".join(
     f"Paragraph {i} runs long enough that sixty of them fill three pages of the report, "
     "and then some more words follow to be sure of it.[1]\n\n"
@@ -27,7 +21,7 @@ LONG = "---\ntitle: Long report\n---\n\n" + "".join(
 
 def footers(tmp_path: Path, *args: str) -> list[str]:
     require_writer("typst")
-    (tmp_path / "ledger.json").write_text(json.dumps(LEDGER), encoding="utf-8")
+    make_ledger(tmp_path / "ledger.json", SOURCES)
     (tmp_path / "long.md").write_text(LONG, encoding="utf-8")
     proc = run_citeledger("convert", "long.md", "-o", "long.pdf", *args, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

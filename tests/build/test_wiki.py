@@ -3,7 +3,6 @@ Sources list, the same ids everywhere, an index and a reverse index, links that 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -20,7 +19,7 @@ from citeledger.build.wiki import (
 from citeledger.errors import VerificationFailed
 from citeledger.ledger import load_ledger
 from citeledger.options import Options
-from tests.helpers import GOLDEN_ROOT, run_citeledger
+from tests.helpers import GOLDEN_ROOT, make_ledger, run_citeledger
 
 DRAFT = """\
 ---
@@ -70,8 +69,7 @@ def write_ledger(path: Path) -> Path:
         }
         for i in range(1, 6)
     ]
-    path.write_text(json.dumps({"version": 1, "sources": sources}), encoding="utf-8")
-    return path
+    return make_ledger(path, sources)
 
 
 @pytest.fixture

@@ -8,10 +8,9 @@ package (``citeledger/build/wiki/links.py``) walks inline lists only.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from tests.helpers import run_citeledger
+from tests.helpers import make_ledger, run_citeledger
 
 DRAFT = """\
 # Quoting
@@ -29,8 +28,7 @@ def test_gfm_wiki_builds_pages_whose_cited_paragraphs_quote_or_hold_math(tmp_pat
         {"id": i, "url": f"https://example.org/{i}", "title": f"Source {i}", "accessed": ""}
         for i in (1, 2)
     ]
-    ledger = tmp_path / "ledger.json"
-    ledger.write_text(json.dumps({"version": 1, "sources": sources}), encoding="utf-8")
+    ledger = make_ledger(tmp_path / "ledger.json", sources)
     (tmp_path / "draft.md").write_text(DRAFT, encoding="utf-8")
     done = run_citeledger(
         "wiki", "draft.md", "-o", "site", "--format", "gfm", cwd=tmp_path, ledger=ledger

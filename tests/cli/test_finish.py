@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import zipfile
 from pathlib import Path
 
 from citeledger.pandoc import run_pandoc
-from tests.helpers import run_citeledger
+from tests.helpers import make_ledger, run_citeledger
 
-LEDGER = {
-    "version": 1,
-    "sources": [
-        {"id": 7, "url": "https://example.com/seven", "title": "Seven", "accessed": "2024-02-02"},
-        {"id": 40, "url": "https://example.org/forty", "title": "Forty", "accessed": "2024-02-03"},
-    ],
-}
+SOURCES = [
+    (7, "https://example.com/seven", "Seven", "2024-02-02"),
+    (40, "https://example.org/forty", "Forty", "2024-02-03"),
+]
 DRAFT = "Ice floats on water.[7][40] It floats again here.[40]\n"
 
 
@@ -25,7 +21,7 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def pandoc_build(tmp_path: Path, *meta: str) -> Path:
-    (tmp_path / "ledger.json").write_text(json.dumps(LEDGER), encoding="utf-8")
+    make_ledger(tmp_path / "ledger.json", SOURCES)
     args = ["-f", "markdown", "-o", "out.docx", "--filter", "pandoc-citeledger"]
     for item in ("citeledger.ledger=ledger.json", *meta):
         args += ["-M", item]
@@ -76,7 +72,7 @@ def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_missing_file_is_one_line_exit_2(tmp_path: Path) -> None:
-    (tmp_path / "ledger.json").write_text(json.dumps(LEDGER), encoding="utf-8")
+    make_ledger(tmp_path / "ledger.json", SOURCES)
     line = one_line_error(cli("finish", "nowhere.docx", cwd=tmp_path))
     assert "nowhere.docx: no such file" in line
 
@@ -88,7 +84,7 @@ def test_non_office_file_is_one_line_exit_2(tmp_path: Path) -> None:
 
 
 def test_a_docx_that_is_not_a_zip_is_one_line_exit_2(tmp_path: Path) -> None:
-    (tmp_path / "ledger.json").write_text(json.dumps(LEDGER), encoding="utf-8")
+    make_ledger(tmp_path / "ledger.json", SOURCES)
     (tmp_path / "fake.docx").write_text("not a zip", encoding="utf-8")
     line = one_line_error(cli("finish", "fake.docx", cwd=tmp_path))
     assert "fake.docx: not a Word document" in line

@@ -17,7 +17,7 @@ from pptx import Presentation
 from citeledger.cli import app
 from citeledger.filters import main as filter_main
 from citeledger.options import OPTIONS, Options, from_meta, readme_table
-from tests.helpers import OWN_VARS, ROOT, citeledger_env, run_citeledger
+from tests.helpers import OWN_VARS, ROOT, citeledger_env, make_ledger, run_citeledger
 
 README = ROOT / "README.md"
 COMMAND_NAMES = ("convert", "wiki", "verify", "finish")
@@ -77,8 +77,7 @@ DRAFT = "Ice floats on water because it is less dense.[1]\n"
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    source = {"id": 1, "url": "https://a.org/ice", "title": "Ice", "accessed": "2026-01-01"}
-    (tmp_path / "ledger.json").write_text(json.dumps({"version": 1, "sources": [source]}))
+    make_ledger(tmp_path / "ledger.json", [(1, "https://a.org/ice", "Ice", "2026-01-01")])
     (tmp_path / "d.md").write_text(DRAFT)
     return tmp_path
 
@@ -142,10 +141,10 @@ DECK = (
 
 def _two_sources(folder: Path) -> None:
     sources = [
-        {"id": 1, "url": "https://a.org/ice", "title": "Ice", "accessed": "2026-01-01"},
-        {"id": 2, "url": "https://a.org/water", "title": "Water", "accessed": "2026-01-01"},
+        (1, "https://a.org/ice", "Ice", "2026-01-01"),
+        (2, "https://a.org/water", "Water", "2026-01-01"),
     ]
-    (folder / "ledger.json").write_text(json.dumps({"version": 1, "sources": sources}))
+    make_ledger(folder / "ledger.json", sources)
 
 
 def _pandoc_then_finish(folder: Path, draft: str, out: str, *meta: str) -> Path:

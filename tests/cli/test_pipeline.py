@@ -25,7 +25,7 @@ import pytest
 import yaml
 
 from citeledger.pandoc import pandoc_path
-from tests.helpers import ROOT, need
+from tests.helpers import ROOT, make_ledger, need
 
 WORKFLOW = ROOT / "examples" / "github-actions" / "citeledger.yml"
 README = ROOT / "README.md"
@@ -133,7 +133,7 @@ def drafts(hooks: dict[str, Any], tmp_path: Path) -> Path:
     """A writing project in git: a ledger and a draft that cites it correctly."""
     folder = tmp_path / "drafts"
     git_init(folder, hooks["env"])
-    (folder / "ledger.json").write_text(json.dumps({"version": 1, "sources": SOURCES}))
+    make_ledger(folder / "ledger.json", SOURCES)
     (folder / "report.md").write_text(GOOD, encoding="utf-8")
     commit_all(folder, hooks["env"], "the ledger")
     return folder
@@ -200,7 +200,7 @@ def test_installed_hook_refuses_the_commit_and_lets_the_fixed_one_through(
     assert run(["git", "rev-parse", "HEAD"], repo, env).stdout.strip() == head
 
     quoted = [dict(s, quotes=[{"text": "t", "added": "2026-01-01"}]) for s in SOURCES]
-    (repo / "ledger.json").write_text(json.dumps({"version": 1, "sources": quoted}))
+    make_ledger(repo / "ledger.json", quoted)
     (repo / "report.md").write_text(GOOD, encoding="utf-8")
     run(["git", "add", "-A"], repo, env)
     passed = run(["git", "commit", "-m", "cite what the ledger holds"], repo, env)

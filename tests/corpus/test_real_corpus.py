@@ -15,7 +15,6 @@ time, and the checks are separate tests over the results.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -28,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from citeledger.pandoc import pandoc_path
-from tests.helpers import FIXTURES, run_citeledger
+from tests.helpers import FIXTURES, make_ledger, run_citeledger
 from tests.helpers.authoring import URLS, cite
 
 CORPUS = FIXTURES / "corpora" / "real"
@@ -136,8 +135,7 @@ def cited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 def as_is(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
     document: str = request.param
     folder = tmp_path_factory.mktemp("as-is")
-    ledger = folder / "ledger.json"
-    ledger.write_text(json.dumps({"version": 1, "sources": []}), encoding="utf-8")
+    ledger = make_ledger(folder / "ledger.json")
     draft = folder / document
     shutil.copy(CORPUS / document, draft)
     built = Built(folder, draft, ledger)
@@ -233,8 +231,7 @@ PASSTHROUGH = [
 def test_document_as_it_is_is_byte_identical_through_the_filter(
     document: str, writer: str, tmp_path: Path
 ) -> None:
-    ledger = tmp_path / "ledger.json"
-    ledger.write_text(json.dumps({"version": 1, "sources": []}), encoding="utf-8")
+    ledger = make_ledger(tmp_path / "ledger.json")
     filter_command = shutil.which("pandoc-citeledger")
     assert filter_command is not None, "pip install -e . installs pandoc-citeledger"
     args = ["-f", "markdown", "-t", writer, "-s", str(CORPUS / document)]

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.helpers import run_citeledger, run_filter
+from tests.helpers import make_ledger, run_citeledger, run_filter
 
 WIKIPEDIA = "https://en.wikipedia.org/wiki/Python_(programming_language)"
 
@@ -35,9 +35,7 @@ def ledger(folder: Path, urls: list[str], *, quotes: bool = True) -> Path:
         }
         for i, url in enumerate(urls, 1)
     ]
-    path = folder / "ledger.json"
-    path.write_text(json.dumps({"version": 1, "sources": sources}), encoding="utf-8")
-    return path
+    return make_ledger(folder / "ledger.json", sources)
 
 
 def write(folder: Path, name: str, text: str) -> Path:

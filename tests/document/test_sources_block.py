@@ -3,7 +3,6 @@ raw lines, in every form people and tools write its title, and replaced exactly 
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from citeledger.document.sources_block import (
     titles_for,
 )
 from citeledger.pandoc import read_json
-from tests.helpers import run_citeledger
+from tests.helpers import make_ledger, run_citeledger
 
 BLOCK = "## Sources\n\n[1] https://a.org — A"
 
@@ -147,10 +146,7 @@ def _citeledger(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _ledger(folder: Path) -> Path:
-    path = folder / "ledger.json"
-    source = {"id": 1, "url": "https://a.org", "title": "A", "accessed": "2026-01-01"}
-    path.write_text(json.dumps({"version": 1, "sources": [source]}), encoding="utf-8")
-    return path
+    return make_ledger(folder / "ledger.json", [(1, "https://a.org", "A", "2026-01-01")])
 
 
 def test_render_replace_in_rewrites_a_closing_hashes_sources_heading(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@ Sources list holding only the ids that chunk cites, with links that stay in the 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -11,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from citeledger.pandoc import pandoc_path
-from tests.helpers import require_writer
+from tests.helpers import make_ledger, require_writer
 
 DRAFT = """\
 # Alpha
@@ -43,7 +42,7 @@ def build(tmp: Path) -> Path:
         }
         for i in (1, 2, 3)
     ]
-    (tmp / "ledger.json").write_text(json.dumps({"version": 1, "sources": sources}))
+    make_ledger(tmp / "ledger.json", sources)
     (tmp / "draft.md").write_text(DRAFT)
     pandoc_filter = shutil.which("pandoc-citeledger")
     assert pandoc_filter, "pandoc-citeledger is not on PATH: pip install -e ."

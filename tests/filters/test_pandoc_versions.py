@@ -23,35 +23,29 @@ from typing import Any
 
 from citeledger.document.markers import scan
 from citeledger.filters.main import apply
-from citeledger.ledger import Ledger, Source
+from citeledger.ledger import Ledger
 from citeledger.options import Options
 from citeledger.pandoc import pandoc_path, run_pandoc
 from citeledger.verify import verify
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, ledger_of, make_ledger
 
 FIXTURES = FIXTURES / "pandoc-types-1.22"
 FIGURE_122 = FIXTURES / "figure.json"
 FIGURE_MD = FIXTURES / "figure.md"
 
 
-def make_ledger(tmp_path: Path) -> Ledger:
-    return Ledger(
-        tmp_path / "ledger.json",
-        [
-            Source(1, "https://example.org/one", "One", "2024-01-01"),
-            Source(2, "https://example.org/two", "Two", "2024-01-02"),
-        ],
-    )
+SOURCES = [
+    (1, "https://example.org/one", "One", "2024-01-01"),
+    (2, "https://example.org/two", "Two", "2024-01-02"),
+]
+
+
+def ledger_in(tmp_path: Path) -> Ledger:
+    return ledger_of(tmp_path / "ledger.json", SOURCES)
 
 
 def write_ledger(tmp_path: Path) -> Path:
-    path = tmp_path / "ledger.json"
-    sources = [
-        {"id": 1, "url": "https://example.org/one", "title": "One", "accessed": "2024-01-01"},
-        {"id": 2, "url": "https://example.org/two", "title": "Two", "accessed": "2024-01-02"},
-    ]
-    path.write_text(json.dumps({"version": 1, "sources": sources}), encoding="utf-8")
-    return path
+    return make_ledger(tmp_path / "ledger.json", SOURCES)
 
 
 def figure_122() -> dict[str, Any]:
@@ -122,13 +116,13 @@ def test_unknown_id_in_a_pandoc_types_1_22_figure_caption_fails_verification(
     for inline in caption_122(doc):
         if inline["t"] == "Str" and inline["c"] == "roofs.[2]":
             inline["c"] = "roofs.[99]"
-    report = verify(doc, make_ledger(tmp_path), build=True)
+    report = verify(doc, ledger_in(tmp_path), build=True)
     assert report.failed
     assert any(99 in finding.ids for finding in report.findings)
 
 
 def test_citation_in_a_pandoc_types_1_22_figure_caption_is_placed(tmp_path: Path) -> None:
-    doc = apply(figure_122(), "html", options=Options(), ledger=make_ledger(tmp_path))
+    doc = apply(figure_122(), "html", options=Options(), ledger=ledger_in(tmp_path))
     caption = caption_122(doc)
     assert "[2]" not in text_of(caption)
     links = [i["c"][2][0] for i in caption if i["t"] == "Link"]

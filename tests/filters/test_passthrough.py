@@ -7,7 +7,6 @@ ledger citation, so the filter must not change a byte of native, html or latex o
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from citeledger.pandoc import pandoc_path
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, make_ledger
 
 CORPORA = FIXTURES / "corpora"
 DOCUMENTS = ["testsuite.txt", "markdown-reader-more.txt", "markdown-citations.txt", "tables.txt"]
@@ -32,9 +31,7 @@ def filter_command() -> str:
 
 @pytest.fixture(scope="module")
 def empty_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("ledger") / "ledger.json"
-    path.write_text(json.dumps({"version": 1, "sources": []}), encoding="utf-8")
-    return path
+    return make_ledger(tmp_path_factory.mktemp("ledger") / "ledger.json")
 
 
 def run(args: list[str], ledger: Path, cwd: Path) -> tuple[bytes, bytes]:

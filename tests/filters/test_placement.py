@@ -12,21 +12,20 @@ from citeledger.escape import latex_text as latex_escape
 from citeledger.escape import latex_url, typst_string
 from citeledger.escape import typst_markup as typst_escape
 from citeledger.filters.main import apply
-from citeledger.ledger import Ledger, Source
+from citeledger.ledger import Ledger
 from citeledger.options import Options, from_meta
 from citeledger.pandoc import run_pandoc
-from tests.helpers import require_writer
+from tests.helpers import ledger_of, require_writer
+
+SOURCES = [
+    (1, "https://example.org/one", "One & only <b>", "2024-01-01"),
+    (2, "https://example.org/two", "Two", "2024-01-02"),
+    (7, "https://example.org/seven", "Seven", "2024-01-07"),
+]
 
 
-def make_ledger(tmp_path: Path) -> Ledger:
-    return Ledger(
-        tmp_path / "ledger.json",
-        [
-            Source(1, "https://example.org/one", "One & only <b>", "2024-01-01"),
-            Source(2, "https://example.org/two", "Two", "2024-01-02"),
-            Source(7, "https://example.org/seven", "Seven", "2024-01-07"),
-        ],
-    )
+def ledger_in(tmp_path: Path) -> Ledger:
+    return ledger_of(tmp_path / "ledger.json", SOURCES)
 
 
 def tree(markdown: str) -> dict:
@@ -40,7 +39,7 @@ def write(doc: dict, fmt: str, *extra: str) -> str:
 
 def placed(markdown: str, fmt: str, tmp_path: Path, verify: bool = True, **opts) -> dict:
     doc = tree(markdown)
-    return apply(doc, fmt, options=Options(**opts), ledger=make_ledger(tmp_path), verify=verify)
+    return apply(doc, fmt, options=Options(**opts), ledger=ledger_in(tmp_path), verify=verify)
 
 
 DRAFT = (
@@ -114,7 +113,7 @@ def test_unknown_id_stops_the_filter_before_placing(tmp_path):
             tree("Ice floats on water.[99]\n"),
             "html5",
             options=Options(),
-            ledger=make_ledger(tmp_path),
+            ledger=ledger_in(tmp_path),
             warn=lines.append,
         )
     assert any(line.startswith("FAIL") and "99" in line for line in lines)
@@ -122,7 +121,7 @@ def test_unknown_id_stops_the_filter_before_placing(tmp_path):
 
 def test_latex_marks_are_endnotes_keyed_by_ledger_id_and_macros_are_loaded(tmp_path):
     doc = tree("---\nheader-includes: \\usepackage{mine}\n---\n\n" + DRAFT)
-    apply(doc, "latex", options=Options(), ledger=make_ledger(tmp_path), verify=False)
+    apply(doc, "latex", options=Options(), ledger=ledger_in(tmp_path), verify=False)
     tex = write(doc, "latex", "-s")
     body = tex.split("\\begin{document}", 1)[1]
     assert "\\citeledgernote{7}{7}{1}\\citeledgersep{}\\citeledgernote{1}{1}{1}" in body

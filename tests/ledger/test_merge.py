@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import textwrap
@@ -12,7 +11,7 @@ import pytest
 
 from citeledger.ledger import load_ledger
 from citeledger.ledger.model import MAX_ID
-from tests.helpers import OWN_VARS, Result, run_citeledger
+from tests.helpers import OWN_VARS, Result, make_ledger, run_citeledger
 
 
 def run(*args: str, cwd: Path) -> Result:
@@ -30,12 +29,8 @@ def _source(sid: int, url: str, title: str = "", quotes: tuple[str, ...] = ()) -
     }
 
 
-def _write(path: Path, *sources: dict, last_id: int | None = None) -> Path:
-    data: dict = {"version": 1, "sources": list(sources)}
-    if last_id is not None:
-        data["last_id"] = last_id
-    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
-    return path
+def _write(path: Path, *sources: dict, last_id: int = 0) -> Path:
+    return make_ledger(path, sources, last_id=last_id)
 
 
 def _two_ledgers(folder: Path) -> tuple[Path, Path]:

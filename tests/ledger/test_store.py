@@ -258,6 +258,7 @@ ADDER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_parallel_adds_lose_nothing_and_never_duplicate_an_id(tmp_path: Path) -> None:
     path = tmp_path / "ledger.json"
     workers = [
@@ -284,6 +285,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_kill_9_of_a_writer_never_leaves_an_unparsable_ledger(tmp_path: Path) -> None:
     path = tmp_path / "ledger.json"
     rng = random.Random(20240501)

@@ -9,7 +9,6 @@ ids above 9, and the draft's own automatic note among them.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -22,7 +21,7 @@ from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
 from citeledger.renderers import finish
-from tests.helpers import need, run_citeledger
+from tests.helpers import make_ledger, need, run_citeledger
 
 SOURCES = {
     3: "Alpha density survey",
@@ -44,19 +43,11 @@ Ice is lighter again.[3]
 
 
 def write_ledger(folder: Path) -> Path:
-    path = folder / "ledger.json"
     entries = [
-        {
-            "id": sid,
-            "url": f"https://example.org/source-{sid}",
-            "title": title,
-            "accessed": "2024-05-01",
-            "quotes": [],
-        }
+        (sid, f"https://example.org/source-{sid}", title, "2024-05-01")
         for sid, title in SOURCES.items()
     ]
-    path.write_text(json.dumps({"version": 1, "sources": entries}), encoding="utf-8")
-    return path
+    return make_ledger(folder / "ledger.json", entries)
 
 
 def finished_docx(folder: Path, notes: str) -> Path:
@@ -102,6 +93,7 @@ def note_marks(text: str) -> dict[str, list[str]]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.libreoffice
 @pytest.mark.parametrize("notes", ["footnotes", "endnotes"])
 def test_libreoffice_shows_each_note_mark_once_as_the_ledger_id(notes: str, tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
 from citeledger.renderers import finish
-from tests.helpers import require_tool, run_citeledger
+from tests.helpers import make_ledger, require_tool, run_citeledger
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -47,12 +47,7 @@ Sea water freezes lower.[25] Ice is lighter again.[3]
 
 
 def write_ledger(tmp_path: Path, sources=SOURCES) -> Path:
-    path = tmp_path / "ledger.json"
-    entries = [
-        {"id": i, "url": u, "title": t, "accessed": a, "quotes": []} for i, u, t, a in sources
-    ]
-    path.write_text(json.dumps({"version": 1, "sources": entries}), encoding="utf-8")
-    return path
+    return make_ledger(tmp_path / "ledger.json", sources)
 
 
 def build(tmp_path: Path, draft: str, *meta: str, name: str = "out.docx") -> Path:
@@ -533,6 +528,7 @@ def test_reference_docx_script_is_reproducible() -> None:
 # Other readers ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.libreoffice
 def test_libreoffice_renders_finished_footnotes_and_endnotes(tmp_path: Path) -> None:
     from pypdf import PdfReader

@@ -20,7 +20,7 @@ from citeledger.renderers.pptx import finish_pptx
 from citeledger.slides import BodyBox, entry_height_pt, fit_entry, paginate, wrapped_lines
 from citeledger.slides import Entry as SlideEntry
 from citeledger.templates.make_reference_pptx import build as build_reference
-from tests.helpers import ROOT
+from tests.helpers import ROOT, make_ledger
 
 REFERENCE = ROOT / "citeledger" / "templates" / "reference.pptx"
 
@@ -40,8 +40,7 @@ def write_ledger(path: Path, count: int, *, long_titles: bool = False) -> Path:
                 "quotes": [{"text": f"Ice sample {i} floats on sea water", "added": "2025-02-01"}],
             }
         )
-    path.write_text(json.dumps({"version": 1, "sources": sources}), encoding="utf-8")
-    return path
+    return make_ledger(path, sources)
 
 
 def deck_md(count: int, *, footnote: bool = False) -> str:

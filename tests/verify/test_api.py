@@ -18,7 +18,7 @@ from citeledger.ledger import Ledger, Quote, Source
 from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
 from citeledger.verify import Finding, Report, verify
-from tests.helpers import run_citeledger
+from tests.helpers import make_ledger, run_citeledger
 
 DRAFT = """# Ice
 
@@ -131,8 +131,7 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def workdir(tmp_path: Path) -> Path:
     (tmp_path / "draft.md").write_text(DRAFT, encoding="utf-8")
-    sources = [s.to_dict() for s in ledger(1, 2).sources]
-    (tmp_path / "ledger.json").write_text(json.dumps({"version": 1, "sources": sources}))
+    make_ledger(tmp_path / "ledger.json", ledger(1, 2).sources)
     return tmp_path
 
 

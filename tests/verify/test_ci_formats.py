@@ -14,7 +14,7 @@ from jsonschema import Draft4Validator
 from citeledger import __version__
 from citeledger.verify import Finding, Report
 from citeledger.verify.ci_formats import RULES, github_commands, sarif_log
-from tests.helpers import FIXTURES, ROOT
+from tests.helpers import FIXTURES, ROOT, make_ledger
 
 SCHEMA = FIXTURES / "sarif" / "sarif-schema-2.1.0.json"
 
@@ -37,7 +37,7 @@ HTML = (
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    (tmp_path / "ledger.json").write_text(json.dumps({"version": 1, "sources": SOURCES}))
+    make_ledger(tmp_path / "ledger.json", SOURCES)
     for name, text in (
         ("good.md", GOOD),
         ("bad.md", BAD),
