@@ -238,6 +238,7 @@ CONCURRENT_ADDER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_ingest_is_one_transaction(home: Path) -> None:
     """While another process adds in a tight loop, an ingest's ids still come out contiguous:
     it took the lock once for all its URLs."""

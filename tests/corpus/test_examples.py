@@ -27,6 +27,10 @@ from pypdf import PdfReader
 
 from tests.helpers import ROOT, require_tool
 
+# Every test here reads what the README's main job builds (every example in every format, about
+# 15 s): they run with --slow and in CI.
+pytestmark = pytest.mark.slow
+
 EXAMPLES = ROOT / "examples"
 TEX_ENGINES = ("pdflatex", "xelatex", "lualatex")
 

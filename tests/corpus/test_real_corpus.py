@@ -30,6 +30,10 @@ from citeledger.pandoc import pandoc_path
 from tests.helpers import FIXTURES, make_ledger, run_citeledger
 from tests.helpers.authoring import URLS, cite
 
+# Each document is built in every format, as it is and cited (half a minute for pandoc's
+# MANUAL): the corpus runs with --slow and in CI.
+pytestmark = pytest.mark.slow
+
 CORPUS = FIXTURES / "corpora" / "real"
 DOCUMENTS = [
     "pandoc-MANUAL.txt",

@@ -42,7 +42,7 @@ from citeledger.ledger.urls import stored_url_problem
 from citeledger.pandoc import run_pandoc
 from tests.helpers import OWN_VARS, run_citeledger
 
-# One batch builds every output format: minutes, so it runs with --slow and in CI.
+# One batch builds every output format (15 s and more): it runs with --slow and in CI.
 pytestmark = pytest.mark.slow
 
 SEED = int(os.environ.get("CITELEDGER_PROPERTY_SEED", "20260110"))

@@ -1,7 +1,7 @@
 """Does citeledger hold up: many writers at once, writers killed mid-write, bad input of every
 kind at the command-line edge, and properties of the text machinery on arbitrary input.
 
-The ledger's own tests (test_ledger_*.py) cover the store in-process: parallel ``add`` only, a
+The ledger's own tests (tests/ledger/) cover the store in-process: parallel ``add`` only, a
 kill loop on ``add``, corrupt files through ``load_ledger``. Here the whole command runs the
 way agents run it: the verbs interleaved, killed at random moments, and every user error seen
 from outside as exit code plus stderr.
@@ -570,6 +570,7 @@ def test_cjk_text_splits_at_every_full_stop(clauses: list[str], ends: list[str])
     assert split_text("".join(wanted)) == wanted
 
 
+@pytest.mark.slow  # drawing from a regex: about 5 s
 @settings(deadline=None)  # a loaded machine must not fail a property
 @given(
     st.lists(
@@ -646,10 +647,10 @@ def test_every_spelling_of_one_page_gets_one_identity(
 
 # --- injection: hostile titles and URLs through every output format -------------------------------
 #
-# tests/test_injection.py compiles the corpus to PDF (typst, three LaTeX engines), HTML and gfm
-# through `convert`. Here: Word, PowerPoint, the LaTeX and typst sources themselves, and every
-# wiki format through `citeledger wiki`, with one more title that tries to close the escaping
-# put around it.
+# tests/hostile/test_injection.py compiles the corpus to PDF (typst, three LaTeX engines), HTML
+# and gfm through `convert`. Here: Word, PowerPoint, the LaTeX and typst sources themselves, and
+# every wiki format through `citeledger wiki`, with one more title that tries to close the
+# escaping put around it.
 
 INJECTION = FIXTURES / "injection.json"
 BREAKOUT = {

@@ -802,7 +802,7 @@ def test_real_office_files_pass_the_zip_bomb_check() -> None:
         check_archive(path)
 
 
-# Found by the property test (tests/test_hostile_property.py) ------------------------------
+# Found by the property test (tests/hostile/test_property.py) ------------------------------
 
 
 def test_titles_in_org_and_rst_open_no_link_and_run_no_code(project: Path) -> None:
