@@ -47,6 +47,7 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.slow  # lualatex alone takes 5 to 15 s
 @pytest.mark.latex
 @pytest.mark.parametrize("engine", ["pdflatex", "xelatex", "lualatex"])
 def test_hostile_titles_compile_on_each_latex_engine(hostile: Path, engine: str) -> None:
