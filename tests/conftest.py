@@ -1,23 +1,29 @@
-"""Shared test helpers.
+"""Fixtures and pytest hooks; what tests share besides lives in tests/helpers.
 
 ``--update-golden`` rewrites golden files from what the code produces now, instead of comparing;
 read the diff before committing it. The ``golden`` fixture is the one place that decides which.
+
+``--slow`` (or CI=true, as .ci/run sets) also runs the tests marked ``slow``; without it
+``pytest -q`` is the quick loop of editing.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-GOLDEN_ROOT = Path(__file__).parent / "golden"
+from tests.helpers import (
+    GOLDEN_ROOT,
+    LEDGER_VARS,
+    Result,
+    call_main,
+    find_old_pandoc,
+    in_ci,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -35,6 +41,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite golden files with the current output instead of comparing",
     )
+    parser.addoption(
+        "--slow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (CI=true runs them too)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The quick loop leaves out what is marked slow, with a reason that says how to run it."""
+    if config.getoption("--slow") or in_ci():
+        return
+    skip = pytest.mark.skip(reason="slow: run with --slow, or CI=true, to include it")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
 
 
 @pytest.fixture
@@ -69,155 +91,24 @@ def golden(request: pytest.FixtureRequest) -> Callable[[str | Path, str], None]:
     return check
 
 
-def in_ci() -> bool:
-    return os.environ.get("CI") == "true"
-
-
-def need(present: bool, what: str) -> None:
-    """Skip when ``what`` is missing, except in CI (CI=true), where .ci/run installs it and a
-    missing one fails."""
-    if present:
-        return
-    if in_ci():
-        pytest.fail(f"{what} is missing, and CI=true requires it (install it in .ci/run)")
-    pytest.skip(f"{what} is not installed")
-
-
-def has_font_for(lang: str) -> bool:
-    """Whether fontconfig knows a font for ``lang`` (``fc-list :lang=ja``): typst and xelatex
-    draw CJK text only with such a font on the machine."""
-    if shutil.which("fc-list") is None:
-        return False
-    proc = subprocess.run(
-        ["fc-list", f":lang={lang}", "family"], capture_output=True, text=True, check=False
-    )
-    return proc.returncode == 0 and bool(proc.stdout.strip())
-
-
-def require_cjk_font() -> None:
-    """For a test whose document holds Chinese or Japanese text: Debian's fonts-noto-cjk."""
-    need(has_font_for("ja") and has_font_for("zh-cn"), "a CJK font (Debian: fonts-noto-cjk)")
-
-
-def pandoc_version_of(path: str) -> tuple[int, ...]:
-    out = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
-    first = out.stdout.split("\n", 1)[0].split()
-    try:
-        return tuple(int(p) for p in first[-1].split("."))
-    except (IndexError, ValueError):
-        return (0,)
-
-
-OLD_PANDOC_ENV = "CITELEDGER_TEST_OLD_PANDOC"
-
-
 @pytest.fixture
 def old_pandoc() -> str:
-    """A real pandoc older than the typst writer (3.1.2): ``$CITELEDGER_TEST_OLD_PANDOC``, else
-    a ``pandoc`` on PATH that old (CI installs Debian's 2.17 there)."""
-    named = os.environ.get(OLD_PANDOC_ENV)
-    candidates = [named] if named else []
-    on_path = shutil.which("pandoc")
-    if on_path:
-        candidates.append(on_path)
-    for candidate in candidates:
-        found = shutil.which(candidate) if candidate else None
-        if found and (0,) < pandoc_version_of(found) < (3, 1, 2):
-            return found
-    need(False, f"a pandoc older than 3.1.2 (Debian's pandoc, or set {OLD_PANDOC_ENV})")
-    raise AssertionError("unreachable")
-
-
-def running_pandoc_version() -> tuple[int, ...]:
-    from citeledger.pandoc import pandoc_version
-
-    return pandoc_version()
-
-
-def require_writer(fmt: str) -> None:
-    """Skip a test of ``fmt`` output under a pandoc whose writer predates it (the side runs of
-    .ci/run test the filter under older pandocs): that is the pandoc under test, not a missing
-    tool."""
-    from citeledger.pandoc import writing
-
-    capability = writing(fmt)
-    version = running_pandoc_version()
-    if capability is not None and version < capability.since:
-        since = ".".join(map(str, capability.since))
-        pytest.skip(f"pandoc {'.'.join(map(str, version))} has no {fmt} writer ({since}+)")
-
-
-@dataclass
-class Result:
-    """What one citeledger command did: exit code and what it printed."""
-
-    code: int
-    out: str
-    err: str
+    """A real pandoc older than the typst writer (3.1.2); see ``find_old_pandoc``."""
+    return find_old_pandoc()
 
 
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """The console entry point in this process, in ``tmp_path``, with no ledger variables set
     (a test file may define its own ``cli`` for another working folder)."""
-    from citeledger.cli import main
-
     monkeypatch.chdir(tmp_path)
-    for var in ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER"):
+    for var in LEDGER_VARS:
         monkeypatch.delenv(var, raising=False)
 
     def call(*args: str) -> Result:
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
+        return call_main(capsys, *args)
 
     return call
-
-
-def run_citeledger(
-    *args: str,
-    cwd: Path,
-    ledger: Path | None = None,
-    env: dict[str, str] | None = None,
-    stdin: bytes | None = None,
-    text: bool = True,
-    timeout: float | None = None,
-) -> subprocess.CompletedProcess:
-    """``python -m citeledger ARGS`` in its own process, as a user runs it: in ``cwd``, with
-    ``env`` (default: this environment, which ``_no_hermes_home`` keeps free of HERMES_HOME) and
-    ``ledger`` as $CITELEDGER_LEDGER; never raises on a non-zero exit."""
-    env = {**(os.environ if env is None else env)}
-    if ledger is not None:
-        env["CITELEDGER_LEDGER"] = str(ledger)
-    return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=text,
-        timeout=timeout,
-        check=False,
-    )
-
-
-def run_filter(*args: str, cwd: Path, ledger: Path) -> subprocess.CompletedProcess[str]:
-    """``pandoc ARGS --filter pandoc-citeledger`` with the embedded pandoc (or
-    $CITELEDGER_PANDOC) and ``ledger`` as $CITELEDGER_LEDGER."""
-    from citeledger.pandoc import pandoc_path
-
-    return subprocess.run(
-        [pandoc_path(), *args, "--filter", "pandoc-citeledger"],
-        cwd=cwd,
-        env={**os.environ, "CITELEDGER_LEDGER": str(ledger)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 @pytest.fixture
