@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from citeledger.ledger import Ledger, Source, atomic_write_text, dump_ledger
+from citeledger.ledger import Ledger, Source, dump_ledger
+from citeledger.outputs import write_bytes
 
 # A source as a test spells it: a Source, an entry as the file holds it ({"id", "url", ...}),
 # or (id, url, title, accessed).
@@ -32,5 +33,6 @@ def ledger_of(path: Path, sources: Iterable[SourceSpec] = (), *, last_id: int = 
 def make_ledger(path: Path, sources: Iterable[SourceSpec] = (), *, last_id: int = 0) -> Path:
     """Write a ledger holding ``sources`` (ids, URLs and titles exactly as given: no id is
     renumbered, no URL normalised) to ``path``, and return ``path``."""
-    atomic_write_text(Path(path), dump_ledger(ledger_of(path, sources, last_id=last_id)))
+    ledger = dump_ledger(ledger_of(path, sources, last_id=last_id))
+    write_bytes(Path(path), ledger.encode("utf-8"))
     return Path(path)
