@@ -128,6 +128,35 @@ def _all(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def _switch(key: str, commands: frozenset[str], summary: str, manual: str) -> Option:
+    """An option that is off unless given (``--evidence``, ``evidence: true``)."""
+    return Option(key, "bool", False, summary, manual, commands=commands)
+
+
+def _choice(
+    key: str,
+    choices: tuple[str, ...],
+    commands: frozenset[str],
+    summary: str,
+    manual: str,
+    *,
+    recorded: bool = False,
+) -> Option:
+    """An option that takes one of ``choices``, the first by default. ``recorded``: a choice of
+    how a Word file or deck is built, which the filter records in the file so that ``finish``
+    repeats what the build was told."""
+    return Option(
+        key,
+        "choice",
+        choices[0],
+        summary,
+        manual,
+        choices=choices,
+        commands=commands,
+        recorded=recorded,
+    )
+
+
 OPTIONS: tuple[Option, ...] = (
     Option(
         "ledger",
@@ -143,34 +172,30 @@ OPTIONS: tuple[Option, ...] = (
         flag_help="Ledger file (default: the project file's ledger, else $CITELEDGER_LEDGER, "
         "$HERMES_CITATION_LEDGER, $HERMES_HOME/cache/citations/ledger.json, ./ledger.json).",
     ),
-    Option(
+    _choice(
         "notes",
-        "choice",
-        "footnotes",
+        ("footnotes", "endnotes", "list"),
+        _all("convert", "finish"),
         "where the format allows the choice",
         "Where the format allows the choice: Word footnotes or endnotes; LaTeX raised endnote "
         "marks (``footnotes`` and ``endnotes`` alike) or, with ``list``, bracketed ``[n]`` marks; "
         "in every format ``list`` means only a Sources list with linked ``[n]`` marks.",
-        choices=("footnotes", "endnotes", "list"),
-        commands=_all("convert", "finish"),
         recorded=True,
     ),
-    Option(
+    _choice(
         "numbering",
-        "choice",
-        "ledger",
+        ("ledger", "sequential"),
+        _all("convert", "finish"),
         "the visible mark: ledger id or order of first citation",
         "The visible mark: the ledger id, or the order of first citation. Word marks equal to "
         "the ledger id need the docx renderer (``citeledger finish report.docx``); bare pandoc "
         "gives Word's own sequential numbering.",
-        choices=("ledger", "sequential"),
-        commands=_all("convert", "finish"),
         recorded=True,
     ),
-    Option(
+    _choice(
         "other-notes",
-        "choice",
-        "letters",
+        ("letters", "roman", "symbols"),
+        _all("convert", "finish"),
         "Word: the marks of notes that cite no ledger source (the draft's own, citeproc's)",
         "Word, when the citation notes show ledger ids (or are endnotes): the notes that cite no "
         "ledger source (the draft's own footnotes, a note-style CSL's) are numbered in a series "
@@ -179,8 +204,6 @@ OPTIONS: tuple[Option, ...] = (
         "docx renderer (``citeledger finish``, ``citeledger convert``). For one series of Word "
         "numbers for "
         "every note, set ``numbering`` to ``sequential`` and keep ``footnotes``.",
-        choices=("letters", "roman", "symbols"),
-        commands=_all("convert", "finish"),
         recorded=True,
     ),
     Option(
@@ -193,13 +216,11 @@ OPTIONS: tuple[Option, ...] = (
         commands=_all("convert", "wiki", "verify", "finish", "render"),
         recorded=True,
     ),
-    Option(
+    _switch(
         "strict",
-        "bool",
-        False,
+        _all("convert", "wiki", "verify"),
         "warnings fail the build",
         "Warnings fail the build.",
-        commands=_all("convert", "wiki", "verify"),
     ),
     Option(
         "min-coverage",
@@ -209,81 +230,65 @@ OPTIONS: tuple[Option, ...] = (
         "Fail when fewer sentences of 4+ words carry a marker.",
         commands=_all("convert", "wiki", "verify"),
     ),
-    Option(
+    _switch(
         "evidence",
-        "bool",
-        False,
+        _all("convert", "wiki", "verify"),
         "fail when a cited source has no quote",
         "Fail when a cited source has no verbatim quote in the ledger.",
-        commands=_all("convert", "wiki", "verify"),
     ),
-    Option(
+    _switch(
         "figures",
-        "bool",
-        False,
+        _all("convert", "wiki", "verify"),
         "warn when a sentence's numbers are in none of its quotes",
         "Warn when a sentence's numbers appear in none of its sources' quotes.",
-        commands=_all("convert", "wiki", "verify"),
     ),
-    Option(
+    _switch(
         "recheck",
-        "bool",
-        False,
+        _all("verify"),
         "fail when a cited quote is not in the evidence text kept beside the ledger",
         "Re-check every quote of a cited source against the text it was checked against when "
         "it was added, kept in the ledger's evidence folder (``<ledger stem>.evidence/``): a "
         "missing or altered evidence file fails, named by its digest; a quote without a kept "
         "text is a warning. A flag of ``citeledger verify`` only; a build reads it from "
         "metadata.",
-        commands=_all("verify"),
     ),
-    Option(
+    _choice(
         "provenance",
-        "choice",
-        "keep",
+        ("keep", "drop"),
+        _all("convert", "wiki"),
         "keep or drop `[unverified]`, `[tool:x]`, `[policy]` in the output",
         "Keep or drop the ``[unverified]``, ``[tool:x]`` and ``[policy]`` markers in the output.",
-        choices=("keep", "drop"),
-        commands=_all("convert", "wiki"),
     ),
-    Option(
+    _switch(
         "slide-notes",
-        "bool",
-        False,
+        _all("convert"),
         "pptx: speaker notes list each slide's sources and quotes",
         "pptx: each slide's speaker notes list the sources it cites, with their quotes.",
-        commands=_all("convert"),
     ),
-    Option(
+    _choice(
         "pdf-engine",
-        "choice",
-        "typst",
+        ("typst", "pdflatex", "xelatex", "lualatex"),
+        _all("convert"),
         "what makes a PDF: typst (no TeX) or a LaTeX engine",
         "What ``citeledger convert`` makes a PDF with: typst (bundled, no TeX) or an installed "
         "LaTeX engine. A bare pandoc build takes pandoc's own ``--pdf-engine``.",
-        choices=("typst", "pdflatex", "xelatex", "lualatex"),
-        commands=_all("convert"),
     ),
-    Option(
+    _choice(
         "wiki-refs",
-        "choice",
-        "anchors",
+        ("anchors", "native"),
+        _all("convert", "wiki"),
         "mediawiki: anchored per-page list, or `<ref>`/`<references/>`",
         'mediawiki: ``[n]`` linked to a per-page list of ``<span id="src-N">`` anchors, or '
         'MediaWiki\'s own ``<ref name="src-N">`` with ``<references/>``.',
-        choices=("anchors", "native"),
-        commands=_all("convert", "wiki"),
     ),
-    Option(
+    _switch(
         "no-fetch",
-        "bool",
-        False,
+        _all("convert"),
         "write remote images as their alt text instead of fetching them",
         "Fetch no remote image. By default a build fetches each remote (http/https) image once "
         "for the outputs that embed images (docx, pptx, odt, epub, PDF), at most 20 MB and "
         "10 s each, from global addresses only, and writes an image it cannot fetch as its alt "
         "text with one warning; pandoc itself never fetches.",
-        commands=_all("convert"),
     ),
     Option(
         "fetch-allow",

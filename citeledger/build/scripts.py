@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..errors import CiteledgerError
-from ..renderers.typst_fonts import CJK, NOTO, SCRIPTS, Script
+from ..renderers.typst_fonts import CJK, NOTO, SCRIPTS, Script, script_of
 from ..tree import Json
 
 # typst_fonts' table holds the scripts typst's own fonts lack; Latin Modern lacks these too.
@@ -70,12 +70,9 @@ def letters_by_script(text: str) -> dict[Script, set[str]]:
         if any(lo <= code <= hi for lo, hi in _CJK_MARKS):
             found.setdefault(han, set()).add(char)
             continue
-        if unicodedata.category(char)[0] not in "LM":
-            continue
-        for script in LATIN_MODERN_LACKS:
-            if script.holds(char):
-                found.setdefault(script, set()).add(char)
-                break
+        script = script_of(char, LATIN_MODERN_LACKS)
+        if script is not None and unicodedata.category(char)[0] in "LM":
+            found.setdefault(script, set()).add(char)
     return found
 
 

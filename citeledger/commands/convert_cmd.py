@@ -21,7 +21,9 @@ from ..console import QUIET, Sink
 from ..escape import terminal_text
 from ..messages import to_stderr
 from ..options import Options, with_flags
-from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, global_ledger, verbosity
+from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
+
+_ALLOW_HELP = "Fetch images from HOST even at a loopback or private address; repeatable."
 
 
 @with_flags("convert")
@@ -54,12 +56,7 @@ def convert_command(
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
     allow_fetch_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allow-fetch-host",
-            metavar="HOST",
-            help="Fetch images from HOST even at a loopback or private address; repeatable.",
-        ),
+        list[str] | None, flag("--allow-fetch-host", "HOST", _ALLOW_HELP)
     ] = None,
     *,
     options: Options,

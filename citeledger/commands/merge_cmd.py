@@ -37,25 +37,20 @@ import typer
 
 from ..errors import DraftError
 from ..ledger import Ledger, load_ledger, transaction
-from ._common import LedgerOpt, ledger_path
+from ._common import LedgerOpt, flag, ledger_path
 
 if TYPE_CHECKING:  # merging, evidence and pandoc load inside the command: `add` starts fast
     from ..build.rewrite import Rewrite
     from ..ledger.evidence_store import Copied
     from ..ledger.merge import MergeResult
 
+_REWRITE_HELP = "A markdown draft written against OTHER: translate its [n] markers (repeatable)."
+
 
 def merge(
     ctx: typer.Context,
     other: Annotated[str, typer.Argument(metavar="OTHER.json", help="The ledger to merge in.")],
-    rewrite: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--rewrite",
-            metavar="DRAFT",
-            help="A markdown draft written against OTHER: translate its [n] markers (repeatable).",
-        ),
-    ] = None,
+    rewrite: Annotated[list[str] | None, flag("--rewrite", "DRAFT", _REWRITE_HELP)] = None,
     dry_run: Annotated[
         bool,
         typer.Option("--dry-run", help="Print the id map and what would change; write nothing."),

@@ -17,8 +17,8 @@ _KEYS_HELP = "Markdown draft whose [@key] citations become [n] markers, in place
 
 def rewrite(
     ctx: typer.Context,
-    keys: Annotated[str | None, flag("--keys", "DRAFT", _KEYS_HELP)] = None,
     ledger: LedgerOpt = None,
+    keys: Annotated[str | None, flag("--keys", "DRAFT", _KEYS_HELP)] = None,
 ) -> None:
     """Turn a draft's [@key] citations into the ledger's [n] markers, in place."""
     if not keys:

@@ -37,12 +37,13 @@ from ..console import shown_all
 from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..options import Options, load_project, with_flags
-from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, global_ledger, verbosity
+from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
 
 if TYPE_CHECKING:
     from ..verify import Report
 
 _OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+_FORMAT_HELP = "Findings as text lines, JSON, GitHub Actions workflow commands or SARIF 2.1.0."
 
 
 @with_flags("verify")
@@ -59,12 +60,7 @@ def verify_command(
     from_format: FromOpt = None,
     metadata: MetaOpt = None,
     output_format: Annotated[
-        str,
-        typer.Option(
-            "--format",
-            metavar="|".join(_OUTPUT_FORMATS),
-            help="Findings as text lines, JSON, GitHub Actions workflow commands or SARIF 2.1.0.",
-        ),
+        str, flag("--format", "|".join(_OUTPUT_FORMATS), _FORMAT_HELP)
     ] = "text",
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,

@@ -6,6 +6,7 @@ terminal (rich, which typer brings) and prints one line per written page count.
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -54,6 +55,17 @@ def wiki_command(
     effective = options.effective()
     book = load_ledger(resolve_ledger_path(effective.ledger))
     say = Sink(to_stderr, level, strict=effective.strict)
+    build = functools.partial(
+        build_wiki,
+        drafts,
+        out,
+        book,
+        options,
+        fmt=fmt,
+        split_level=split_level,
+        say=say,
+        from_format=from_format,
+    )
     if sys.stdout.isatty() and level > QUIET:
         from rich.console import Console
         from rich.progress import Progress
@@ -67,28 +79,9 @@ def wiki_command(
                 if total >= PROGRESS_MIN_PAGES:
                     bar.update(task, completed=done, total=total)
 
-            result = build_wiki(
-                drafts,
-                out,
-                book,
-                options,
-                fmt=fmt,
-                split_level=split_level,
-                say=say,
-                progress=advance,
-                from_format=from_format,
-            )
+            result = build(progress=advance)
     else:
-        result = build_wiki(
-            drafts,
-            out,
-            book,
-            options,
-            fmt=fmt,
-            split_level=split_level,
-            say=say,
-            from_format=from_format,
-        )
+        result = build()
     if level > QUIET:
         print(f"{len(result.files)} pages written to {out} ({len(result.cited_by)} sources cited)")
 

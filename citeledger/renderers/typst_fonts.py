@@ -43,15 +43,17 @@ SCRIPTS = (
 )
 
 
+def script_of(char: str, scripts: tuple[Script, ...]) -> Script | None:
+    """The first of ``scripts`` that holds ``char``."""
+    return next((script for script in scripts if script.holds(char)), None)
+
+
 def scripts_in(text: str) -> dict[Script, set[str]]:
     found: dict[Script, set[str]] = {}
     for char in set(text):
-        if ord(char) < 0x0590:
-            continue
-        for script in SCRIPTS:
-            if script.holds(char):
-                found.setdefault(script, set()).add(char)
-                break
+        script = script_of(char, SCRIPTS) if ord(char) >= 0x0590 else None
+        if script is not None:
+            found.setdefault(script, set()).add(char)
     return found
 
 
