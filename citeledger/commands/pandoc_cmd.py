@@ -3,14 +3,14 @@
 A pip-only machine has the pypandoc-binary wheel's pandoc but no ``pandoc`` on PATH, so the
 README's ``pandoc ... --filter pandoc-citeledger`` recipes would fail there. Every argument goes
 to pandoc untouched (``--help`` and ``--version`` are pandoc's), pandoc reads and writes this
-process's own stdin, stdout and stderr, and its exit code is the command's. The children pandoc
+process's own stdin, stdout and stderr (it runs as a child), and its exit code is the
+command's. The children pandoc
 starts (filters that run ``pandoc`` themselves) find the same pandoc first on PATH
 (:func:`citeledger.pandoc.child_env`).
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -35,11 +35,10 @@ def pandoc(ctx: typer.Context) -> None:
     env = tool.child_env()
     sys.stdout.flush()
     sys.stderr.flush()
-    if os.name == "posix":
-        # pandoc becomes this process: its streams, signals and exit code, nothing between.
-        os.execve(cmd[0], cmd, env)
-    code = subprocess.run(cmd, env=env, check=False).returncode  # pragma: no cover - Windows
-    raise typer.Exit(code)  # pragma: no cover - Windows
+    # A child, not exec: `citeledger pandoc` may run inside a Python process that must go on
+    # (the CLI called in-process, a test runner). pandoc inherits the streams as they are.
+    code = subprocess.run(cmd, env=env, check=False).returncode
+    raise typer.Exit(code)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,8 @@ import typer
 from citeledger.cli import app
 from citeledger.options import flag_help
 
-VERBS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+# `citeledger pandoc --help` is pandoc's own help: every argument goes to pandoc.
+VERBS = sorted(set(typer.main.get_command(app).commands) - {"pandoc"})  # type: ignore[attr-defined]
 PYTHON_TYPES = re.compile(r"<(list\[|str>|int>|path>|Path>|bool>|float>)")
 
 
