@@ -49,6 +49,14 @@ _TYPST_BARE_LINK = re.compile(r'#link\(("[^"\n]*")\)(?!\[)')
 _TYPST_LINK = re.compile(r"#link\(<(?:src|cite)-[0-9-]+>\)\[(\\\[[^\]]*?\\\])\](?:<[a-z0-9-]+>)?")
 
 
+def _typst_body(text: str) -> str:
+    """The body of a standalone typst file: the template before it (``#show: doc =>
+    conf(...)``, pandoc's and citeledger's alike) is code pandoc's reader cannot always run."""
+    start = text.find("#show: doc => conf(")
+    end = text.find("\n)\n", start) if start >= 0 else -1
+    return text[end + 3 :] if end >= 0 else text
+
+
 def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
     """``path`` as pandoc's tree, citeledger's own LaTeX and typst markup read as the marks it
     prints (see the module docstring), after the ``pipeline``'s filters and defaults."""
@@ -67,6 +75,7 @@ def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
         if family == "latex" and "\\citeledger" in text:
             text = _LATEX_READING + text
         elif family == "typst" and "<src-" in text:
+            text = _typst_body(text)
             rows = lambda m: _TYPST_ROW.sub(r"\n\1 \2\n", m.group(1))  # noqa: E731
             text = _TYPST_LINK.sub(lambda m: m.group(1), _TYPST_GRID.sub(rows, text))
             text = _TYPST_BARE_LINK.sub(r"#\1", text)
