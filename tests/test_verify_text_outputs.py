@@ -1,7 +1,8 @@
 """Every text output the filter writes verifies back, seeing every citation, as docx and pptx
 do: gfm, commonmark, markdown, html, latex and typst, built by ``convert`` and by a bare
-``pandoc --filter pandoc-citeledger``. The HTML citation links (``#src-N``) read back as
-citations, so a mark edited after the build fails instead of passing as "not cited"."""
+``pandoc --filter pandoc-citeledger``. The citation links (``#src-N``, in HTML and in the raw
+anchors of gfm and commonmark) read back as citations, so a mark edited after the build fails
+instead of passing as "not cited"."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ Roofs store a great deal of heat by day.[10]
 [10] https://example.org/source-10 — Gamma data
 """
 
-# writer: (suffix, whether -s is given to pandoc)
+# writer: the suffix of its output
 FORMATS = {
     "gfm": "md",
     "commonmark": "md",
@@ -109,19 +110,20 @@ def test_text_output_verifies_back_with_every_citation(
 
 
 @pytest.mark.parametrize("how", ["convert", "filter"])
-def test_an_edited_html_citation_fails(project: Path, how: str) -> None:
-    out = build(project, "html", how)
+@pytest.mark.parametrize("writer", ["html", "gfm", "commonmark"])
+def test_an_edited_citation_link_fails(project: Path, writer: str, how: str) -> None:
+    out = build(project, writer, how)
     page = project / out
     html = page.read_text(encoding="utf-8")
     link = 'class="citeledger-cite">[1]</a>'
     assert link in html
     page.write_text(html.replace(link, 'class="citeledger-cite">[9]</a>'), encoding="utf-8")
-    done = read_back(project, out, "html")
+    done = read_back(project, out, writer)
     assert done.returncode == 1
     assert "unknown-id" in {f["code"] for f in json.loads(done.stdout)["findings"]}
     # A mark edited to another id the ledger holds still links to the first one's entry.
     page.write_text(html.replace(link, 'class="citeledger-cite">[3]</a>'), encoding="utf-8")
-    done = read_back(project, out, "html")
+    done = read_back(project, out, writer)
     assert done.returncode == 1
     assert "link-url-mismatch" in {f["code"] for f in json.loads(done.stdout)["findings"]}
 

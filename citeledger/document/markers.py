@@ -22,10 +22,11 @@ numeric link is an ordinary link (``Scan.ordinary``). A citing Link's target is 
 (``Hit.url``) so the verifier can hold it to the ledger's URL, and the filter replaces the whole
 Link by the placed citation. Any other link's text is link text, never a marker.
 
-A citation citeledger placed itself, read back from its HTML (or typst) output, is a Link to
-``#src-N`` (the entry's anchor, keyed by ledger id) whose text is ``[n]``: it cites id n, the
-mark a reader sees, and ``Hit.url`` keeps ``#src-N`` so the verifier can tell a mark edited
-after the build (``[9]`` linking to the entry of 1) from one that agrees with its link.
+A citation citeledger placed itself, read back from its HTML output, is a Link to ``#src-N``
+(the entry's anchor, keyed by ledger id) whose text is ``[n]``; from gfm or commonmark, ``[n]``
+in a raw ``<a href="#src-N" ...>``. It cites id n, the mark a reader sees, and ``Hit.url``
+keeps ``#src-N`` so the verifier can tell a mark edited after the build (``[9]`` linking to the
+entry of 1) from one that agrees with its link.
 
 Note-style citeproc run before the finder moves its note after the punctuation that follows a
 citation, and the opening bracket of a marker counts as punctuation: ``[@k].[10]`` becomes
@@ -86,6 +87,8 @@ SKIP_INLINES = frozenset({"Code", "Math", "RawInline", "Image", "Cite"})
 _LINK_ID = re.compile(rf"\[({_ID})\]|({_ID})")
 # The target of a citation citeledger's html/typst placement wrote (``filters/base.source_anchor``).
 OWN_TARGET = re.compile(rf"#src-({_ID})")
+# The raw anchor gfm and commonmark carry a citation in (they have no link attributes).
+_RAW_OWN_LINK = re.compile(rf'<a href="#src-({_ID})"')
 # What citeproc may put between the bracket it moved and the rest of the marker (a Cite, read
 # back from HTML, is a Span of class "citation").
 _CITEPROC_NOTES = frozenset({"Cite", "Note"})
@@ -301,7 +304,9 @@ class _Walker(Walk):
             end, text = _join_spaced_group(inlines, i, text)
         pieces = split_markers(text)
         if has_marker(pieces):
-            self.hits.append(Hit(inlines, i, end, pieces, self.index, self.heading, self.in_note))
+            hit = Hit(inlines, i, end, pieces, self.index, self.heading, self.in_note)
+            hit.url = _raw_own_target(inlines, i, pieces)
+            self.hits.append(hit)
             return end
         return i
 
@@ -363,6 +368,18 @@ def own_cite_id(link: Json) -> int | None:
     if m is None or m.group(1) is None:
         return None
     return int(m.group(1))
+
+
+def _raw_own_target(inlines: list[Json], i: int, pieces: list[Piece]) -> str | None:
+    """``#src-N`` when the Str at ``i`` is one mark alone inside a raw ``<a href="#src-N">``
+    (a citation in the gfm or commonmark citeledger wrote, read back), else None."""
+    if i == 0 or len(pieces) != 1 or not isinstance(pieces[0], Marker):
+        return None
+    before = inlines[i - 1]
+    if before.get("t") != "RawInline" or before["c"][0] != "html":
+        return None
+    found = _RAW_OWN_LINK.match(before["c"][1])
+    return f"#src-{found.group(1)}" if found else None
 
 
 def _rejoin_split(inlines: list[Json], i: int) -> bool:
