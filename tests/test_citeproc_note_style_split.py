@@ -98,3 +98,20 @@ def test_note_style_citeproc_loses_no_citation(tmp_path: Path, order: str, suffi
     report = json.loads(read.stdout)
     assert sorted(report["cited_ids"]) == [1, 3, 10]
     assert not [f for f in report["findings"] if f["code"] == "uncited-ledger-source"]
+
+
+@pytest.mark.parametrize("suffix", ["html", "docx"])
+def test_convert_with_a_note_style_loses_no_citation(tmp_path: Path, suffix: str) -> None:
+    env = project(tmp_path)
+    out = f"out.{suffix}"
+    done = citeledger(
+        ["convert", "draft.md", "-o", out, "-C", "--bibliography", "refs.bib", "--csl", str(CSL)]
+        + ["--ledger", "ledger.json"],
+        tmp_path,
+        env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "never cited inline" not in done.stdout + done.stderr
+    read = citeledger(["verify", out, "--ledger", "ledger.json", "--format", "json"], tmp_path, env)
+    assert read.returncode == 0, read.stdout + read.stderr
+    assert sorted(json.loads(read.stdout)["cited_ids"]) == [1, 3, 10]
