@@ -76,7 +76,8 @@ def citeledger(
     args: list[str], cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "citeledger", *args, "--ledger", "ledger.json"],
+        # The ledger right after the verb: what follows "--" is pandoc's.
+        [sys.executable, "-m", "citeledger", args[0], "--ledger", "ledger.json", *args[1:]],
         cwd=cwd,
         env=env or env_for(),
         capture_output=True,
@@ -164,3 +165,11 @@ def test_writer_options_reach_pandoc(project: Path) -> None:
     assert done.returncode == 0, done.stderr
     html = (project / "out.html").read_text(encoding="utf-8")
     assert 'id="TOC"' in html and 'class="header-section-number"' in html
+
+
+def test_pandoc_options_after_double_dash_reach_the_writer(project: Path) -> None:
+    done = citeledger(["convert", "draft.md", "-o", "out.html", "--", "--toc"], project)
+    assert done.returncode == 0, done.stderr
+    assert 'id="TOC"' in (project / "out.html").read_text(encoding="utf-8")
+    stray = citeledger(["convert", "draft.md", "other.md", "-o", "out.html"], project)
+    assert stray.returncode == 2 and "other.md" in stray.stderr

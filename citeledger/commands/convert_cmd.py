@@ -169,7 +169,8 @@ def convert_command(
     as flags win over the draft's metadata and -M, which win over the project file. pandoc's
     own options keep pandoc's names: the filters (-F, -L) and defaults (-d) run while the
     draft is read, then citeproc (-C; on by itself when a bibliography is named), then
-    citeledger; the writer options (--toc, -N, --pandoc-arg) apply to every output."""
+    citeledger; the writer options (--toc, -N, --pandoc-arg, anything after --) apply to
+    every output."""
     from ..build.convert import ConvertRequest, convert
 
     level = verbosity(ctx, quiet, verbose)
@@ -181,6 +182,7 @@ def convert_command(
         filters, lua_filters, citeproc, bibliography, csl, defaults, resource_path
     )
     writing = (["--toc"] if toc else []) + (["--number-sections"] if number_sections else [])
+    writing += _after_dashes(ctx.args)
     with ExitStack() as stack:
         progress = None if level <= QUIET else _progress(stack)
         convert(
@@ -199,6 +201,22 @@ def convert_command(
                 pandoc_args=[*writing, *(pandoc_arg or [])],
             )
         )
+
+
+def _after_dashes(extra: list[str]) -> list[str]:
+    """What follows ``--`` goes to pandoc's writing step as given; anything else left over is
+    a mistake (a second draft, a misspelt option), refused rather than handed to pandoc."""
+    if not extra:
+        return []
+    argv = sys.argv[1:]
+    if "--" not in argv or argv[len(argv) - len(extra) - 1] != "--":
+        from ..errors import BadInput
+
+        raise BadInput(
+            f"unexpected argument {extra[0]!r}: convert takes one DRAFT",
+            hint="give pandoc's other options after -- or with --pandoc-arg=ARG",
+        )
+    return list(extra)
 
 
 def _progress(stack: ExitStack) -> Callable[[Path, bool], None]:
@@ -223,4 +241,5 @@ def _progress(stack: ExitStack) -> Callable[[Path, bool], None]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("convert")(convert_command)
+    # Arguments after "--" reach the command (ctx.args): pandoc's other options.
+    app.command("convert", context_settings={"allow_extra_args": True})(convert_command)
