@@ -335,13 +335,13 @@ def read_json(
     from_format: str | None = None,
     extra_args: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Parse ``path`` with pandoc and return the document as pandoc JSON (plain dicts)."""
-    args = ["-t", "json"]
+    """Parse ``path`` with pandoc and return the document as pandoc JSON (plain dicts).
+    ``extra_args`` come first: a defaults file among them must not override ``-f``/``-t``."""
     fmt = from_format or format_for(path)
     if formats.is_zip(fmt):
         check_archive(path)
     # After "--", a draft named like an option (``--ledger=x.md``) is read as the file it is.
-    args += ["-f", fmt, *extra_args, "--", str(path)]
+    args = [*extra_args, "-t", "json", "-f", fmt, "--", str(path)]
     out = run_pandoc(args, what=str(path))
     try:
         doc: dict[str, Any] = json.loads(out)

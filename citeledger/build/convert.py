@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import formats
+from ..document.pipeline import Pipeline
 from ..errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
 from ..messages import Say, to_stderr
 from ..options import Options, from_meta, meta_entries
@@ -113,6 +113,11 @@ class ConvertRequest:
     from_format: str | None = None  # the pandoc reader (default: by the draft's suffix)
     # Told of each output as its work starts (False) and once it is in place (True).
     progress: Callable[[Path, bool], None] | None = None
+    # The user's filters, defaults and citeproc, run while the draft is read (see
+    # document/pipeline.py for the order).
+    pipeline: Pipeline = field(default_factory=Pipeline)
+    # pandoc options for the writing step (--toc, -N, --pandoc-arg), after citeledger's own.
+    pandoc_args: Sequence[str] = ()
 
 
 def writer_for(path: Path, to: str | None) -> str:
@@ -212,9 +217,10 @@ def convert(req: ConvertRequest) -> list[Path]:
         guard.protect(Path(req.reference_doc), "the reference document")
 
     from_format = req.from_format or format_for(draft)
-    doc = read_json(draft, from_format=from_format)
+    doc = read_json(draft, from_format=from_format, extra_args=req.pipeline.reading_args(draft))
+    doc.setdefault("meta", {}).update(meta_entries(req.metadata))
+    doc = req.pipeline.resolve_citations(doc, draft)
     meta = doc.setdefault("meta", {})
-    meta.update(meta_entries(req.metadata))
     options = from_meta(meta, say).merged(req.options)
     if options.is_set("pdf-engine") and options.pdf_engine != req.pdf_engine:
         # The draft's front matter named the engine (a flag would have won over it).
@@ -358,8 +364,7 @@ def _verify_once(
 
 
 def _pandoc_args(fmt: str, req: ConvertRequest, draft: Path) -> list[str]:
-    resource = os.pathsep.join([str(draft.parent.resolve() or "."), "."])
-    args = ["-f", "json", "-t", fmt, "--resource-path", resource]
+    args = ["-f", "json", "-t", fmt, "--resource-path", req.pipeline.resources(draft)]
     family = formats.family(fmt)
     if formats.is_standalone(fmt):
         args.append("--standalone")
@@ -372,7 +377,8 @@ def _pandoc_args(fmt: str, req: ConvertRequest, draft: Path) -> list[str]:
     if family == "latex":
         for variable in LATEX_VARIABLES:
             args += ["-V", variable]
-    return args
+    # The user's writer options last: pandoc lets a later option win.
+    return [*args, *req.pandoc_args]
 
 
 def _add_latex_look(doc: Json) -> None:

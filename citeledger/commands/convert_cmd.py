@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +24,84 @@ from ..options import Options, with_flags
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
 
 _ALLOW_HELP = "Fetch images from HOST even at a loopback or private address; repeatable."
+
+if TYPE_CHECKING:
+    from ..document.pipeline import Pipeline
+
+# pandoc's own options, with pandoc's names and short flags; verify takes the reading ones too.
+FilterOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--filter",
+        "-F",
+        metavar="PROGRAM",
+        help="A JSON filter, run on the draft before citeledger (pandoc's --filter); repeatable.",
+    ),
+]
+LuaFilterOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--lua-filter",
+        "-L",
+        metavar="SCRIPT",
+        help="A Lua filter, run on the draft before citeledger; repeatable.",
+    ),
+]
+CiteprocOpt = Annotated[
+    bool,
+    typer.Option(
+        "--citeproc",
+        "-C",
+        help="Resolve [@key] citations (also on when a bibliography is named).",
+    ),
+]
+BibliographyOpt = Annotated[
+    list[str] | None,
+    typer.Option("--bibliography", metavar="FILE", help="A bibliography for citeproc."),
+]
+CslOpt = Annotated[
+    str | None, typer.Option("--csl", metavar="FILE", help="A CSL style for citeproc.")
+]
+DefaultsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--defaults",
+        "-d",
+        metavar="FILE",
+        help="A pandoc defaults file, applied while the draft is read.",
+    ),
+]
+ResourcePathOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--resource-path",
+        metavar="PATHS",
+        help="Where pandoc looks for images, bibliographies and styles (default: the draft's "
+        "folder, then this one).",
+    ),
+]
+
+
+def pipeline_from(
+    filters: list[str] | None,
+    lua_filters: list[str] | None,
+    citeproc: bool,
+    bibliography: list[str] | None,
+    csl: str | None,
+    defaults: list[str] | None,
+    resource_path: str | None,
+) -> Pipeline:
+    """The user's pandoc steps, the filters in the order the command line gave them."""
+    from ..document.pipeline import Pipeline, filter_order
+
+    return Pipeline(
+        filters=filter_order(sys.argv[1:], filters or [], lua_filters or []),
+        citeproc=citeproc,
+        bibliography=tuple(bibliography or ()),
+        csl=csl,
+        defaults=tuple(defaults or ()),
+        resource_path=resource_path,
+    )
 
 
 @with_flags("convert")
@@ -58,12 +136,38 @@ def convert_command(
     allow_fetch_host: Annotated[
         list[str] | None, flag("--allow-fetch-host", "HOST", _ALLOW_HELP)
     ] = None,
+    filters: FilterOpt = None,
+    lua_filters: LuaFilterOpt = None,
+    citeproc: CiteprocOpt = False,
+    bibliography: BibliographyOpt = None,
+    csl: CslOpt = None,
+    defaults: DefaultsOpt = None,
+    toc: Annotated[
+        bool, typer.Option("--toc", help="A table of contents (pandoc's --toc).")
+    ] = False,
+    number_sections: Annotated[
+        bool, typer.Option("--number-sections", "-N", help="Numbered headings (pandoc's -N).")
+    ] = False,
+    resource_path: ResourcePathOpt = None,
+    pandoc_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pandoc-arg",
+            metavar="ARG",
+            help="Any other pandoc option for the writing step (--pandoc-arg=--wrap=none); "
+            "repeatable.",
+        ),
+    ] = None,
     *,
     options: Options,
 ) -> None:
     """Verify DRAFT once against the ledger, then write each -o output (docx, pptx, pdf,
     html, tex, typ, md, ...). A failed verification writes nothing and exits 1. Options given
-    as flags win over the draft's metadata and -M, which win over the project file."""
+    as flags win over the draft's metadata and -M, which win over the project file. pandoc's
+    own options keep pandoc's names: the filters (-F, -L) and defaults (-d) run while the
+    draft is read, then citeproc (-C; on by itself when a bibliography is named), then
+    citeledger; the writer options (--toc, -N, --pandoc-arg, anything after --) apply to
+    every output."""
     from ..build.convert import ConvertRequest, convert
 
     level = verbosity(ctx, quiet, verbose)
@@ -71,6 +175,11 @@ def convert_command(
     if allow_fetch_host:
         options = options.updated({"fetch-allow": " ".join(allow_fetch_host)})
     effective = options.effective()
+    pipeline = pipeline_from(
+        filters, lua_filters, citeproc, bibliography, csl, defaults, resource_path
+    )
+    writing = (["--toc"] if toc else []) + (["--number-sections"] if number_sections else [])
+    writing += _after_dashes(ctx.args)
     with ExitStack() as stack:
         progress = None if level <= QUIET else _progress(stack)
         convert(
@@ -85,8 +194,26 @@ def convert_command(
                 options=options,
                 say=Sink(to_stderr, level, strict=effective.strict),
                 progress=progress,
+                pipeline=pipeline,
+                pandoc_args=[*writing, *(pandoc_arg or [])],
             )
         )
+
+
+def _after_dashes(extra: list[str]) -> list[str]:
+    """What follows ``--`` goes to pandoc's writing step as given; anything else left over is
+    a mistake (a second draft, a misspelt option), refused rather than handed to pandoc."""
+    if not extra:
+        return []
+    argv = sys.argv[1:]
+    if "--" not in argv or argv[len(argv) - len(extra) - 1] != "--":
+        from ..errors import BadInput
+
+        raise BadInput(
+            f"unexpected argument {extra[0]!r}: convert takes one DRAFT",
+            hint="give pandoc's other options after -- or with --pandoc-arg=ARG",
+        )
+    return list(extra)
 
 
 def _progress(stack: ExitStack) -> Callable[[Path, bool], None]:
@@ -111,4 +238,5 @@ def _progress(stack: ExitStack) -> Callable[[Path, bool], None]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("convert")(convert_command)
+    # Arguments after "--" reach the command (ctx.args): pandoc's other options.
+    app.command("convert", context_settings={"allow_extra_args": True})(convert_command)

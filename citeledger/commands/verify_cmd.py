@@ -38,8 +38,19 @@ from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..options import Options, load_project, with_flags
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
+from .convert_cmd import (
+    BibliographyOpt,
+    CiteprocOpt,
+    CslOpt,
+    DefaultsOpt,
+    FilterOpt,
+    LuaFilterOpt,
+    ResourcePathOpt,
+    pipeline_from,
+)
 
 if TYPE_CHECKING:
+    from ..document.pipeline import Pipeline
     from ..verify import Report
 
 _OUTPUT_FORMATS = ("text", "json", "github", "sarif")
@@ -64,11 +75,20 @@ def verify_command(
     ] = "text",
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
+    filters: FilterOpt = None,
+    lua_filters: LuaFilterOpt = None,
+    citeproc: CiteprocOpt = False,
+    bibliography: BibliographyOpt = None,
+    csl: CslOpt = None,
+    defaults: DefaultsOpt = None,
+    resource_path: ResourcePathOpt = None,
     *,
     options: Options,
 ) -> None:
     """Check drafts' citations against the ledger. Options in each document's metadata
-    (a citeledger: map) apply too; flags win over them."""
+    (a citeledger: map) apply too; flags win over them. The filters (-F, -L), defaults (-d)
+    and citeproc (-C) run as convert runs them, so the gate sees the document the build
+    places."""
     if output_format not in _OUTPUT_FORMATS:
         raise BadInput(
             f"--format {output_format}: not one of {', '.join(_OUTPUT_FORMATS)}",
@@ -82,7 +102,10 @@ def verify_command(
     options = global_ledger(ctx, options)
     ledgers: dict[Path, Ledger] = {}
     meta = metadata or []
-    reports = [_verify_file(file, from_format, meta, options, ledgers) for file in files]
+    pipeline = pipeline_from(
+        filters, lua_filters, citeproc, bibliography, csl, defaults, resource_path
+    )
+    reports = [_verify_file(file, from_format, meta, options, ledgers, pipeline) for file in files]
     _print(reports, output_format, level)
     if any(report.failed for report in reports):
         raise typer.Exit(1)
@@ -114,10 +137,11 @@ def _verify_file(
     metadata: list[str],
     options: Options,
     ledgers: dict[Path, Ledger],
+    pipeline: Pipeline,
 ) -> Report:
-    from ..document.readers import join_bracket_spans
+    from ..document.readers import join_bracket_spans, read_output
     from ..options import from_meta
-    from ..pandoc import format_for, read_json, read_text_draft
+    from ..pandoc import format_for, read_text_draft
     from ..verify import verify
 
     path = Path(file)
@@ -126,7 +150,7 @@ def _verify_file(
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
     gc.disable()
     try:
-        doc = read_json(path, from_format=fmt)
+        doc = read_output(path, fmt, pipeline)
     finally:
         gc.enable()
     if formats.splits_brackets(fmt):
@@ -135,6 +159,7 @@ def _verify_file(
         from ..options import meta_entries
 
         doc.setdefault("meta", {}).update(meta_entries(metadata))
+    doc = pipeline.resolve_citations(doc, path)
     options = from_meta(doc.get("meta", {}), _warn).merged(options)
     ledger_path = resolve_ledger_path(options.ledger)
     if ledger_path not in ledgers:

@@ -22,6 +22,18 @@ numeric link is an ordinary link (``Scan.ordinary``). A citing Link's target is 
 (``Hit.url``) so the verifier can hold it to the ledger's URL, and the filter replaces the whole
 Link by the placed citation. Any other link's text is link text, never a marker.
 
+A citation citeledger placed itself, read back from its HTML output, is a Link to ``#src-N``
+(the entry's anchor, keyed by ledger id) whose text is ``[n]``; from gfm or commonmark, ``[n]``
+in a raw ``<a href="#src-N" ...>``. It cites id n, the mark a reader sees, and ``Hit.url``
+keeps ``#src-N`` so the verifier can tell a mark edited after the build (``[9]`` linking to the
+entry of 1) from one that agrees with its link.
+
+Note-style citeproc run before the finder moves its note after the punctuation that follows a
+citation, and the opening bracket of a marker counts as punctuation: ``[@k].[10]`` becomes
+``.[`` Note ``10]``. The finder puts the bracket back after the note (``.`` Note ``[10]``),
+leaving the note where citeproc put it, whenever the bracket and the text after the note read as
+a marker (:func:`_rejoin_split`).
+
 One image is read: under pandoc-types 1.22 (pandoc before 3.0) a figure is a paragraph holding an
 Image titled ``fig:...``, and its alt text is the caption every writer prints.
 
@@ -73,6 +85,13 @@ _MAX_GROUP_RANGE = 50
 
 SKIP_INLINES = frozenset({"Code", "Math", "RawInline", "Image", "Cite"})
 _LINK_ID = re.compile(rf"\[({_ID})\]|({_ID})")
+# The target of a citation citeledger's html/typst placement wrote (``filters/base.source_anchor``).
+OWN_TARGET = re.compile(rf"#src-({_ID})")
+# The raw anchor gfm and commonmark carry a citation in (they have no link attributes).
+_RAW_OWN_LINK = re.compile(rf'<a href="#src-({_ID})"')
+# What citeproc may put between the bracket it moved and the rest of the marker (a Cite, read
+# back from HTML, is a Span of class "citation").
+_CITEPROC_NOTES = frozenset({"Cite", "Note"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +275,9 @@ class _Walker(Walk):
             t = el.get("t")
             if t == "Str":
                 text = el["c"]
+                if text.endswith("[") and _rejoin_split(inlines, i):
+                    n = len(inlines)
+                    continue
                 if "[" in text:
                     i = self.str_hit(inlines, i, text)
             elif t == "Image" and is_old_figure_image(el):
@@ -282,11 +304,20 @@ class _Walker(Walk):
             end, text = _join_spaced_group(inlines, i, text)
         pieces = split_markers(text)
         if has_marker(pieces):
-            self.hits.append(Hit(inlines, i, end, pieces, self.index, self.heading, self.in_note))
+            hit = Hit(inlines, i, end, pieces, self.index, self.heading, self.in_note)
+            hit.url = _raw_own_target(inlines, i, pieces)
+            self.hits.append(hit)
             return end
         return i
 
     def link_hit(self, inlines: list[Json], i: int, link: Json) -> None:
+        own = own_cite_id(link)
+        if own is not None:
+            mark = Marker("id", f"[{own}]", (own,))
+            hit = Hit(inlines, i, i, [mark], self.index, self.heading, self.in_note)
+            hit.url = link["c"][2][0]
+            self.hits.append(hit)
+            return
         n = link_marker_id(link)
         if n is None:
             return
@@ -324,6 +355,71 @@ def link_marker_id(link: Json) -> int | None:
     if m is None:
         return None
     return int(m.group(1) or m.group(2))
+
+
+def own_cite_id(link: Json) -> int | None:
+    """The mark of a citation citeledger placed (a Link to ``#src-N`` whose text is ``[n]``)."""
+    text = link["c"][1]
+    if len(text) != 1 or text[0].get("t") != "Str":
+        return None
+    if OWN_TARGET.fullmatch(link["c"][2][0]) is None:
+        return None
+    m = _LINK_ID.fullmatch(text[0]["c"])
+    if m is None or m.group(1) is None:
+        return None
+    return int(m.group(1))
+
+
+def _raw_own_target(inlines: list[Json], i: int, pieces: list[Piece]) -> str | None:
+    """``#src-N`` when the Str at ``i`` is one mark alone inside a raw ``<a href="#src-N">``
+    (a citation in the gfm or commonmark citeledger wrote, read back), else None."""
+    if i == 0 or len(pieces) != 1 or not isinstance(pieces[0], Marker):
+        return None
+    before = inlines[i - 1]
+    if before.get("t") != "RawInline" or before["c"][0] != "html":
+        return None
+    found = _RAW_OWN_LINK.match(before["c"][1])
+    return f"#src-{found.group(1)}" if found else None
+
+
+def _rejoin_split(inlines: list[Json], i: int) -> bool:
+    """``.[`` Note ``10]`` (a marker note-style citeproc split, see the module docstring):
+    move the bracket after the notes, in place, and say whether it did."""
+    j = i + 1
+    while j < len(inlines) and _is_citeproc_note(inlines[j]):
+        j += 1
+    if j == i + 1 or j >= len(inlines):
+        return False
+    after = inlines[j]
+    if after.get("t") == "Link" and own_cite_id(_with_bracket(after)) is not None:
+        # citeproc run after the filter took the bracket out of a placed citation's link.
+        inlines[j] = _with_bracket(after)
+    elif after.get("t") == "Str":
+        rest = "[" + after["c"]
+        if not (MARKER_RE.match(rest) or _GROUP_OPEN_RE.fullmatch(rest.split(" ")[0])):
+            return False
+        inlines[j] = {"t": "Str", "c": rest}
+    else:
+        return False
+    before = inlines[i]["c"][:-1]
+    if before:
+        inlines[i] = {"t": "Str", "c": before}
+    else:
+        del inlines[i]
+    return True
+
+
+def _is_citeproc_note(el: Json) -> bool:
+    t = el.get("t")
+    return t in _CITEPROC_NOTES or (t == "Span" and "citation" in el["c"][0][1])
+
+
+def _with_bracket(link: Json) -> Json:
+    """``link`` with ``[`` put back before its text's first Str."""
+    attr, text, target = link["c"]
+    if not text or text[0].get("t") != "Str":
+        return link
+    return {"t": "Link", "c": [attr, [{"t": "Str", "c": "[" + text[0]["c"]}, *text[1:]], target]}
 
 
 def _join_spaced_group(inlines: list[Json], i: int, text: str) -> tuple[int, str]:

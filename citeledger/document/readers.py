@@ -6,11 +6,87 @@ but no longer one Str. Attribute-less Spans that hold only text are melted into 
 them, so a LaTeX file written by pandoc verifies like the markdown it came from (the readers
 that need it are marked ``splits_brackets`` in :mod:`citeledger.formats`). The command line
 applies this to its own copy of the tree; the filter never needs it (it sees the draft's tree).
+
+The LaTeX and typst files the filter writes carry their citations in citeledger's own markup,
+which pandoc's readers drop or keep only half of (the typst reader loses a link's text, the
+LaTeX reader prints ``\\citeledgernote{1}{1}{1}`` as a bare superscript with no id):
+:func:`read_output` gives pandoc that markup as the brackets a reader of the page sees
+(``[n]``, the mark the file prints; an entry's ``[id]``), so such a file verifies back as the
+markdown it came from does.
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from ..tree import Json
+
+if TYPE_CHECKING:
+    from .pipeline import Pipeline
+
+# Defined before the file's own definitions, which pandoc then ignores (the first one wins):
+# a citation reads as its printed mark, an entry as its ledger id in brackets.
+_LATEX_READING = r"""\newcommand{\citeledgernote}[3]{{[}#2{]}}
+\newcommand{\citeledgerbracket}[3]{{[}#2{]}}
+\newcommand{\citeledgersep}{}
+\newcommand{\citeledgerentry}[3]{\par {[}#1{]} #3\par}
+\newenvironment{citeledgersources}[1]{}{}
+"""
+# ``#link(<src-12>)[\[12\]]<cite-12-1>`` (a citation) and ``#link(<cite-12-1>)[\[12\]]<src-12>``
+# (an entry's mark): the bracketed text alone.
+# The Sources grid (filters/typst.py), whose cells pandoc reads as a table: one paragraph per
+# entry instead, its mark first.
+_TYPST_GRID = re.compile(
+    r"#block\(above: 1em, width: 100%\)\[#set par\(justify: false\)\n"
+    r"#grid\(columns: \(auto, 1fr\)[^\n]*\n((?:  \[.*\],\n)*)\)\]"
+)
+_TYPST_ROW = re.compile(r"^  \[#link\(<cite-[0-9-]+>\)\[(.*?)\]<src-[0-9]+>\], \[(.*)\],$", re.M)
+# ``#link("https://...")`` with no text of its own: through the template's ``show link`` rule
+# pandoc's typst reader keeps nothing of it. As a string it is the URL's text.
+_TYPST_BARE_LINK = re.compile(r'#link\(("[^"\n]*")\)(?!\[)')
+_TYPST_LINK = re.compile(r"#link\(<(?:src|cite)-[0-9-]+>\)\[(\\\[[^\]]*?\\\])\](?:<[a-z0-9-]+>)?")
+
+
+def _typst_body(text: str) -> str:
+    """The body of a standalone typst file: the template before it (``#show: doc =>
+    conf(...)``, pandoc's and citeledger's alike) is code pandoc's reader cannot always run."""
+    start = text.find("#show: doc => conf(")
+    end = text.find("\n)\n", start) if start >= 0 else -1
+    return text[end + 3 :] if end >= 0 else text
+
+
+def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
+    """``path`` as pandoc's tree, citeledger's own LaTeX and typst markup read as the marks it
+    prints (see the module docstring), after the ``pipeline``'s filters and defaults."""
+    import json
+
+    from .. import formats
+    from ..pandoc import read_json, run_pandoc
+
+    extra = pipeline.reading_args(path) if pipeline is not None else []
+    family = formats.family(fmt)
+    if family in ("latex", "typst"):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        if family == "latex" and "\\citeledger" in text:
+            text = _LATEX_READING + text
+        elif family == "typst" and "<src-" in text:
+            text = _typst_body(text)
+            rows = lambda m: _TYPST_ROW.sub(r"\n\1 \2\n", m.group(1))  # noqa: E731
+            text = _TYPST_LINK.sub(lambda m: m.group(1), _TYPST_GRID.sub(rows, text))
+            text = _TYPST_BARE_LINK.sub(r"#\1", text)
+        else:
+            text = ""
+        if text:
+            out = run_pandoc([*extra, "-f", fmt, "-t", "json"], stdin=text, what=str(path))
+            doc: Json = json.loads(out)
+            return doc
+    return read_json(path, from_format=fmt, extra_args=extra)
+
 
 _EMPTY_ATTR = ["", [], []]
 

@@ -36,6 +36,24 @@ and placed. The draft's own Sources block ("Sources", the configured title, or a
 such as "References" or "参考文献") is dropped only when it is a citation list and the document
 cites; the list takes its place under its title unless ``sources-title`` names another.
 
+Where the filter goes in a pandoc command line (pandoc runs filters and ``--citeproc`` in the
+order given):
+
+1. filters that add or move text (include files, snippets; Lua or JSON) come first: a marker
+   that arrives after this filter ran is neither verified nor placed;
+2. ``--citeproc`` comes before this filter. A note style moves its note after the punctuation
+   that follows a citation and takes a marker's opening bracket with it (``[@k].[10]`` becomes
+   ``.[`` note ``10]``); the filter puts the bracket back after the note, which stays where
+   citeproc put it. Run after the filter, citeproc takes the bracket out of the placed mark:
+   nothing is lost (``citeledger verify`` still reads it), but the page shows ``.[`` note
+   ``10]``;
+3. ``--filter pandoc-citeledger``;
+4. filters that restyle what is there (or a panflute filter holding ``citeledger.prepare``);
+5. for .docx and .pptx, ``citeledger finish`` on the file pandoc wrote.
+
+``citeledger convert`` and ``citeledger verify`` take the same steps as options (``-F``,
+``-L``, ``-d``, ``-C``, ``--bibliography``, ``--csl``) and run them in this order themselves.
+
 A bracket that is not a citation: ``citeledger convert``, ``wiki``, ``verify`` and ``render``
 read the draft's text, so ``\\[1\\]`` (backslash-escaped brackets) stays the text "[1]". A bare
 ``pandoc --filter pandoc-citeledger`` build hands the filter pandoc's tree alone, where the

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..document.docx_input import NoteCitations, note_citations
 from ..document.locate import Locator, drop_escaped
-from ..document.markers import Scan, admit_defined, ledger_links
+from ..document.markers import OWN_TARGET, Scan, admit_defined, ledger_links
 from ..document.markers import scan as scan_doc
 from ..document.sentences import sentences
 from ..document.sources_block import Entry, entries, titles_for
@@ -75,6 +75,22 @@ def verify(
             gc.enable()
 
 
+def _own_links(found: Scan, ledger: Ledger) -> None:
+    """A citation citeledger placed links to ``#src-N``, the entry of ledger id N: its mark
+    must read ``[N]``. One edited after the build (``[9]`` linking to the entry of 1) is held
+    to the URL of the entry it links to, which is not the ledger's URL for 9."""
+    for hit in found.hits:
+        target = OWN_TARGET.fullmatch(hit.url or "")
+        if target is None:
+            continue
+        linked = int(target.group(1))
+        source = ledger.get(linked)
+        if hit.markers[0].ids == (linked,):
+            hit.url = None
+        elif source is not None:
+            hit.url = source.url
+
+
 def _verify(
     doc: Any,
     ledger: Ledger,
@@ -95,6 +111,7 @@ def _verify(
         locator = Locator.from_text(source_name, source_text, titles)
         drop_escaped(doc, found, locator, titles)
         admit_defined(doc, found, titles, (d.id for d in locator.definitions))
+    _own_links(found, ledger)
     listing = found.listing
     skip = range(listing.start, listing.end) if listing else range(0)
     notes = note_citations(doc, ledger, skip=skip) if footnote_citations else NoteCitations()
