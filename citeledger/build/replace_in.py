@@ -102,7 +102,7 @@ def _replace_block(
 def _read_back(tree: Any, titles: Sequence[str], sources: Sequence[Source]) -> str | None:
     """What the rewritten draft's block, as pandoc reads it, gets wrong about ``sources``."""
     from ..document.sources_block import entries, find_sources_block
-    from ..verify.checks import same_url
+    from ..ledger.urls import same_url
 
     block = find_sources_block(tree["blocks"], titles)
     listed = {e.id: e for e in entries(tree["blocks"], block)} if block else {}

@@ -104,60 +104,66 @@ def pipeline_from(
     )
 
 
+# convert's own flags; pandoc's names and short flags where pandoc has them.
+DraftArg = Annotated[
+    Path, typer.Argument(metavar="DRAFT", help="The draft (markdown or any pandoc input).")
+]
+OutputOpt = Annotated[
+    list[Path],
+    typer.Option("--output", "-o", metavar="FILE", help="An output file; repeat for several."),
+]
+ToOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--to",
+        "-t",
+        metavar="FORMAT",
+        help="Pandoc writer for the text outputs (default: by extension).",
+    ),
+]
+ReferenceDocOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--reference-doc", metavar="FILE", help="Word or PowerPoint styles (default: bundled)."
+    ),
+]
+AllowFetchHostOpt = Annotated[list[str] | None, flag("--allow-fetch-host", "HOST", _ALLOW_HELP)]
+TocOpt = Annotated[bool, typer.Option("--toc", help="A table of contents (pandoc's --toc).")]
+NumberSectionsOpt = Annotated[
+    bool, typer.Option("--number-sections", "-N", help="Numbered headings (pandoc's -N).")
+]
+PandocArgOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--pandoc-arg",
+        metavar="ARG",
+        help="Any other pandoc option for the writing step (--pandoc-arg=--wrap=none); repeatable.",
+    ),
+]
+
+
 @with_flags("convert")
 def convert_command(
     ctx: typer.Context,
-    draft: Annotated[
-        Path, typer.Argument(metavar="DRAFT", help="The draft (markdown or any pandoc input).")
-    ],
-    output: Annotated[
-        list[Path],
-        typer.Option("--output", "-o", metavar="FILE", help="An output file; repeat for several."),
-    ],
+    draft: DraftArg,
+    output: OutputOpt,
     from_format: FromOpt = None,
-    to: Annotated[
-        str | None,
-        typer.Option(
-            "--to",
-            "-t",
-            metavar="FORMAT",
-            help="Pandoc writer for the text outputs (default: by extension).",
-        ),
-    ] = None,
-    reference_doc: Annotated[
-        Path | None,
-        typer.Option(
-            "--reference-doc", metavar="FILE", help="Word or PowerPoint styles (default: bundled)."
-        ),
-    ] = None,
+    to: ToOpt = None,
+    reference_doc: ReferenceDocOpt = None,
     metadata: MetaOpt = None,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
-    allow_fetch_host: Annotated[
-        list[str] | None, flag("--allow-fetch-host", "HOST", _ALLOW_HELP)
-    ] = None,
+    allow_fetch_host: AllowFetchHostOpt = None,
     filters: FilterOpt = None,
     lua_filters: LuaFilterOpt = None,
     citeproc: CiteprocOpt = False,
     bibliography: BibliographyOpt = None,
     csl: CslOpt = None,
     defaults: DefaultsOpt = None,
-    toc: Annotated[
-        bool, typer.Option("--toc", help="A table of contents (pandoc's --toc).")
-    ] = False,
-    number_sections: Annotated[
-        bool, typer.Option("--number-sections", "-N", help="Numbered headings (pandoc's -N).")
-    ] = False,
+    toc: TocOpt = False,
+    number_sections: NumberSectionsOpt = False,
     resource_path: ResourcePathOpt = None,
-    pandoc_arg: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--pandoc-arg",
-            metavar="ARG",
-            help="Any other pandoc option for the writing step (--pandoc-arg=--wrap=none); "
-            "repeatable.",
-        ),
-    ] = None,
+    pandoc_arg: PandocArgOpt = None,
     *,
     options: Options,
 ) -> None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from ..errors import BadURL
 
@@ -225,3 +225,18 @@ def stored_url_problem(url: str) -> str | None:
             return None
         return exc.message
     return None
+
+
+# What pandoc's writers percent-encode in a link target that the ledger may hold raw.
+_PANDOC_ESCAPED = re.compile(r"%(?:20|22|3C|3E|5B|5C|5D|5E|60|7B|7C|7D)", re.IGNORECASE)
+
+
+def same_url(written: str, stored: str) -> bool:
+    """Whether a URL read from the document is the ledger's: the same identity
+    (:func:`url_key`), also once pandoc's percent-encoding of brackets and the like is undone
+    on both sides."""
+    if url_key(written) == url_key(stored):
+        return True
+    a = _PANDOC_ESCAPED.sub(lambda m: unquote(m.group(0)), written)
+    b = _PANDOC_ESCAPED.sub(lambda m: unquote(m.group(0)), stored)
+    return url_key(a) == url_key(b)

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
 from ..document.docx_input import NoteCitations
 from ..document.locate import heading_location, hit_location
@@ -21,7 +20,7 @@ from ..document.markers import Hit, Marker, Scan
 from ..document.sentences import BIBLIOGRAPHY, Sentence
 from ..document.sources_block import Entry
 from ..ledger import Ledger, normalize_for_match
-from ..ledger.urls import is_legacy, url_key
+from ..ledger.urls import is_legacy, same_url
 from ..options import Options
 from .report import Finding
 from .rules import (
@@ -51,22 +50,10 @@ _TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s?%)?(?![\w])")
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f ](?=\d{3}(?!\d))")
 _SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
+
+
 # What pandoc's markdown reader percent-encodes in a link target (its escapeURI): a URL read
 # from a link may hold %5B where the ledger holds "[".
-_PANDOC_ESCAPED = re.compile(r"%(?:20|22|3C|3E|5B|5C|5D|5E|60|7B|7C|7D)", re.IGNORECASE)
-
-
-def same_url(written: str, stored: str) -> bool:
-    """Whether a URL read from the document is the ledger's: the same identity
-    (:func:`url_key`), also once pandoc's percent-encoding of brackets and the like is undone
-    on both sides."""
-    if url_key(written) == url_key(stored):
-        return True
-    a = _PANDOC_ESCAPED.sub(lambda m: unquote(m.group(0)), written)
-    b = _PANDOC_ESCAPED.sub(lambda m: unquote(m.group(0)), stored)
-    return url_key(a) == url_key(b)
-
-
 def _ids(ids: list[int] | tuple[int, ...] | set[int]) -> str:
     return ", ".join(f"[{i}]" for i in ids)
 

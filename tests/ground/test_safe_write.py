@@ -55,7 +55,7 @@ def test_a_ledger_write_leaves_no_temporary_file_and_keeps_the_mode(tmp_path: Pa
         ledger.add("https://example.org/b")
     assert load_ledger(path).ids() == [1, 2]
     assert path.stat().st_mode & 0o777 == 0o640
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ledger.json", "ledger.json.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".citeledger-lock", "ledger.json"]
 
 
 def test_the_next_lock_holder_removes_temporary_files_of_killed_ledger_writers(
@@ -160,5 +160,10 @@ def test_a_full_disk_while_keeping_evidence_is_one_line_and_changes_nothing(
     assert ".tmp" not in lines[0]
     assert (tmp_path / "ledger.json").read_bytes() == ledger
     assert json.loads(ledger)["sources"][0]["quotes"] == []
-    leftovers = [p.name for p in tmp_path.rglob(".*")]
+    # No temporary file anywhere; the lock's own folder is where the lock lives.
+    leftovers = [
+        p.name
+        for p in tmp_path.rglob(".*")
+        if ".citeledger-lock" not in p.relative_to(tmp_path).parts
+    ]
     assert leftovers == []
