@@ -123,6 +123,16 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
             link.text = entry.url
             link.font.size = Pt(box.font_pt)
             link.hyperlink.address = entry.url
+            if entry.archived:
+                for text, address in ((" (archived ", None), (entry.archived, entry.archived)):
+                    run = para.add_run()
+                    run.text = text
+                    run.font.size = Pt(box.font_pt)
+                    if address:
+                        run.hyperlink.address = address
+                run = para.add_run()
+                run.text = ")"
+                run.font.size = Pt(box.font_pt)
     save_in_place(prs, path)
 
 
@@ -215,7 +225,7 @@ def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[Entr
                 seen.add(source.id)
                 title = source.display_lead
                 text = f"[{number.group(1)}] {title} \u2014 " if title else f"[{number.group(1)}] "
-                entries.append(Entry(text, source.url, source.id))
+                entries.append(Entry(text, source.url, source.id, source.archived or ""))
     return entries
 
 
@@ -235,5 +245,5 @@ def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[Entry]:
         if source.id in cited:
             title = source.display_lead
             text = f"[{source.id}] {title} \u2014 " if title else f"[{source.id}] "
-            out.append(Entry(text, source.url, source.id))
+            out.append(Entry(text, source.url, source.id, source.archived or ""))
     return out
