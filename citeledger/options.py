@@ -168,6 +168,17 @@ OPTIONS: tuple[Option, ...] = (
         recorded=True,
     ),
     Option(
+        "marker-style",
+        "choice",
+        "brackets",
+        "html: citation marks in line ([3]) or raised (superscript)",
+        "HTML outputs (and any format whose citations are links): ``brackets`` writes the marks "
+        "in line, ``[3]``; ``superscript`` raises them, as Wikipedia does, so a cluster such as "
+        "``[50][3][9]`` stays small beside the text.",
+        choices=("brackets", "superscript"),
+        commands=_all("convert", "wiki"),
+    ),
+    Option(
         "other-notes",
         "choice",
         "letters",
@@ -310,6 +321,7 @@ class Options:
     ledger: str | None = _default("ledger")
     notes: str = _default("notes")
     numbering: str = _default("numbering")
+    marker_style: str = _default("marker-style")
     other_notes: str = _default("other-notes")
     sources_title: str = _default("sources-title")
     strict: bool = _default("strict")
