@@ -90,7 +90,9 @@ def test_every_text_style_shows_the_archived_address(tmp_path: Path) -> None:
         assert f"(archived {ARCHIVED})" in render_block(book, None, style)
 
 
-@pytest.mark.parametrize("fmt", ["html", "latex", "typst", "docx", "mediawiki", "markdown"])
+@pytest.mark.parametrize(
+    "fmt", ["html", "latex", "typst", "docx", "pptx", "mediawiki", "dokuwiki", "markdown"]
+)
 def test_every_placement_shows_the_archived_address(tmp_path: Path, fmt: str) -> None:
     book = load_ledger(write_ledger(tmp_path / "l.json", archived=ARCHIVED))
     doc = {
@@ -110,3 +112,23 @@ def test_every_placement_shows_the_archived_address(tmp_path: Path, fmt: str) ->
             check=True,
         ).stdout
         assert "archived" in out and "web.archive.org/web/20240305" in out
+
+
+def test_a_pptx_sources_slide_links_the_archived_copy(tmp_path: Path) -> None:
+    from conftest import run_citeledger
+    from pptx import Presentation
+
+    ledger = write_ledger(tmp_path / "ledger.json", archived=ARCHIVED)
+    (tmp_path / "deck.md").write_text("# Ice\n\n- Ice floats.[1]\n", "utf-8")
+    done = run_citeledger("convert", "deck.md", "-o", "deck.pptx", cwd=tmp_path, ledger=ledger)
+    assert done.returncode == 0, done.stderr
+    links = [
+        run.hyperlink.address
+        for slide in Presentation(str(tmp_path / "deck.pptx")).slides
+        for shape in slide.shapes
+        if shape.has_text_frame
+        for para in shape.text_frame.paragraphs
+        for run in para.runs
+        if run.hyperlink.address
+    ]
+    assert ARCHIVED in links and "https://example.com/a" in links

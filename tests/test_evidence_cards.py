@@ -53,7 +53,7 @@ def test_html_citations_carry_a_title_a_card_and_lettered_back_links(tmp_path: P
     assert 'aria-describedby="card-1"' in out
     assert 'title="Paper A — example.org"' in out
     assert '<div class="citeledger-card" id="card-1" role="tooltip">' in out
-    assert re.search(r'class="citeledger-back">a</a>\s+<a\s+href="#cite-1-2"', out)
+    assert re.search(r'aria-label="back to citation a">a</a>\s+<a\s+href="#cite-1-2"', out)
     assert "<script>" in out and "<style>" in out  # a fragment works on its own
 
 

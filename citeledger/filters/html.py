@@ -95,7 +95,11 @@ class Placement(base.Placement):
         return [span([{"t": "Superscript", "c": inlines}], classes=["citeledger-mark"])]
 
     def back_link(self, text: str, anchor: str) -> Json:
-        return link([str_(text)], "#" + anchor, classes=["citeledger-back"])
+        out = link([str_(text)], "#" + anchor, classes=["citeledger-back"])
+        if self.cards:  # a screen reader would say only "caret" or "a"
+            label = "back to the citation" if text == CARET else f"back to citation {text}"
+            out["c"][0][2].append(["aria-label", label])
+        return out
 
     def back_marks(self, anchors: list[str]) -> list[Json]:
         """Links back to ``anchors``: ``↩`` for one citation, ``↩ 1 2 3`` for more; in HTML a
