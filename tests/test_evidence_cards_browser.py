@@ -179,6 +179,23 @@ def test_keyboard_focus_shows_the_card_escape_closes_it_and_tab_moves_on(
     page.context.close()
 
 
+def test_an_open_card_follows_its_citation_when_the_page_scrolls(browser, outputs) -> None:
+    context = browser.new_context(viewport={"width": 500, "height": 260}, color_scheme="light")
+    page = context.new_page()
+    page.goto(outputs["convert"].as_uri())
+    page.focus("#cite-2-1")
+    page.mouse.wheel(0, 60)
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.scrollY") > 0
+    assert visible_cards(page) == ["card-2"]
+    link = page.locator("#cite-2-1").bounding_box()
+    card = page.locator("#card-2").bounding_box()
+    below = abs(card["y"] - (link["y"] + link["height"] + 6)) < 3
+    above = abs(card["y"] + card["height"] + 6 - link["y"]) < 3
+    assert below or above, (link, card)
+    context.close()
+
+
 def _background(page: Any, selector: str) -> str:
     return page.eval_on_selector(selector, "e => getComputedStyle(e).backgroundColor")
 

@@ -3,7 +3,7 @@
 (function () {
   if (window.citeledgerCards) return;
   window.citeledgerCards = true;
-  var open = null, closing = null;
+  var open = null, anchor = null, closing = null;
   function cardOf(a) {
     var id = a.getAttribute("aria-describedby");
     return id ? document.getElementById(id) : null;
@@ -25,11 +25,12 @@
     card.hidden = false;
     place(a, card);
     open = card;
+    anchor = a;
   }
   function hide() {
     clearTimeout(closing);
     if (open) open.hidden = true;
-    open = null;
+    open = anchor = null;
   }
   function later() {
     clearTimeout(closing);
@@ -79,7 +80,10 @@
     document.addEventListener("keydown", function (e) {
       if ((e.key === "Escape" || e.key === "Esc") && open) hide();
     });
-    window.addEventListener("scroll", hide, { passive: true });
+    // The page scrolls under an open card (wheel, arrow keys): the card stays by its citation.
+    function follow() { if (open && anchor) place(anchor, open); }
+    window.addEventListener("scroll", follow, { passive: true });
+    window.addEventListener("resize", follow);
     window.addEventListener("hashchange", fromHash);
     fromHash();
   }
