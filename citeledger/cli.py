@@ -52,6 +52,7 @@ COMMANDS = (
     "rewrite_cmd",
     "config_cmd",
     "pandoc_cmd",
+    "archive_cmd",
 )
 
 

@@ -6,6 +6,7 @@ element the writer escapes), it goes through the one function here for that synt
 rules cannot drift apart between ``render --style``, the placements and the renderers:
 
 - markdown text (``render``'s text styles): :func:`markdown_text`;
+- HTML text and attribute values (the evidence cards, the wiki's page frame): :func:`html_text`;
 - BibTeX field values: :func:`bibtex_text`, URLs :func:`latex_url`;
 - LaTeX text: :func:`latex_text`, URLs for ``\\url``/``\\href``: :func:`latex_url`;
 - typst markup and string literals: :func:`typst_markup`, :func:`typst_string`;
@@ -41,6 +42,21 @@ def markdown_text(text: str) -> str:
     start in it (``<img onerror=...>``, ``[x](javascript:...)``, ``![](tracker)``, ``&lt;``),
     and no quote of it pairs with a quote of the next line."""
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+# HTML -----------------------------------------------------------------------------------------
+
+
+def html_text(text: str) -> str:
+    """``text`` as HTML character data or a quoted attribute value that shows exactly that
+    text: no tag, entity or attribute can start in it (``<img onerror=...>`` is shown)."""
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#x27;")
+    )
 
 
 # The terminal ---------------------------------------------------------------------------------

@@ -193,6 +193,15 @@ OPTIONS: tuple[Option, ...] = (
         recorded=True,
     ),
     _choice(
+        "marker-style",
+        ("brackets", "superscript"),
+        _all("convert", "wiki"),
+        "html: citation marks in line ([3]) or raised (superscript)",
+        "HTML outputs (and any format whose citations are links): ``brackets`` writes the marks "
+        "in line, ``[3]``; ``superscript`` raises them, as Wikipedia does, so a cluster such as "
+        "``[50][3][9]`` stays small beside the text.",
+    ),
+    _choice(
         "other-notes",
         ("letters", "roman", "symbols"),
         _all("convert", "finish"),
@@ -315,6 +324,7 @@ class Options:
     ledger: str | None = _default("ledger")
     notes: str = _default("notes")
     numbering: str = _default("numbering")
+    marker_style: str = _default("marker-style")
     other_notes: str = _default("other-notes")
     sources_title: str = _default("sources-title")
     strict: bool = _default("strict")

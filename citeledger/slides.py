@@ -61,11 +61,18 @@ class BodyBox:
 
 @dataclass(frozen=True)
 class Entry:
-    """One line of a Sources slide: ``text`` (``[n] Title — ``) followed by the linked URL."""
+    """One line of a Sources slide: ``text`` (``[n] Title — ``) followed by the linked URL,
+    and `` (archived URL)`` when the ledger holds an archived copy's address."""
 
     text: str
     url: str
     source_id: int
+    archived: str = ""
+
+    @property
+    def links(self) -> str:
+        """The entry's text after ``text``, as shown."""
+        return f"{self.url} (archived {self.archived})" if self.archived else self.url
 
 
 def _char_em(ch: str) -> float:
@@ -119,13 +126,13 @@ def wrapped_lines(text: str, box: BodyBox) -> int:
 
 
 def entry_height_pt(entry: Entry, box: BodyBox) -> float:
-    return wrapped_lines(entry.text + entry.url, box) * box.line_pt + SPACE_BEFORE * box.font_pt
+    return wrapped_lines(entry.text + entry.links, box) * box.line_pt + SPACE_BEFORE * box.font_pt
 
 
 def fit_entry(entry: Entry, box: BodyBox) -> Entry:
     """``entry``, its title shortened with "…" if the entry would take over half the box."""
     limit = max(1, box.max_lines() // 2)
-    if wrapped_lines(entry.text + entry.url, box) <= limit:
+    if wrapped_lines(entry.text + entry.links, box) <= limit:
         return entry
     match = re.match(r"(\[\d+\] )(.*?)( \u2014 )?$", entry.text, re.S)
     if not match:
@@ -135,15 +142,15 @@ def fit_entry(entry: Entry, box: BodyBox) -> Entry:
     while len(words) > 1:
         words.pop()
         shorter = f"{prefix}{' '.join(words)}\u2026{dash}"
-        if wrapped_lines(shorter + entry.url, box) <= limit:
-            return Entry(shorter, entry.url, entry.source_id)
+        if wrapped_lines(shorter + entry.links, box) <= limit:
+            return Entry(shorter, entry.url, entry.source_id, entry.archived)
     keep = title
     while keep:  # one huge word (or CJK run): cut characters
         keep = keep[: max(0, len(keep) - max(1, len(keep) // 8))]
         shorter = f"{prefix}{keep}\u2026{dash}"
-        if wrapped_lines(shorter + entry.url, box) <= limit:
-            return Entry(shorter, entry.url, entry.source_id)
-    return Entry(f"{prefix}\u2026{dash}", entry.url, entry.source_id)
+        if wrapped_lines(shorter + entry.links, box) <= limit:
+            return Entry(shorter, entry.url, entry.source_id, entry.archived)
+    return Entry(f"{prefix}\u2026{dash}", entry.url, entry.source_id, entry.archived)
 
 
 def paginate(entries: list[Entry], box: BodyBox) -> list[list[Entry]]:

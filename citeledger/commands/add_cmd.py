@@ -3,7 +3,9 @@
 ``add A B C`` is all or nothing: a refused argument adds nothing, and the one error line names
 every bad argument. ``--author``, ``--issued``, ``--site`` and ``--key`` record what a reference
 library would (``ledger/bibliography.py``); like ``--title`` they fill empty fields of a source
-the ledger holds. This module starts at every retrieval: it imports the ledger core only."""
+the ledger holds. ``--archived URL`` records the address of an archived copy of the page (one-URL
+calls; ``citeledger archive`` writes Wayback addresses for many). This module starts at every
+retrieval: it imports the ledger core only."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ _AUTHOR_HELP = 'Author(s): "Family, Given; Other, Name" (no comma: one name as w
 _ISSUED_HELP = "Publication date: YYYY, YYYY-MM or YYYY-MM-DD."
 _SITE_HELP = "The site, journal or publisher the page belongs to."
 _KEY_HELP = "Citation key ([@key] in a draft; citeledger rewrite --keys)."
+_ARCHIVED_HELP = "Address of an archived copy of the page (web.archive.org, archive.today)."
 
 
 def add(
@@ -37,6 +40,7 @@ def add(
     issued: Annotated[str | None, flag("--issued", "DATE", _ISSUED_HELP)] = None,
     site: Annotated[str | None, flag("--site", "TEXT", _SITE_HELP)] = None,
     key: Annotated[str | None, flag("--key", "KEY", _KEY_HELP)] = None,
+    archived: Annotated[str | None, flag("--archived", "URL", _ARCHIVED_HELP)] = None,
     as_json: JsonOpt = False,
     ledger: LedgerOpt = None,
 ) -> None:
@@ -58,6 +62,13 @@ def add(
         details = Details()
         errors.append(exc)
         problems.append(exc.line())
+    archived_url = None
+    if archived is not None:
+        try:
+            archived_url = normalize_url(archived)
+        except BadURL as exc:
+            errors.append(exc)
+            problems.append(f"--archived: {exc.line()}")
     if len(errors) == 1 and len(urls) == 1:
         raise errors[0]
     if errors:
@@ -71,11 +82,16 @@ def add(
     if details and len(urls) > 1:
         warn("--author, --issued, --site and --key are ignored when several URLs are added")
         details = Details()
+    if archived_url and len(urls) > 1:
+        warn("--archived is ignored when several URLs are added at once")
+        archived_url = None
     with transaction(path) as book:
         pairs = zip(urls, canonical, strict=True)
         entries = [_register(book, raw, canon, title or "", date) for raw, canon in pairs]
         if details:
             _fill(book, entries[0], details)
+        if archived_url:
+            book.set_archived(entries[0], archived_url)
     if as_json:
         echo(json.dumps([e.to_dict() for e in entries], indent=2, ensure_ascii=False))
     else:

@@ -100,8 +100,12 @@ def add_header_include(doc: Json, fmt: str, text: str) -> None:
         meta["header-includes"] = {"t": "MetaList", "c": [current, block]}
 
 
+ARCHIVED = "citeledger-archived"
+
+
 def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
-    """``Title. URL (accessed DATE)`` with a live link: the text of a note or a list entry."""
+    """``Title. URL (accessed DATE) (archived URL)`` with live links: the text of a note or a
+    list entry (the archived part only when the ledger holds an archived copy's address)."""
     out: list[Json] = []
     title = source.lead_sentence  # one line: a newline in a Str could start markup
     if title:
@@ -112,6 +116,9 @@ def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
         out.append(link([str_(source.url)], source.href, classes=["url"]))
     if source.display_accessed:
         out += [{"t": "Space"}, *text_to_inlines(f"(accessed {source.display_accessed})")]
+    if source.archived:
+        archived = link([str_(source.archived)], source.archived_href, classes=["url", ARCHIVED])
+        out += [{"t": "Space"}, str_("(archived"), {"t": "Space"}, archived, str_(")")]
     return out
 
 

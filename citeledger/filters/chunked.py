@@ -13,8 +13,8 @@ two entries named ``src-12`` would send both chunks' ``[12]`` to the first one.
 from __future__ import annotations
 
 from ..ledger import Source
-from ..tree import Json, attr, header, inline_lists, link, para, str_
-from . import base, html
+from ..tree import Json, attr, elements, header, inline_lists, para
+from . import base, cards, html
 
 SPLIT_LEVEL = 1
 
@@ -44,7 +44,7 @@ class Placement(html.Placement):
 
     def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
         out = super().cite(source, number, at)
-        for el in out:
+        for el in elements(out):
             if el.get("t") == "Link":
                 self.made[id(el)] = (el, source.id)
         return out
@@ -62,19 +62,8 @@ class Placement(html.Placement):
         return f"c{self.chunk}-{base.source_anchor(source_id)}"
 
     def back_links(self, source: Source) -> list[Json]:
-        """``↩`` links to this chunk's citations of ``source`` only."""
-        anchors = self.occurrences.get(source.id, [])
-        if not anchors:
-            return []
-        if len(anchors) == 1:
-            return [link([str_(html.BACK)], "#" + anchors[0], classes=["citeledger-back"])]
-        out: list[Json] = [str_(html.BACK)]
-        for k, anchor in enumerate(anchors, 1):
-            out += [
-                {"t": "Space"},
-                link([str_(str(k))], "#" + anchor, classes=["citeledger-back"]),
-            ]
-        return out
+        """Back-links to this chunk's citations of ``source`` only."""
+        return self.back_marks(self.occurrences.get(source.id, []))
 
     def chunk_list(self, ids: list[int]) -> list[Json]:
         sources = [s for s in self.state.list_order() if s.id in ids]
@@ -91,15 +80,20 @@ class Placement(html.Placement):
         level = min(self.split_level + 1, 6)
         title = self.state.options.sources_title
         heading = header(level, title, f"c{self.chunk}-sources", ["unnumbered"])
-        return [heading, {"t": "Div", "c": [attr("", ["citeledger-sources"]), entries]}]
+        listing = {"t": "Div", "c": [attr("", ["citeledger-sources"]), entries]}
+        return [heading, listing, *self.card_blocks(sources)]
 
     def finalize(self) -> None:
         blocks = self.state.doc["blocks"]
         for number, (start, end) in reversed(list(enumerate(chunk_bounds(blocks, 1)))):
             self.chunk = number
+            self.card_prefix = f"c{number}-"
             self.occurrences = {}
             for el, source_id in self.cite_links(blocks[start:end]):
                 el["c"][2][0] = "#" + self.chunk_anchor(source_id)
+                for pair in el["c"][0][2]:
+                    if pair[0] == "aria-describedby":
+                        pair[1] = cards.card_id(source_id, self.card_prefix)
                 self.occurrences.setdefault(source_id, []).append(el["c"][0][0])
             if self.occurrences:
                 blocks[end:end] = self.chunk_list(list(self.occurrences))

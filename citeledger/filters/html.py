@@ -11,6 +11,11 @@ its own way, with two exceptions:
   the entry anchor is a raw ``<a id="src-12"></a>`` (the one raw string here: an integer id).
 - Formats with no internal links at all (plain, man, ms, texinfo, haddock) keep ``[12]`` as
   text and the list without back-links.
+
+HTML a browser shows (html, html5, revealjs, chunkedhtml, the wiki's pages) gets more: each
+citation link a ``title`` and an evidence card (``filters/cards.py``), back-links lettered as
+Wikipedia's are (``^`` for one citation, ``^ a b c`` for more), and the stylesheet and script
+after the list. ``marker-style: superscript`` raises the marks (``<sup>``) in any format.
 """
 
 from __future__ import annotations
@@ -18,11 +23,21 @@ from __future__ import annotations
 from .. import formats
 from ..ledger import Source
 from ..options import Options
-from ..tree import Json, attr, link, para, raw_inline, str_
-from . import base
+from ..tree import Json, attr, link, para, raw_block, raw_inline, span, str_
+from . import base, cards
 from .base import cite_anchor, entry_inlines, source_anchor
 
 BACK = "\u21a9"  # ↩
+CARET = "^"  # Wikipedia's back-link mark, before letters
+
+
+def letters(k: int) -> str:
+    """The k-th back-link's letters: a ... z, aa, ab, ... (Wikipedia's series)."""
+    out = ""
+    while k > 0:
+        k, rest = divmod(k - 1, 26)
+        out = chr(ord("a") + rest) + out
+    return out
 
 
 class Entries(base.Entries):
@@ -47,41 +62,64 @@ class Placement(base.Placement):
     entries: Entries
     entries_type = Entries
 
+    card_prefix = ""
+
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
         self.raw_anchors = self.entries.raw_anchors
         # Without internal links a link to #src-12 would be noise or a dead reference.
         self.links = formats.has_links(self.entries.fmt)
+        self.cards = self.links and cards.has_cards(state.format)
+        self.superscript = state.options.marker_style == "superscript"
 
     def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
         label = [str_(f"[{number}]")]
         if not self.links:
-            return label
-        return [
-            link(
-                label,
-                "#" + source_anchor(source.id),
-                cite_anchor(source.id, at.occurrence),
-                ["citeledger-cite"],
-            )
-        ]
+            return self.raised(label)
+        described = cards.description(source) if self.cards else ""
+        mark = link(
+            label,
+            "#" + source_anchor(source.id),
+            cite_anchor(source.id, at.occurrence),
+            ["citeledger-cite"],
+        )
+        if self.cards:
+            mark["c"][2][1] = described
+            card = cards.card_id(source.id, self.card_prefix)
+            mark["c"][0][2].append(["aria-describedby", card])
+        return self.raised([mark])
+
+    def raised(self, inlines: list[Json]) -> list[Json]:
+        if not self.superscript:
+            return inlines
+        return [span([{"t": "Superscript", "c": inlines}], classes=["citeledger-mark"])]
+
+    def back_link(self, text: str, anchor: str) -> Json:
+        out = link([str_(text)], "#" + anchor, classes=["citeledger-back"])
+        if self.cards:  # a screen reader would say only "caret" or "a"
+            label = "back to the citation" if text == CARET else f"back to citation {text}"
+            out["c"][0][2].append(["aria-label", label])
+        return out
+
+    def back_marks(self, anchors: list[str]) -> list[Json]:
+        """Links back to ``anchors``: ``↩`` for one citation, ``↩ 1 2 3`` for more; in HTML a
+        browser shows, ``^`` and ``^ a b c`` as Wikipedia writes them."""
+        if not anchors:
+            return []
+        mark = CARET if self.cards else BACK
+        if len(anchors) == 1:
+            return [self.back_link(mark, anchors[0])]
+        out: list[Json] = [str_(mark)]
+        for k, anchor in enumerate(anchors, 1):
+            text = letters(k) if self.cards else str(k)
+            out += [{"t": "Space"}, self.back_link(text, anchor)]
+        return out
 
     def back_links(self, source: Source) -> list[Json]:
-        """``↩`` for a source cited once; ``↩ 1 2 3`` (each a link) for one cited more often."""
         count = self.state.seen.get(source.id, 0)
-        if not self.links or count == 0:
+        if not self.links:
             return []
-        if count == 1:
-            return [
-                link([str_(BACK)], "#" + cite_anchor(source.id, 1), classes=["citeledger-back"])
-            ]
-        out: list[Json] = [str_(BACK)]
-        for k in range(1, count + 1):
-            out += [
-                {"t": "Space"},
-                link([str_(str(k))], "#" + cite_anchor(source.id, k), classes=["citeledger-back"]),
-            ]
-        return out
+        return self.back_marks([cite_anchor(source.id, k) for k in range(1, count + 1)])
 
     def entry(self, source: Source, number: int) -> list[Json]:
         inlines = self.entries.entry(source, number)
@@ -106,4 +144,22 @@ class Placement(base.Placement):
         if self.raw_anchors or not self.links:
             return [self.sources_header(), *entries]
         listing = {"t": "Div", "c": [attr("", ["citeledger-sources"]), entries]}
-        return [self.sources_header(), listing]
+        return [self.sources_header(), listing, *self.card_blocks(sources)]
+
+    def finalize(self) -> None:
+        if self.cards and self.state.seen:
+            # pandoc's own page style would outweigh citeledger's (whose rules weigh nothing,
+            # so a --css of the author's wins); the author may still ask for pandoc's.
+            self.state.doc.setdefault("meta", {}).setdefault(
+                "document-css", {"t": "MetaBool", "c": False}
+            )
+        super().finalize()
+
+    def card_blocks(self, sources: list[Source]) -> list[Json]:
+        """The cards of ``sources``, the stylesheet and the script (HTML a browser shows)."""
+        if not self.cards:
+            return []
+        return [
+            raw_block("html", cards.cards_html(sources, self.card_prefix)),
+            raw_block("html", cards.assets_html()),
+        ]

@@ -57,6 +57,8 @@ class Placement(base.Placement):
         parts.append(r"\citeledgerurl{" + latex_url(source.url) + "}")
         if source.display_accessed:
             parts.append(f"(accessed {latex_text(source.display_accessed)})")
+        if source.archived:
+            parts.append(r"(archived \citeledgerurl{" + latex_url(source.archived) + "})")
         return " ".join(parts)
 
     def label(self, number: int) -> str:

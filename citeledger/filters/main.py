@@ -18,6 +18,10 @@ Placement per output format (``filters/<module>.py``):
 - html, html5, epub, markdown, gfm, commonmark and any other format (``html``):
   ``[n]`` links to ``#src-n`` and carries the id ``cite-n-k``; the Sources list gives each entry
   the anchor ``src-n`` (raw ``<a id>`` in gfm/commonmark) and ``↩`` links back to each citation.
+  HTML a browser shows (html, html5, revealjs, chunkedhtml) also gives each citation a title
+  and an evidence card (title, host, access date, quotes, archived copy) on hover and focus,
+  letters its back-links ``^ a b c``, and carries the stylesheet and script inline
+  (``filters/cards.py``); ``marker-style: superscript`` raises the marks.
 - latex, beamer (``latex``): endnote marks keyed by ledger id, one entry per source at the end,
   linked both ways; the macros arrive through ``header-includes`` (the author's are kept).
   xelatex and lualatex set CJK and right-to-left titles in an installed font (Noto CJK, DejaVu);

@@ -91,16 +91,16 @@ class Placement(BasePlacement):
         sources = self.state.list_order()
         if not sources:
             return []
-        entries = [Entry(self.entry_text(s, self.state.number(s.id)), s.url, s.id) for s in sources]
+        entries = [
+            Entry(self.entry_text(s, self.state.number(s.id)), s.url, s.id, s.archived or "")
+            for s in sources
+        ]
         pages = paginate(entries, PANDOC_DEFAULT_BODY)
         title = self.state.options.sources_title
         blocks: list[Json] = []
         for k, page in enumerate(pages, 1):
             blocks.append(header(level, sources_page_title(title, k, len(pages)), classes=[]))
-            blocks += [
-                {"t": "Para", "c": [*text_to_inlines(e.text), link([str_(e.url)], e.url)]}
-                for e in page
-            ]
+            blocks += [{"t": "Para", "c": [*text_to_inlines(e.text), *_links(e)]} for e in page]
         return blocks
 
     def finalize(self) -> None:
@@ -154,3 +154,11 @@ class Placement(BasePlacement):
                 items = [[{"t": "Plain", "c": text_to_inlines(f"\u201c{q}\u201d")}] for q in quotes]
                 out.append({"t": "BulletList", "c": items})
         return out
+
+
+def _links(entry: Entry) -> list[Json]:
+    out = [link([str_(entry.url)], entry.url)]
+    if entry.archived:
+        archived = link([str_(entry.archived)], entry.archived)
+        out += [{"t": "Space"}, str_("(archived"), {"t": "Space"}, archived, str_(")")]
+    return out

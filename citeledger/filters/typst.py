@@ -35,6 +35,8 @@ class Placement(base.Placement):
         parts.append(f"#link({typst_string(source.url)})")
         if source.display_accessed:
             parts.append(typst_markup(f"(accessed {source.display_accessed})"))
+        if source.archived:
+            parts.append("(archived " + f"#link({typst_string(source.archived)})" + ")")
         return " ".join(parts)
 
     def list_blocks(self, sources: list[Source]) -> list[Json]:

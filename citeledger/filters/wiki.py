@@ -144,7 +144,7 @@ class Entries(base.Entries):
         list's entry, and the text of a native MediaWiki note."""
         title = source.lead_sentence
         url = wiki_url(source.url)
-        accessed = _accessed(source, self.fmt)
+        accessed = _accessed(source, self.fmt) + self.archived(source)
         if self.fmt == "dokuwiki":
             return f"[{number}] {dokuwiki_text(title)} [[{url}]]{accessed}".replace("  ", " ")
         if self.fmt == "obsidian":
@@ -154,6 +154,18 @@ class Entries(base.Entries):
         if self.native:
             return f"[{number}] {text}"
         return f'<span id="{source_anchor(source.id)}">[{number}]</span> {text}'
+
+    def archived(self, source: Source) -> str:
+        """`` (archived URL)`` as markup of the wiki, or nothing."""
+        if not source.archived:
+            return ""
+        url = wiki_url(source.archived)
+        if self.fmt == "dokuwiki":
+            return f" (archived [[{url}]])"
+        if self.fmt == "obsidian":
+            return f" (archived <{url}>)"
+        url = url.replace("&", "&amp;")
+        return f" (archived [{url} {url}])"
 
     def entry(self, source: Source, number: int) -> list[Json]:
         raw = self.markup(source, number)

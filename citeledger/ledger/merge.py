@@ -10,7 +10,8 @@ receiving ledger and translates the other ledger's ids:
 - any other source gets the next id (``Ledger.next_id``: above every id ever handed out, so the
   high-water mark ``last_id`` is respected), with the other's title, access date, quotes and
   unknown fields; past ``MAX_ID`` the merge fails as a whole;
-- a library's fields (author, issued, site, key) travel as the title does: copied with a new
+- a library's fields (author, issued, site, key) and the archived copy's address travel as the
+  title does: copied with a new
   source, filling only empty fields of one the ledger holds (a key another source here holds
   is not copied);
 - sources are taken in the other ledger's id order, so the same two ledgers always give the
@@ -59,6 +60,10 @@ def merge_ledgers(into: Ledger, other: Ledger) -> MergeResult:
             before = ours.details
             into.fill_details(ours, theirs.details)
             if ours.details != before and theirs.id not in result.new:
+                result.details_filled += 1
+        if theirs.archived and not ours.archived:
+            into.set_archived(ours, theirs.archived)
+            if theirs.id not in result.new:
                 result.details_filled += 1
         for quote in theirs.quotes:
             copy = dataclasses.replace(quote, extra=dict(quote.extra))

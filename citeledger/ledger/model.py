@@ -11,7 +11,9 @@ file it was checked against), ``text_sha256`` (the name of the text it was check
 in the evidence folder: ``ledger/evidence_store.py``), and a top-level ``last_id`` high-water
 mark so an id stays retired even if someone deletes its entry by hand. A reference library adds
 ``author``, ``issued``, ``site`` and ``key`` to a source (``ledger/bibliography.py``), each
-written only when set. Keys this version does
+written only when set; so is ``archived``, the address of a copy of the page in a web archive
+(``citeledger add --archived``, ``citeledger archive``), checked on load like ``url`` and shown
+beside the URL in every Sources entry, against link rot. Keys this version does
 not know are kept in ``extra`` and written back, so a newer tool's data survives a round trip
 through an older one.
 """
@@ -36,7 +38,7 @@ from .bibliography import (
     one_line,
 )
 from .quotes import normalize_for_match
-from .urls import normalize_url, published_url, stored_url_problem, url_key
+from .urls import is_legacy, normalize_url, published_url, stored_url_problem, url_key
 
 # What no output may show: C0 and C1 controls and DEL (XML cannot hold them, a terminal obeys
 # them), noncharacters and lone surrogates, and the bidirectional controls that make a reader
@@ -84,7 +86,7 @@ def today() -> str:
 
 _QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin", "text_sha256"})
 _SOURCE_KEYS = frozenset(
-    {"id", "url", "title", "accessed", "quotes", "author", "issued", "site", "key"}
+    {"id", "url", "title", "accessed", "quotes", "author", "issued", "site", "key", "archived"}
 )
 _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
 
@@ -151,6 +153,7 @@ class Source:
     issued: str | None = None
     site: str | None = None
     key: str | None = None
+    archived: str | None = None
 
     @property
     def details(self) -> Details:
@@ -182,6 +185,11 @@ class Source:
     def href(self) -> str:
         """The URL as outputs link it (:func:`~citeledger.ledger.urls.published_url`)."""
         return published_url(self.url)
+
+    @property
+    def archived_href(self) -> str:
+        """The archived copy's address as outputs link it (as :attr:`href`), or ""."""
+        return published_url(self.archived) if self.archived else ""
 
     @property
     def display_accessed(self) -> str:
@@ -223,6 +231,11 @@ class Source:
         key = _optional_str(data, "key", where)
         if key is not None and check_key(key):
             raise ShapeError(f"{where}.key {check_key(key)}")
+        archived = _optional_str(data, "archived", where)
+        if archived is not None:
+            problem = archived_problem(archived)
+            if problem:
+                raise UnsafeEntry(f"{where}.archived: {problem}")
         return cls(
             id=sid,
             url=url,
@@ -234,6 +247,7 @@ class Source:
             issued=_optional_str(data, "issued", where),
             site=_optional_str(data, "site", where),
             key=key,
+            archived=archived,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -248,6 +262,7 @@ class Source:
             ("issued", self.issued),
             ("site", self.site),
             ("key", self.key),
+            ("archived", self.archived),
         ):
             if value is not None:
                 out[name] = value
@@ -389,6 +404,16 @@ class Ledger:
         self.dirty = True
         return source
 
+    def set_archived(self, source: Source, url: str) -> bool:
+        """Store ``url`` (normalised here; ``BadURL`` when it is none) as the address of the
+        source's archived copy; returns whether that changed the ledger."""
+        canonical = normalize_url(url)
+        if source.archived == canonical:
+            return False
+        source.archived = canonical
+        self.dirty = True
+        return True
+
     def fill_title(self, source: Source, title: str) -> None:
         """Give ``source`` a title if it has none: the first title a source got stays, so a later
         search result with a worse title cannot replace it."""
@@ -448,6 +473,15 @@ class Ledger:
             raise ShapeError("last_id is not a whole number")
         extra = {k: v for k, v in data.items() if k not in _LEDGER_KEYS}
         return cls(path, sources, version=version, last_id=last_id, extra=extra)
+
+
+def archived_problem(url: str) -> str | None:
+    """Why a stored ``archived`` address must not be used, or None: the checks of ``url``,
+    without the scheme-less form sources.py allowed (an archive address always has one)."""
+    problem = stored_url_problem(url)
+    if problem is None and is_legacy(url):
+        return f"{url.strip()[:80]!r} is not an http(s) address"
+    return problem
 
 
 def _optional_str(data: dict[str, Any], key: str, where: str) -> str | None:

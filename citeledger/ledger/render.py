@@ -3,7 +3,8 @@
 Pure functions of the ledger, shared by ``citeledger render``, the verifier and the renderers,
 so a block looks the same wherever it is made::
 
-    markdown   ## Sources / blank line / [n] url — title
+    markdown   ## Sources / blank line / [n] url — title, then `` (archived url)`` when the
+               ledger holds an archived copy's address (in every text style)
     plain      Sources: / [n] url — title            (chat replies, slides)
     evidence   markdown, plus each quote as sources.py writes it, a line ``    > "quote"``
                under its source, and below it a line ``      (sha256 <digest>)`` when the
@@ -59,7 +60,10 @@ def markdown_url(url: str) -> str:
 def _entry(source: Source) -> str:
     url = markdown_url(source.url)
     title = markdown_text(source.display_lead)
-    return f"{url} — {title}" if title else url
+    text = f"{url} — {title}" if title else url
+    if source.archived:
+        text += f" (archived {markdown_url(source.archived)})"
+    return text
 
 
 def _evidence_lines(quote: Quote) -> list[str]:

@@ -54,7 +54,6 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Rebuild the Sources slides of the deck at ``path`` in place (see the module docstring)."""
     from pptx import Presentation
     from pptx.enum.text import MSO_AUTO_SIZE
-    from pptx.util import Pt
 
     from ..errors import BadInput, PandocError
     from . import _pptx_oxml as ox
@@ -116,14 +115,23 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
         for n, entry in enumerate(page):
             para = frame.paragraphs[0] if n == 0 else frame.add_paragraph()
             ox.plain_paragraph(para, space_before_pt=SPACE_BEFORE * box.font_pt)
-            run = para.add_run()
-            run.text = entry.text
-            run.font.size = Pt(box.font_pt)
-            link = para.add_run()
-            link.text = entry.url
-            link.font.size = Pt(box.font_pt)
-            link.hyperlink.address = entry.url
+            _entry_runs(para, entry, box.font_pt)
     save_in_place(prs, path)
+
+
+def _entry_runs(para: Any, entry: Entry, font_pt: float) -> None:
+    """``[n] Title — URL``, then `` (archived URL)`` when there is one: the URLs live links."""
+    from pptx.util import Pt
+
+    parts = [(entry.text, None), (entry.url, entry.url)]
+    if entry.archived:
+        parts += [(" (archived ", None), (entry.archived, entry.archived), (")", None)]
+    for text, address in parts:
+        run = para.add_run()
+        run.text = text
+        run.font.size = Pt(font_pt)
+        if address:
+            run.hyperlink.address = address
 
 
 _PREFIXED = re.compile(rb"<([A-Za-z][\w.-]*):([A-Za-z][\w.-]*)")
@@ -215,7 +223,7 @@ def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[Entr
                 seen.add(source.id)
                 title = source.display_lead
                 text = f"[{number.group(1)}] {title} \u2014 " if title else f"[{number.group(1)}] "
-                entries.append(Entry(text, source.url, source.id))
+                entries.append(Entry(text, source.url, source.id, source.archived or ""))
     return entries
 
 
@@ -235,5 +243,5 @@ def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[Entry]:
         if source.id in cited:
             title = source.display_lead
             text = f"[{source.id}] {title} \u2014 " if title else f"[{source.id}] "
-            out.append(Entry(text, source.url, source.id))
+            out.append(Entry(text, source.url, source.id, source.archived or ""))
     return out

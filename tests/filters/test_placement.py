@@ -51,7 +51,10 @@ DRAFT = (
 
 def test_html_citation_links_to_entry_and_entry_links_back_to_each_citation(tmp_path):
     html = write(placed(DRAFT, "html5", tmp_path, verify=False), "html5")
-    assert '<a href="#src-7" id="cite-7-1" class="citeledger-cite">[7]</a>' in html
+    assert (
+        '<a href="#src-7" id="cite-7-1" class="citeledger-cite" aria-describedby="card-7" '
+        'title="Seven — example.org">[7]</a>'
+    ) in html
     assert 'id="cite-7-2"' in html
     assert '<div id="src-7" class="citeledger-source">' in html
     assert 'href="#cite-7-1"' in html and 'href="#cite-7-2"' in html
@@ -94,8 +97,10 @@ def test_plain_text_keeps_bracketed_ids_without_links(tmp_path):
 
 def test_sequential_numbering_orders_marks_and_list_by_first_citation(tmp_path):
     html = write(placed(DRAFT, "html5", tmp_path, numbering="sequential"), "html5")
-    assert 'href="#src-7" id="cite-7-1" class="citeledger-cite">[1]</a>' in html
-    assert 'href="#src-1" id="cite-1-1" class="citeledger-cite">[2]</a>' in html
+    assert 'href="#src-7" id="cite-7-1" class="citeledger-cite"' in html
+    assert 'title="Seven — example.org">[1]</a>' in html
+    assert 'href="#src-1" id="cite-1-1" class="citeledger-cite"' in html
+    assert '— example.org">[2]</a>' in html
     assert html.index('id="src-7"') < html.index('id="src-1"')
 
 

@@ -18,13 +18,14 @@ from ...document.sources_block import titles_for
 from ...errors import BadInput, VerificationFailed
 from ...filters import main as filter_main
 from ...filters.base import Entries
+from ...filters.cards import assets_html
 from ...ledger import Ledger
 from ...ledger.lock_file import lock_path
 from ...messages import Say, to_stderr
 from ...options import Options, from_meta
 from ...outputs import Guard
 from ...pandoc import read_json
-from ...tree import Json, link, text_to_inlines
+from ...tree import Json, link, raw_block, text_to_inlines
 from ...verify import verify_for_build
 from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
@@ -198,12 +199,17 @@ def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) 
         page_doc, job.form.placement, options=job.opts, ledger=job.ledger, say=job.say, verify=False
     )
     page.blocks = page_doc["blocks"]
+    if job.form.name == "html":  # the page frame holds the stylesheet and script, once
+        page.blocks = [b for b in page.blocks if b != _ASSETS]
     if job.form.name == "gfm":
         gfm = GfmLinks()
         for inlines in page.containers:
             gfm.inlines(inlines)
     if once is not None:
         once.swap(page.blocks, own)  # the list's links are rewritten there
+
+
+_ASSETS = raw_block("html", assets_html())
 
 
 def _gfm_links(blocks: list[Json]) -> None:

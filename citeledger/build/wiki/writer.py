@@ -11,7 +11,6 @@ page is written by its own pandoc run.
 from __future__ import annotations
 
 import functools
-import html
 import json
 import os
 import re
@@ -20,6 +19,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from ...errors import BadInput
+from ...escape import html_text
+from ...filters.cards import assets_html
 from ...outputs import Guard, OutputError, write_bytes
 from ...pandoc import run_pandoc
 from ...tree import Json
@@ -170,6 +171,7 @@ def _frame_template() -> str:
 
 
 def html_frame(title: str, body: str) -> str:
-    """An html page around ``body``: the wiki-page template with the title escaped."""
-    values = {"title": html.escape(title), "body": body}
-    return re.sub(r"\$(title|body)\$", lambda m: values[m.group(1)], _frame_template())
+    """An html page around ``body``: the wiki-page template with the title escaped, and
+    citeledger's stylesheet and card script (``filters/cards.py``) in its head."""
+    values = {"title": html_text(title), "body": body, "assets": assets_html()}
+    return re.sub(r"\$(title|body|assets)\$", lambda m: values[m.group(1)], _frame_template())
