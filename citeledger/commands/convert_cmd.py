@@ -13,95 +13,19 @@ import sys
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from ..console import QUIET, Sink
+from ..document.pipeline import Pipeline  # light: typer reads the annotation
 from ..escape import terminal_text
 from ..messages import to_stderr
 from ..options import Options, with_flags
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
+from ._pipeline import with_pipeline
 
 _ALLOW_HELP = "Fetch images from HOST even at a loopback or private address; repeatable."
-
-if TYPE_CHECKING:
-    from ..document.pipeline import Pipeline
-
-# pandoc's own options, with pandoc's names and short flags; verify takes the reading ones too.
-FilterOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--filter",
-        "-F",
-        metavar="PROGRAM",
-        help="A JSON filter, run on the draft before citeledger (pandoc's --filter); repeatable.",
-    ),
-]
-LuaFilterOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--lua-filter",
-        "-L",
-        metavar="SCRIPT",
-        help="A Lua filter, run on the draft before citeledger; repeatable.",
-    ),
-]
-CiteprocOpt = Annotated[
-    bool,
-    typer.Option(
-        "--citeproc",
-        "-C",
-        help="Resolve [@key] citations (also on when a bibliography is named).",
-    ),
-]
-BibliographyOpt = Annotated[
-    list[str] | None,
-    typer.Option("--bibliography", metavar="FILE", help="A bibliography for citeproc."),
-]
-CslOpt = Annotated[
-    str | None, typer.Option("--csl", metavar="FILE", help="A CSL style for citeproc.")
-]
-DefaultsOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--defaults",
-        "-d",
-        metavar="FILE",
-        help="A pandoc defaults file, applied while the draft is read.",
-    ),
-]
-ResourcePathOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--resource-path",
-        metavar="PATHS",
-        help="Where pandoc looks for images, bibliographies and styles (default: the draft's "
-        "folder, then this one).",
-    ),
-]
-
-
-def pipeline_from(
-    filters: list[str] | None,
-    lua_filters: list[str] | None,
-    citeproc: bool,
-    bibliography: list[str] | None,
-    csl: str | None,
-    defaults: list[str] | None,
-    resource_path: str | None,
-) -> Pipeline:
-    """The user's pandoc steps, the filters in the order the command line gave them."""
-    from ..document.pipeline import Pipeline, filter_order
-
-    return Pipeline(
-        filters=filter_order(sys.argv[1:], filters or [], lua_filters or []),
-        citeproc=citeproc,
-        bibliography=tuple(bibliography or ()),
-        csl=csl,
-        defaults=tuple(defaults or ()),
-        resource_path=resource_path,
-    )
 
 
 # convert's own flags; pandoc's names and short flags where pandoc has them.
@@ -143,6 +67,7 @@ PandocArgOpt = Annotated[
 
 
 @with_flags("convert")
+@with_pipeline
 def convert_command(
     ctx: typer.Context,
     draft: DraftArg,
@@ -154,18 +79,12 @@ def convert_command(
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
     allow_fetch_host: AllowFetchHostOpt = None,
-    filters: FilterOpt = None,
-    lua_filters: LuaFilterOpt = None,
-    citeproc: CiteprocOpt = False,
-    bibliography: BibliographyOpt = None,
-    csl: CslOpt = None,
-    defaults: DefaultsOpt = None,
     toc: TocOpt = False,
     number_sections: NumberSectionsOpt = False,
-    resource_path: ResourcePathOpt = None,
     pandoc_arg: PandocArgOpt = None,
     *,
     options: Options,
+    pipeline: Pipeline,
 ) -> None:
     """Verify DRAFT once against the ledger, then write each -o output (docx, pptx, pdf,
     html, tex, typ, md, ...). A failed verification writes nothing and exits 1. Options given
@@ -181,9 +100,6 @@ def convert_command(
     if allow_fetch_host:
         options = options.updated({"fetch-allow": " ".join(allow_fetch_host)})
     effective = options.effective()
-    pipeline = pipeline_from(
-        filters, lua_filters, citeproc, bibliography, csl, defaults, resource_path
-    )
     writing = (["--toc"] if toc else []) + (["--number-sections"] if number_sections else [])
     writing += _after_dashes(ctx.args)
     with ExitStack() as stack:

@@ -34,23 +34,14 @@ import typer
 
 from .. import formats
 from ..console import shown_all
+from ..document.pipeline import Pipeline  # light: typer reads the annotation
 from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..options import Options, load_project, with_flags
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
-from .convert_cmd import (
-    BibliographyOpt,
-    CiteprocOpt,
-    CslOpt,
-    DefaultsOpt,
-    FilterOpt,
-    LuaFilterOpt,
-    ResourcePathOpt,
-    pipeline_from,
-)
+from ._pipeline import with_pipeline
 
 if TYPE_CHECKING:
-    from ..document.pipeline import Pipeline
     from ..verify import Report
 
 _OUTPUT_FORMATS = ("text", "json", "github", "sarif")
@@ -58,6 +49,7 @@ _FORMAT_HELP = "Findings as text lines, JSON, GitHub Actions workflow commands o
 
 
 @with_flags("verify")
+@with_pipeline
 def verify_command(
     ctx: typer.Context,
     files: Annotated[
@@ -75,15 +67,9 @@ def verify_command(
     ] = "text",
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
-    filters: FilterOpt = None,
-    lua_filters: LuaFilterOpt = None,
-    citeproc: CiteprocOpt = False,
-    bibliography: BibliographyOpt = None,
-    csl: CslOpt = None,
-    defaults: DefaultsOpt = None,
-    resource_path: ResourcePathOpt = None,
     *,
     options: Options,
+    pipeline: Pipeline,
 ) -> None:
     """Check drafts' citations against the ledger. Options in each document's metadata
     (a citeledger: map) apply too; flags win over them. The filters (-F, -L), defaults (-d)
@@ -102,9 +88,6 @@ def verify_command(
     options = global_ledger(ctx, options)
     ledgers: dict[Path, Ledger] = {}
     meta = metadata or []
-    pipeline = pipeline_from(
-        filters, lua_filters, citeproc, bibliography, csl, defaults, resource_path
-    )
     reports = [_verify_file(file, from_format, meta, options, ledgers, pipeline) for file in files]
     _print(reports, output_format, level)
     if any(report.failed for report in reports):

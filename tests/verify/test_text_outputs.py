@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -115,14 +116,14 @@ def test_an_edited_citation_link_fails(project: Path, writer: str, how: str) -> 
     out = build(project, writer, how)
     page = project / out
     html = page.read_text(encoding="utf-8")
-    link = 'class="citeledger-cite">[1]</a>'
-    assert link in html
-    page.write_text(html.replace(link, 'class="citeledger-cite">[9]</a>'), encoding="utf-8")
+    link = re.compile(r'(class="citeledger-cite"[^>]*>)\[1\](</a>)')
+    assert link.search(html)
+    page.write_text(link.sub(r"\g<1>[9]\g<2>", html, count=1), encoding="utf-8")
     done = read_back(project, out, writer)
     assert done.returncode == 1
     assert "unknown-id" in {f["code"] for f in json.loads(done.stdout)["findings"]}
     # A mark edited to another id the ledger holds still links to the first one's entry.
-    page.write_text(html.replace(link, 'class="citeledger-cite">[3]</a>'), encoding="utf-8")
+    page.write_text(link.sub(r"\g<1>[3]\g<2>", html, count=1), encoding="utf-8")
     done = read_back(project, out, writer)
     assert done.returncode == 1
     assert "link-url-mismatch" in {f["code"] for f in json.loads(done.stdout)["findings"]}
