@@ -232,15 +232,8 @@ def non_global(address: str) -> str | None:
         return "unparsable"
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
-    for kind, flag in (
-        ("loopback", ip.is_loopback),
-        ("link-local", ip.is_link_local),
-        ("private", ip.is_private),
-        ("multicast", ip.is_multicast),
-        ("reserved", ip.is_reserved),
-        ("unspecified", ip.is_unspecified),
-    ):
-        if flag:
+    for kind in ("loopback", "link-local", "private", "multicast", "reserved", "unspecified"):
+        if getattr(ip, "is_" + kind.replace("-", "_")):  # ipaddress names each is_<kind>
             return kind
     return None if ip.is_global else "non-global"
 

@@ -257,13 +257,8 @@ class Source:
             "title": self.title,
             "accessed": self.accessed,
         }
-        for name, value in (
-            ("author", self.author),
-            ("issued", self.issued),
-            ("site", self.site),
-            ("key", self.key),
-            ("archived", self.archived),
-        ):
+        for name in ("author", "issued", "site", "key", "archived"):  # written only when set
+            value = getattr(self, name)
             if value is not None:
                 out[name] = value
         out["quotes"] = [q.to_dict() for q in self.quotes]
