@@ -119,7 +119,7 @@ def _verify_file(
     options: Options,
     ledgers: dict[Path, Ledger],
 ) -> Report:
-    from ..document.readers import join_bracket_spans
+    from ..document.readers import join_bracket_spans, unwrap_slides
     from ..options import from_meta
     from ..pandoc import format_for, read_json, read_text_draft
     from ..verify import verify
@@ -135,6 +135,8 @@ def _verify_file(
         gc.enable()
     if formats.splits_brackets(fmt):
         join_bracket_spans(doc)
+    if formats.family(fmt) == "html":
+        unwrap_slides(doc)
     if metadata:
         from ..options import meta_entries
 
