@@ -25,10 +25,10 @@ if TYPE_CHECKING:
 EMU_PER_PX = 9525
 BODY_PX = 42  # reveal.js's black theme, pandoc's default; the other themes set 40
 FONT_SCALE = 0.55
-# reveal.js's slide less its heading (a 1.6 em h2, 1.2 lines, 20 px below) and a margin.
+# reveal.js's slide less its heading (at slide level 1 a 2.5 em h1: 1.2 lines and 20 px below).
 SLIDE_BOX = BodyBox(
     width=960 * EMU_PER_PX,
-    height=580 * EMU_PER_PX,
+    height=540 * EMU_PER_PX,
     font_pt=BODY_PX * FONT_SCALE * EMU_PER_PX / EMU_PER_PT,
     line_spacing=1.3,  # the themes' line height
     space_before=20 / (BODY_PX * FONT_SCALE),  # a paragraph's 20 px margin
