@@ -57,6 +57,7 @@ class Format:
     raw_html_anchors: bool = False  # drops Span/Div ids but passes raw HTML
     splits_brackets: bool = False  # the reader wraps brackets in bare Spans ({[}1{]})
     rendered: bool = False  # post-processed by citeledger.renderers
+    slides: bool = False  # a slide show: its Sources list is paginated onto slides
     own: bool = False  # citeledger's name, not a pandoc reader or writer
     reads_since: Version | None = None
     writes_since: Version | None = None
@@ -111,7 +112,11 @@ ROWS = (
         standalone=True,
         raw="html",
     ),
-    Format("revealjs", "html", writes=True, standalone=True, raw="html"),
+    Format("revealjs", "html", writes=True, standalone=True, raw="html", slides=True),
+    *(
+        Format(name, "html", writes=True, standalone=True, raw="html", slides=True)
+        for name in ("slidy", "s5", "slideous", "dzslides")
+    ),
     Format(
         "chunkedhtml", "html", writes=True, placement="chunked", raw="html", writes_since=(3, 0)
     ),
@@ -123,6 +128,7 @@ ROWS = (
         zip_part=("[Content_Types].xml", b"presentationml"),
         placement="pptx",
         rendered=True,
+        slides=True,
         reads_since=(3, 8, 3),
     ),
     _file(
@@ -164,7 +170,9 @@ ROWS = (
         placement="latex",
         splits_brackets=True,
     ),
-    Format("beamer", "tex", writes=True, standalone=True, placement="latex", raw="latex"),
+    Format(
+        "beamer", "tex", writes=True, standalone=True, placement="latex", raw="latex", slides=True
+    ),
     # ConTeXt takes no raw LaTeX; pandoc's own links and anchors work.
     Format("context", "tex", writes=True, standalone=True),
     _file(
@@ -302,6 +310,10 @@ def notes_at_end(fmt: str) -> bool:
 def has_links(fmt: str) -> bool:
     row = find(fmt)
     return row is None or row.links
+
+
+def is_slides(fmt: str) -> bool:
+    return _has(fmt, "slides")
 
 
 def raw_html_anchors(fmt: str) -> bool:

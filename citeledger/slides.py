@@ -1,13 +1,15 @@
-"""Sources slides: how many entries fit on one, by an estimate both the pptx filter and the
-pptx renderer use (the filter paginates for pandoc's default layout, the renderer for the deck's
-real one). Pure Python, below both packages so neither imports the other.
+"""Sources slides: how many entries fit on one, by an estimate every slide format uses (the pptx
+filter paginates for pandoc's default layout, the pptx renderer for the deck's real one, the
+HTML slide shows for reveal.js's slide and beamer for its frame). Pure Python, below the
+filters and the renderers so neither imports the other.
 
 How many lines fit — the estimate (python-pptx cannot measure rendered text):
 
 - usable box: the body placeholder's width and height minus the text insets (0.1 in left and
   right, 0.05 in top and bottom, set explicitly on the slide so the numbers hold);
 - a line is ``font size × 1.2`` high (PowerPoint's single spacing), and each entry adds a space
-  before of ``0.3 × font size``;
+  before of ``0.3 × font size`` (a box says otherwise where its format spaces lines and
+  paragraphs differently: reveal.js, beamer);
 - wrapping: greedy, at spaces, a Latin glyph taken as 0.5 em wide and a space as 0.25 em (Calibri
   and its metric twin Carlito average about 0.47 em over mixed-case text and URLs: 0.5 leaves a
   margin), a wide (CJK, fullwidth) character 1 em and breakable anywhere; a word longer than a
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 EMU_PER_PT = 12700
 SOURCES_FONT_PT = 14.0
@@ -40,23 +43,27 @@ class BodyBox:
     width: int
     height: int
     font_pt: float = SOURCES_FONT_PT
+    line_spacing: float = LINE_SPACING  # a line's height in ems
+    space_before: float = SPACE_BEFORE  # between entries, in ems
+    inset_lr: int = INSET_LR
+    inset_tb: int = INSET_TB
 
     @property
     def line_pt(self) -> float:
-        return self.font_pt * LINE_SPACING
+        return self.font_pt * self.line_spacing
 
     @property
     def inner_height_pt(self) -> float:
-        return (self.height - 2 * INSET_TB) / EMU_PER_PT
+        return (self.height - 2 * self.inset_tb) / EMU_PER_PT
 
     @property
     def line_ems(self) -> float:
         """How many ems of text one line holds."""
-        return (self.width - 2 * INSET_LR) / EMU_PER_PT / self.font_pt
+        return (self.width - 2 * self.inset_lr) / EMU_PER_PT / self.font_pt
 
     def max_lines(self) -> int:
         """Lines that fit when the box holds one paragraph."""
-        return int((self.inner_height_pt - SPACE_BEFORE * self.font_pt) // self.line_pt)
+        return int((self.inner_height_pt - self.space_before * self.font_pt) // self.line_pt)
 
 
 @dataclass(frozen=True)
@@ -126,7 +133,9 @@ def wrapped_lines(text: str, box: BodyBox) -> int:
 
 
 def entry_height_pt(entry: Entry, box: BodyBox) -> float:
-    return wrapped_lines(entry.text + entry.links, box) * box.line_pt + SPACE_BEFORE * box.font_pt
+    return (
+        wrapped_lines(entry.text + entry.links, box) * box.line_pt + box.space_before * box.font_pt
+    )
 
 
 def fit_entry(entry: Entry, box: BodyBox) -> Entry:
@@ -174,3 +183,22 @@ def paginate(entries: list[Entry], box: BodyBox) -> list[list[Entry]]:
 
 def sources_page_title(title: str, page: int, pages: int) -> str:
     return title if pages == 1 else f"{title} ({page}/{pages})"
+
+
+def slide_level(blocks: list[dict[str, Any]]) -> int:
+    """Pandoc's default slide level: the highest level of a top-level heading that is followed
+    directly by something other than a heading or a rule (6 when there is none). Every slide
+    writer of pandoc finds it this way."""
+    least = 6
+    i = 0
+    n = len(blocks)
+    while i < n - 1:
+        b = blocks[i]
+        if b.get("t") == "Header":
+            nxt = blocks[i + 1].get("t")
+            if b["c"][0] < least and nxt not in ("Header", "HorizontalRule"):
+                least = b["c"][0]
+                i += 2
+                continue
+        i += 1
+    return least

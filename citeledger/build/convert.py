@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,14 @@ from typing import TYPE_CHECKING
 
 from .. import formats
 from ..document.pipeline import Pipeline
-from ..errors import BadInput, CiteledgerError, DraftError, ToolMissing, VerificationFailed
+from ..errors import (
+    BadInput,
+    CiteledgerError,
+    DraftError,
+    PandocError,
+    ToolMissing,
+    VerificationFailed,
+)
 from ..messages import Say, to_stderr
 from ..options import Options, from_meta, meta_entries
 from ..outputs import Guard, fill, staged
@@ -431,6 +439,9 @@ def _write(
             _run_renderer(tmp, ledger, options, say=req.say, shown=out)
 
 
+_MISSING_TEX_FILE = re.compile(r"File `([^'`\s]+)' not found")
+
+
 def _latex_pdf(
     args: list[str], payload: str, tmp: Path, req: ConvertRequest, draft: Path, out: Path
 ) -> None:
@@ -442,18 +453,24 @@ def _latex_pdf(
 
     with tempfile.TemporaryDirectory(prefix="citeledger-latex-") as logs:
         log = Path(logs) / "pandoc-log.json"
-        run_pandoc(
-            [
-                *args,
-                "--pdf-engine",
-                req.pdf_engine,
-                f"--log={log}",
-                "-o",
-                str(tmp),
-            ],
-            stdin=payload,
-            what=str(draft),
-        )
+        try:
+            run_pandoc(
+                [*args, "--pdf-engine", req.pdf_engine, f"--log={log}", "-o", str(tmp)],
+                stdin=payload,
+                what=str(draft),
+            )
+        except PandocError as exc:
+            # pandoc's template loads a package for what the draft holds (soul for
+            # strikeout...): one line naming it, not TeX's interactive prompt.
+            lacking = _MISSING_TEX_FILE.search(exc.message)
+            if lacking is None:
+                raise
+            raise ToolMissing(
+                f"{draft}: {req.pdf_engine} cannot build {out.name}: the LaTeX file "
+                f"{lacking.group(1)} is not installed (pandoc's template loads it for this draft)",
+                hint="install the TeX Live package that holds it (Debian: apt-file search "
+                f"{lacking.group(1)}), or use the default --pdf-engine typst",
+            ) from None
         warning = scripts.judge_missing(scripts.missing_characters(log), req.pdf_engine, draft, out)
     if warning:
         req.say(warning)

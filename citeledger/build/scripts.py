@@ -122,7 +122,11 @@ def plan(engine: str, text: str, meta: Json, draft: Path) -> Plan:
             prefer = tuple(f"{w} CJK" for w in words) if cjk_first else words
             font = best_font(needed, prefer=prefer, mono=role == "monofont")
             if role == "mainfont" and (font is None or not covers(font, needed)):
-                _refuse(draft, engine, lacking, wanted)
+                # Name the scripts no installed font holds, when some are the cause; else the
+                # draft's mix is what no one font holds.
+                unset = [sc for sc in lacking if not _settable(found[sc])]
+                chars = set().union(*(found[sc] for sc in unset)) if unset else wanted
+                _refuse(draft, engine, unset or lacking, chars)
             if font is not None and role not in meta:
                 result.variables[role] = font
     rtl = _rtl_language(text)
@@ -238,6 +242,11 @@ def covers(family: str, chars: Iterable[str]) -> bool:
     if ranges is None:
         return False
     return all(_holds(ranges, c) for c in chars)
+
+
+def _settable(chars: set[str]) -> bool:
+    font = best_font(chars)
+    return font is not None and covers(font, chars)
 
 
 def best_font(chars: set[str], prefer: tuple[str, ...] = (), *, mono: bool = False) -> str | None:

@@ -122,7 +122,7 @@ def _verify_file(
     ledgers: dict[Path, Ledger],
     pipeline: Pipeline,
 ) -> Report:
-    from ..document.readers import join_bracket_spans, read_output
+    from ..document.readers import join_bracket_spans, read_output, unwrap_slides
     from ..options import from_meta
     from ..pandoc import format_for, read_text_draft
     from ..verify import verify
@@ -138,6 +138,8 @@ def _verify_file(
         gc.enable()
     if formats.splits_brackets(fmt):
         join_bracket_spans(doc)
+    if formats.family(fmt) == "html":
+        unwrap_slides(doc)
     if metadata:
         from ..options import meta_entries
 

@@ -138,3 +138,23 @@ def _melt(inlines: list[Json]) -> None:
             out.append({"t": "Str", "c": text})
     if changed:
         inlines[:] = out
+
+
+# The Divs pandoc's HTML reader makes of a slide show's wrappers (reveal.js's ``.reveal >
+# .slides``, s5's ``.presentation``, each slide's ``<section>`` or ``<div class="slide">``):
+# unwrapped, the slides' headings and the Sources pages are top-level blocks, as in the draft.
+_SLIDE_WRAPPERS = frozenset({"reveal", "slides", "presentation", "slide", "section"})
+
+
+def unwrap_slides(doc: Json) -> None:
+    """In place: the top-level blocks of ``doc`` with slide-show wrapper Divs replaced by their
+    contents, at any depth of such wrappers."""
+    out: list[Json] = []
+    stack = list(reversed(doc.get("blocks", [])))
+    while stack:
+        block = stack.pop()
+        if block.get("t") == "Div" and _SLIDE_WRAPPERS.intersection(block["c"][0][1]):
+            stack.extend(reversed(block["c"][1]))
+        else:
+            out.append(block)
+    doc["blocks"] = out

@@ -129,6 +129,10 @@ class Placement(base.Placement):
         return inlines
 
     def list_blocks(self, sources: list[Source]) -> list[Json]:
+        if formats.is_slides(self.entries.fmt):
+            from .slides_html import sources_slides
+
+            return sources_slides(self, sources)
         entries: list[Json] = []
         for src in sources:
             entry = para(self.entry(src, self.state.number(src.id)))

@@ -27,9 +27,23 @@ from pathlib import Path
 from ..escape import latex_text, latex_url
 from ..formats import family
 from ..ledger import Source
-from ..tree import Json, raw_block, raw_inline
+from ..slides import EMU_PER_PT, BodyBox, Entry, paginate, slide_level, sources_page_title
+from ..tree import Json, header, raw_block, raw_inline
 from . import base
 
+# A beamer frame (128 × 96 mm) at the class's 11 pt: the text width inside its 1 cm margins
+# less the list's labels, the height below the frame title and above the navigation symbols,
+# lines at 13.6 pt and the list's 0.35 line between entries. Latin Modern Sans averages 0.45 em,
+# which is the estimate's 0.5 em of 10 pt.
+BEAMER_FRAME = BodyBox(
+    width=290 * EMU_PER_PT,
+    height=220 * EMU_PER_PT,
+    font_pt=10.0,
+    line_spacing=1.36,
+    space_before=0.35 * 1.36,
+    inset_lr=0,
+    inset_tb=0,
+)
 HEADER_FILE = Path(__file__).resolve().parent.parent / "templates" / "citeledger-header.tex"
 
 
@@ -65,17 +79,45 @@ class Placement(base.Placement):
         return f"[{number}]" if self.bracketed else f"{number}."
 
     def list_blocks(self, sources: list[Source]) -> list[Json]:
-        numbers = [self.state.number(s.id) for s in sources]
-        widest = max((self.label(n) for n in numbers), key=len)
-        lines = [r"\begin{citeledgersources}{" + latex_text(widest) + "}"]
-        for src, number in zip(sources, numbers, strict=True):
-            label = latex_text(self.label(number))
+        numbers = {s.id: self.state.number(s.id) for s in sources}
+        widest = latex_text(max((self.label(n) for n in numbers.values()), key=len))
+        if family(self.state.format) == "beamer":
+            return self._frames(sources, numbers, widest)
+        return [self.sources_header(), self._listing(sources, numbers, widest)]
+
+    def _listing(self, sources: list[Source], numbers: dict[int, int], widest: str) -> Json:
+        lines = [r"\begin{citeledgersources}{" + widest + "}"]
+        for src in sources:
+            label = latex_text(self.label(numbers[src.id]))
             lines.append(f"\\citeledgerentry{{{src.id}}}{{{label}}}{{{self.entry_text(src)}}}")
         lines.append(r"\end{citeledgersources}")
-        heading = self.sources_header()
-        if family(self.state.format) == "beamer":
-            heading["c"][1][1].append("allowframebreaks")
-        return [heading, raw_block("latex", "\n".join(lines))]
+        return raw_block("latex", "\n".join(lines))
+
+    def _frames(self, sources: list[Source], numbers: dict[int, int], widest: str) -> list[Json]:
+        """Beamer: one frame per page, "Sources (1/3)", ..., at the deck's slide level (a
+        heading above it would make a section, and its list a frame nothing paginates). The
+        pages are measured as the other slide formats' are; ``shrink`` is the net under the
+        estimate (``allowframebreaks`` would add "I" to every title)."""
+        level = slide_level(self.state.doc["blocks"])
+        # \url breaks after a slash: measured as a space there.
+        measured = [
+            Entry(
+                f"{self.label(numbers[s.id])} {s.lead_sentence} {s.display_accessed} ",
+                s.url.replace("/", "/ "),
+                s.id,
+            )
+            for s in sources
+        ]
+        by_id = {s.id: s for s in sources}
+        pages = paginate(measured, BEAMER_FRAME)
+        title = self.state.options.sources_title
+        blocks: list[Json] = []
+        for k, page in enumerate(pages, 1):
+            identifier = "sources" if k == 1 else f"sources-{k}"
+            page_title = sources_page_title(title, k, len(pages))
+            blocks.append(header(level, page_title, identifier, ["unnumbered", "t", "shrink"]))
+            blocks.append(self._listing([by_id[e.source_id] for e in page], numbers, widest))
+        return blocks
 
     def finalize(self) -> None:
         base.add_header_include(self.state.doc, "latex", header_snippet())

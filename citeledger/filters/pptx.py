@@ -20,7 +20,7 @@ cites (``[n] Title — URL``) and their evidence quotes from the ledger.
 from __future__ import annotations
 
 from ..ledger import Source
-from ..slides import BodyBox, Entry, paginate, sources_page_title
+from ..slides import BodyBox, Entry, paginate, slide_level, sources_page_title
 from ..tree import Json, attr, header, inline_lists, link, str_, text_to_inlines
 from .base import CiteContext
 from .base import Placement as BasePlacement
@@ -29,24 +29,6 @@ CITE_CLASS = "citeledger-cite"
 # Pandoc's default reference.pptx, "Title and Content": body placeholder size in EMU and the
 # master's first-level body size. Bare pandoc has no renderer to measure the real one.
 PANDOC_DEFAULT_BODY = BodyBox(width=8229600, height=3394472, font_pt=24.0)
-
-
-def slide_level(blocks: list[Json]) -> int:
-    """Pandoc's default slide level: the highest level of a top-level heading that is followed
-    directly by something other than a heading or a rule (6 when there is none)."""
-    least = 6
-    i = 0
-    n = len(blocks)
-    while i < n - 1:
-        b = blocks[i]
-        if b.get("t") == "Header":
-            nxt = blocks[i + 1].get("t")
-            if b["c"][0] < least and nxt not in ("Header", "HorizontalRule"):
-                least = b["c"][0]
-                i += 2
-                continue
-        i += 1
-    return least
 
 
 def slides(blocks: list[Json], level: int) -> list[tuple[int, int]]:

@@ -82,7 +82,9 @@ def make_compilable(doc: Json) -> list[str]:
     links pointed at and the document does not define (those links became their text).
 
     A pandoc citation (``@name``, ``[@key]``) with no bibliography in the metadata becomes its
-    own text: pandoc's writer emits ``#cite(<name>)``, which typst refuses without one.
+    own text: pandoc's writer emits ``#cite(<name>)``, which typst refuses without one. An id
+    given twice (a heading's ``{#type-chunk}`` and a span's) labels its first element only:
+    typst refuses a label that occurs twice, and a link goes to the first, as in a browser.
     """
     meta = doc.get("meta", {})
     keep_cites = "bibliography" in meta or "references" in meta
@@ -110,13 +112,16 @@ def make_compilable(doc: Json) -> list[str]:
 
 
 def _defined_anchors(blocks: list[Json]) -> set[str]:
+    """The ids the document labels; a repeated id is removed from all but its first element."""
     defined: set[str] = set()
     for el in elements(blocks):
         kind = el.get("t")
         if kind in _LABELLED:
-            identifier = el["c"][_LABELLED[kind]][0]
-            if identifier:
-                defined.add(identifier)
+            attr = el["c"][_LABELLED[kind]]
+            if attr[0] in defined:
+                attr[0] = ""
+            elif attr[0]:
+                defined.add(attr[0])
         elif kind in ("RawInline", "RawBlock") and el["c"][0] == "typst":
             defined.update(_RAW_LABEL.findall(el["c"][1]))
     return defined

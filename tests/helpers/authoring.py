@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import re
 
-# A sentence end: a word, its full stop, then the end of the line or a space and a capital.
-_SENTENCE_END = re.compile(r"(?<=[A-Za-z]{3})\.(?=$| [A-Z])")
+# A sentence end: a word, its full stop, then the end of the line or a space and a capital
+# (Latin or Cyrillic); an Arabic-script word's full stop before a space or the end; a CJK
+# character's full stop (。) anywhere.
+_SENTENCE_END = re.compile(
+    r"(?<=[A-Za-z]{3})\.(?=$| [A-Z])"
+    r"|(?<=[а-яё]{3})\.(?=$| [А-ЯЁ])"
+    r"|(?<=[\u0620-\u064a\u067e-\u06cc]{3})\.(?=$| )"
+    r"|(?<=[\u4e00-\u9fff])。"
+)
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _SKIP_START = ("|", "+", "<", "#", ":::", "[", "!", "{", "%", "\\", "=", "-", "*")
 

@@ -1,0 +1,48 @@
+"""A LaTeX PDF that cannot be built says why in one line: the script no installed font holds
+(not every script of the draft), the LaTeX file pandoc's template needs and TeX Live lacks
+(found on the real-documents corpus: the Persian Rich README, the Manubot page)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from citeledger.build import scripts
+from citeledger.errors import CiteledgerError
+from tests.helpers import run_citeledger
+
+DEVANAGARI = "हिन्दी"
+
+
+def test_refusal_names_only_the_script_no_installed_font_holds() -> None:
+    font = scripts.best_font(set(DEVANAGARI))
+    if font is not None and scripts.covers(font, DEVANAGARI):
+        pytest.skip("a Devanagari font is installed here")
+    text = f"Русский текст. Текст на العربية هنا. Hindi: {DEVANAGARI}."
+    with pytest.raises(CiteledgerError) as refused:
+        scripts.plan("xelatex", text, {}, Path("d.md"))
+    message = refused.value.message
+    assert "Devanagari" in message
+    assert "Cyrillic" not in message and "Arabic" not in message
+
+
+@pytest.mark.latex
+@pytest.mark.skipif(shutil.which("xelatex") is None, reason="needs xelatex")
+def test_a_latex_file_the_template_needs_and_tex_lacks_is_one_line(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.json"
+    run_citeledger("add", "https://example.com/a", "--title", "A", cwd=tmp_path, ledger=ledger)
+    (tmp_path / "s.md").write_text(
+        "# T\n\nSome ~~struck~~ text.[1]\n\n## Sources\n\n[1] https://example.com/a — A\n"
+    )
+    run = run_citeledger(
+        "convert", "s.md", "--pdf-engine", "xelatex", "-o", "s.pdf", cwd=tmp_path, ledger=ledger
+    )
+    if run.returncode == 0:
+        assert (tmp_path / "s.pdf").is_file()
+        pytest.skip("TeX Live here has every file the template loads")
+    errors = [ln for ln in run.stderr.splitlines() if "error:" in ln]
+    assert len(errors) == 1, run.stderr
+    assert "soul.sty is not installed" in errors[0]
+    assert "Enter file name" not in run.stderr
