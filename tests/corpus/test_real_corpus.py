@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from citeledger.pandoc import pandoc_path
-from tests.helpers import FIXTURES, make_ledger, run_citeledger
+from tests.helpers import FIXTURES, make_ledger, need, run_citeledger
 from tests.helpers.authoring import URLS, cite
 
 # Each document is built in every format, as it is and cited (half a minute for pandoc's
@@ -242,10 +242,10 @@ def test_cited_document_converts_to_every_output(cited: Built) -> None:
 
 @pytest.mark.slow
 @pytest.mark.latex
-@pytest.mark.skipif(shutil.which("xelatex") is None, reason="needs xelatex")
 def test_cited_document_builds_a_latex_pdf_holding_its_scripts(cited: Built) -> None:
     """Where the installed fonts set every script of the draft, the PDF's text layer holds each
     of its letters outside Latin; where one is missing, one line names that script."""
+    need(shutil.which("xelatex") is not None, "xelatex (Debian: texlive-xetex)")
     from citeledger.build import scripts
     from citeledger.errors import CiteledgerError
 
@@ -268,7 +268,7 @@ def test_cited_document_builds_a_latex_pdf_holding_its_scripts(cited: Built) -> 
     if lacking is not None:  # TeX Live here lacks a package pandoc's template loads
         assert run.returncode != 0 and not out.exists()
         assert len([ln for ln in run.stderr.splitlines() if "error:" in ln]) == 1
-        pytest.skip(f"TeX Live here lacks {lacking.group(1)}")
+        need(False, f"{lacking.group(1)} (Debian: texlive-plain-generic, texlive-latex-extra)")
     try:
         scripts.plan("xelatex", text, {}, Path(cited.draft.name))
     except CiteledgerError as refusal:

@@ -15,7 +15,7 @@ import pytest
 from citeledger.document.readers import unwrap_slides
 from citeledger.document.sources_block import entries, find_sources_block
 from citeledger.pandoc import pandoc_path
-from tests.helpers import run_citeledger
+from tests.helpers import need, run_citeledger
 
 COUNT = 31
 PAGE_TITLE = re.compile(r"Sources \((\d+)/(\d+)\)")
@@ -108,8 +108,9 @@ def test_beamer_writes_one_frame_per_sources_page_at_the_slide_level(
 
 
 @pytest.mark.latex
-@pytest.mark.skipif(shutil.which("xelatex") is None, reason="needs xelatex")
+@pytest.mark.latex
 def test_beamer_pdf_shows_every_entry_on_its_sources_pages(tmp_path: Path) -> None:
+    need(shutil.which("xelatex") is not None, "xelatex (Debian: texlive-xetex)")
     _deck(tmp_path)
     _convert(tmp_path, "deck.tex", "beamer")
     done = subprocess.run(
