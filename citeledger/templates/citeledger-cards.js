@@ -4,6 +4,25 @@
   if (window.citeledgerCards) return;
   window.citeledgerCards = true;
   var open = null, anchor = null, closing = null;
+  var slides = document.querySelector(".reveal .slides");
+  // reveal.js cuts a slide off at its bottom edge: a Sources list under the last slide's text
+  // would never be seen, so it becomes a slide of its own (before reveal.js lays out the deck).
+  (function () {
+    var list = document.querySelector(".citeledger-sources");
+    var slide = slides && list && list.closest(".slides section");
+    if (!slide) return;
+    var head = list.previousElementSibling;
+    var moved = head && /^H[1-6]$/.test(head.tagName) ? [head, list] : [list];
+    if (slide.firstElementChild === moved[0]) return;
+    var own = document.createElement("section");
+    own.className = "slide";
+    // As pandoc does for a slide: the heading's id names the slide (#/sources in the address).
+    if (moved.length > 1 && head.id) { own.id = head.id; head.removeAttribute("id"); }
+    for (var i = 0; i < moved.length; i++) own.appendChild(moved[i]);
+    var top = slide.parentNode === slides ? slide : slide.parentNode;
+    slides.insertBefore(own, top.nextSibling);
+    if (window.Reveal && Reveal.isReady && Reveal.isReady()) Reveal.sync();
+  })();
   function cardOf(a) {
     var id = a.getAttribute("aria-describedby");
     return id ? document.getElementById(id) : null;
@@ -52,7 +71,21 @@
   }
   function fromHash() {
     var id = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
-    mark(id ? document.getElementById(id) : null);
+    var t = id ? document.getElementById(id) : null;
+    // reveal.js names the slide in the hash as it moves (#/sources): the mark stays.
+    if (slides && !(t && t.matches(".citeledger-cite, .citeledger-source"))) return;
+    mark(t);
+  }
+  // On reveal.js a link goes to the slide that holds its target, whichever version or hash
+  // settings the deck has; elsewhere the browser follows the link.
+  function go(e) {
+    var t = target(this);
+    hide();
+    mark(t);
+    if (!slides || !window.Reveal || !t || !t.closest(".slides section")) return;
+    e.preventDefault();
+    var at = Reveal.getIndices(t.closest(".slides section"));
+    Reveal.slide(at.h, at.v);
   }
   function start() {
     var links = document.querySelectorAll("a.citeledger-cite[aria-describedby]");
@@ -65,7 +98,7 @@
       a.addEventListener("mouseleave", later);
       a.addEventListener("focus", function () { show(this); });
       a.addEventListener("blur", hide);
-      a.addEventListener("click", function () { hide(); mark(target(this)); });
+      a.addEventListener("click", go);
     }
     var cards = document.querySelectorAll(".citeledger-card");
     for (var j = 0; j < cards.length; j++) {
@@ -75,11 +108,12 @@
     }
     var backs = document.querySelectorAll("a.citeledger-back");
     for (var k = 0; k < backs.length; k++) {
-      backs[k].addEventListener("click", function () { mark(target(this)); });
+      backs[k].addEventListener("click", go);
     }
-    document.addEventListener("keydown", function (e) {
-      if ((e.key === "Escape" || e.key === "Esc") && open) hide();
-    });
+    // Before reveal.js hears it: Escape that closes a card does not also open the overview.
+    window.addEventListener("keydown", function (e) {
+      if ((e.key === "Escape" || e.key === "Esc") && open) { hide(); e.stopPropagation(); }
+    }, true);
     // The page scrolls under an open card (wheel, arrow keys): the card stays by its citation.
     function follow() { if (open && anchor) place(anchor, open); }
     window.addEventListener("scroll", follow, { passive: true });
