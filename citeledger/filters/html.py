@@ -132,7 +132,7 @@ class Placement(base.Placement):
         if formats.is_slides(self.entries.fmt):
             from .slides_html import sources_slides
 
-            return sources_slides(self, sources)
+            return [*sources_slides(self, sources), *self.card_blocks(sources)]
         entries: list[Json] = []
         for src in sources:
             entry = para(self.entry(src, self.state.number(src.id)))
