@@ -31,7 +31,15 @@ from ..options import Options, from_meta, meta_entries
 from ..outputs import Guard, fill, staged
 from ..pandoc import format_for, read_json, run_pandoc
 from ..tree import Json, stringify
-from .resources import Fetcher, host_list, localize_images, refused_warning
+from .resources import (
+    Confinement,
+    Fetcher,
+    confine_local_files,
+    host_list,
+    localize_images,
+    named_resource_folders,
+    refused_warning,
+)
 from .scripts import pandoc_variables
 
 if TYPE_CHECKING:
@@ -93,10 +101,11 @@ class Target:
 @dataclass
 class _Build:
     """What every output of one build shares: the remote images fetched once, the draft's
-    own text (its scripts choose a LaTeX PDF's fonts)."""
+    own text (its scripts choose a LaTeX PDF's fonts), the folders it may read files from."""
 
     fetcher: Fetcher
     text: str
+    confinement: Confinement | None = None
 
 
 @dataclass
@@ -234,6 +243,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     build = _Build(
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
         _draft_text(doc),
+        Confinement.for_draft(draft, named_resource_folders(req)),
     )
     try:
         written, failed = _write_all(targets, tree, req, draft, ledger, options, build)
@@ -308,6 +318,10 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
         from .typst_pdf import placeholder_name
 
         name = placeholder_name if family == "typst" else str
+        if build.confinement is not None:
+            confine_local_files(
+                doc, build.confinement, writer=target.writer, family=family, point=family != "typst"
+            )
         refused = localize_images(doc, build.fetcher, name=name)
         warning = refused_warning(draft, refused, build.fetcher)
         if warning:
@@ -447,6 +461,7 @@ def _latex_pdf(
             ],
             stdin=payload,
             what=str(draft),
+            env=scripts.engine_env(),
         )
         warning = scripts.judge_missing(scripts.missing_characters(log), req.pdf_engine, draft, out)
     if warning:
