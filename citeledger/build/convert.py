@@ -19,6 +19,7 @@ import dataclasses
 import json
 import os
 import shutil
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,6 +207,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     from ..document.markers import ledger_links, scan
     from ..document.sources_block import titles_for
     from ..ledger import load_ledger, resolve_ledger_path
+    from ..ledger.evidence_store import evidence_dir
     from ..ledger.lock_file import lock_path
 
     say = req.say
@@ -232,8 +234,13 @@ def convert(req: ConvertRequest) -> list[Path]:
     ledger_path = resolve_ledger_path(options.ledger)
     guard.protect(ledger_path, "the ledger")
     guard.protect(lock_path(ledger_path), "the ledger's lock file")
+    guard.protect_folder(evidence_dir(ledger_path), "the ledger's evidence folder")
+    guard.protect_folder(lock_path(ledger_path).parent, "the ledger's lock folder")
     for target in targets:  # every output checked before any work
-        guard.check(target.path)
+        if _is_stdout(target):
+            _check_stdout(target, targets)
+        else:
+            guard.check(target.path)
     ledger = load_ledger(ledger_path)
 
     found = scan(doc, titles_for(options.sources_title), ledger_links(ledger))
@@ -253,6 +260,21 @@ def convert(req: ConvertRequest) -> list[Path]:
     if failed:
         raise _partial_failure(failed, written, len(targets))
     return written
+
+
+def _is_stdout(target: Target) -> bool:
+    return str(target.path) == "-"
+
+
+def _check_stdout(target: Target, targets: list[Target]) -> None:
+    """``-o -``: a text output written to standard output, once."""
+    if target.writer == "pdf" or formats.is_binary(target.writer):
+        raise BadInput(
+            f"-o -: a {target.writer} file cannot be written to standard output",
+            hint="name a file for it, e.g. -o report." + target.writer,
+        )
+    if sum(_is_stdout(t) for t in targets) > 1:
+        raise BadInput("-o - is named twice", hint="write one output to standard output")
 
 
 def _draft_text(doc: Json) -> str:
@@ -421,6 +443,11 @@ def _write(
             add_header_include(doc, "latex", text)
         variables = chosen.variables
     payload = json.dumps(doc, ensure_ascii=False)
+    if _is_stdout(target):
+        data = run_pandoc(_pandoc_args(fmt, req, draft), stdin=payload, what=str(draft))
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
     with staged(out) as tmp:
         args = _pandoc_args(fmt, req, draft)
         if target.writer == "pdf" and family == "typst":

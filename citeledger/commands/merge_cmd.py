@@ -66,15 +66,20 @@ def merge(
     from ..build.rewrite import plan_rewrite, read_markdown_draft
     from ..ledger.evidence_store import copy_texts, evidence_dir
     from ..ledger.merge import merge_ledgers
+    from ..ledger.store import ledger_guard
 
     path = ledger_path(ctx, ledger)
     other_path = Path(other)
     theirs = load_ledger(other_path)
     drafts: dict[Path, str] = {}
+    # A draft is checked before it is read: one linked to the ledger would get markdown
+    # written over the ledger.
+    guard = ledger_guard(path, [(other_path, "the ledger merged in")])
     for name in rewrite or []:
         draft = Path(name)
         key = draft.resolve()
         if key not in {d.resolve() for d in drafts}:
+            guard.check(draft, what="draft")
             drafts[draft] = read_markdown_draft(draft)
 
     def plan(book: Ledger) -> tuple[MergeResult, list[Rewrite]]:

@@ -26,13 +26,13 @@ import errno
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import LedgerError
-from ..outputs import remove_orphans, write_bytes
+from ..outputs import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
-from .lock_file import prepare_lock_path
+from .lock_file import lock_path, prepare_lock_path
 from .model import Ledger, ShapeError, UnsafeEntry
 
 DEFAULT_NAME = "ledger.json"
@@ -76,6 +76,20 @@ def locate_ledger(explicit: str | Path | None = None) -> tuple[Path, str]:
         "the working directory's, as none of --ledger, $CITELEDGER_LEDGER, "
         "$HERMES_CITATION_LEDGER, $HERMES_HOME is set"
     )
+
+
+def ledger_guard(ledger: Path, others: Iterable[tuple[Path, str]] = ()) -> Guard:
+    """What a file citeledger edits in place (a draft ``merge --rewrite`` or ``render
+    --replace-in`` rewrites) must never be, also through a symlink or a hard link: the ledger,
+    its lock file and lock folder, its evidence folder, and ``others``."""
+    from .evidence_store import evidence_dir
+
+    guard = Guard([(ledger, "the ledger"), *others])
+    lock = lock_path(ledger)
+    guard.protect(lock, "the ledger's lock file")
+    guard.protect_folder(lock.parent, "the ledger's lock folder")
+    guard.protect_folder(evidence_dir(ledger), "the ledger's evidence folder")
+    return guard
 
 
 def resolve_ledger_path(explicit: str | Path | None = None) -> Path:
