@@ -107,6 +107,7 @@ class _Build:
     fetcher: Fetcher
     text: str
     confinement: Confinement | None = None
+    trusted_html: bool = False  # from a flag or the project file, never the draft
 
 
 @dataclass
@@ -251,6 +252,7 @@ def convert(req: ConvertRequest) -> list[Path]:
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
         _draft_text(doc),
         Confinement.for_draft(draft, named_resource_folders(req)),
+        req.options.effective().trusted_html,
     )
     try:
         written, failed = _write_all(targets, tree, req, draft, ledger, options, build)
@@ -329,6 +331,11 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
     """What the writer needs of the tree before the filter runs: remote images made local
     (pandoc never fetches), and for typst what it cannot compile made plain."""
     family = formats.family(fmt)
+    if not build.trusted_html:
+        from .raw_html import sanitize_raw_html, writes_html
+
+        if writes_html(fmt):
+            sanitize_raw_html(doc)
     if family == "typst":
         from ..filters.typst import make_compilable, unresolved_warning
 
