@@ -15,12 +15,13 @@ ends with one line naming what was and was not written, and a non-zero exit.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -455,7 +456,7 @@ def _write(
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    with staged(out) as tmp:
+    with staged(out) as tmp, _named_as(tmp, out):
         args = _pandoc_args(fmt, req, draft)
         if target.writer == "pdf" and family == "typst":
             from .typst_pdf import compile_pdf
@@ -471,6 +472,18 @@ def _write(
             fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
         if formats.is_rendered(fmt):
             _run_renderer(tmp, ledger, options, say=req.say, shown=out)
+
+
+@contextlib.contextmanager
+def _named_as(tmp: Path, out: Path) -> Iterator[None]:
+    """An error inside the block names the output, never its hidden temporary file (pandoc's
+    own "resource exhausted" line on a full disk quotes the path it was given)."""
+    try:
+        yield
+    except CiteledgerError as exc:
+        if str(tmp) not in exc.message:
+            raise
+        raise type(exc)(exc.message.replace(str(tmp), str(out)), hint=exc.hint) from None
 
 
 def _latex_pdf(

@@ -136,6 +136,8 @@ def _report(
     dry_run: bool,
 ) -> None:
     from ..ledger.evidence_store import evidence_dir
+    from ..ledger.quotes import MIN_WORDS
+    from ..ledger.urls import shown
 
     for old in sorted(result.id_map):
         print(f"other [{old}] -> [{result.id_map[old]}]")
@@ -148,6 +150,12 @@ def _report(
         print(f"nothing to merge from {summary.split(':', 1)[0]}: it is merged already")
     else:
         print(("dry run, nothing written: " if dry_run else "merged ") + summary)
+    for source_id, text in result.quotes_refused:
+        print(
+            f"citeledger: warning: other [{source_id}] quote {shown(text)} is shorter than "
+            f"{MIN_WORDS} words: not merged (`citeledger quote` would refuse it too)",
+            file=sys.stderr,
+        )
     for source_id, stored in copied.lost:
         print(
             f"citeledger: warning: other [{source_id}] names evidence text "
