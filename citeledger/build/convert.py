@@ -450,6 +450,8 @@ def _write(
         for text in chosen.header:
             add_header_include(doc, "latex", text)
         variables = chosen.variables
+    if family == "commonmark_x":
+        _escape_braces(doc)
     payload = json.dumps(doc, ensure_ascii=False)
     if _is_stdout(target):
         data = run_pandoc(_pandoc_args(fmt, req, draft), stdin=payload, what=str(draft))
@@ -472,6 +474,26 @@ def _write(
             fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
         if formats.is_rendered(fmt):
             _run_renderer(tmp, ledger, options, say=req.say, shown=out)
+
+
+def _escape_braces(doc: Json) -> None:
+    """pandoc's commonmark_x writer leaves ``{`` as it is, and its reader takes
+    ``word{onclick=x}`` as attributes of the word: a title from the web (or the draft's text)
+    would come back as a live span. Each ``{`` of the text is written escaped."""
+    from ..filters.replace import replace_elements
+
+    def change(el: Json) -> list[Json] | None:
+        if el.get("t") != "Str" or "{" not in el["c"]:
+            return None
+        out: list[Json] = []
+        for k, part in enumerate(el["c"].split("{")):
+            if k:
+                out.append({"t": "RawInline", "c": ["commonmark_x", "\\{"]})
+            if part:
+                out.append({"t": "Str", "c": part})
+        return out
+
+    replace_elements(doc.get("blocks", []), change)
 
 
 @contextlib.contextmanager
