@@ -140,6 +140,7 @@ def test_dash_writes_a_text_output_to_standard_output(project: Path) -> None:
     done = cli("convert", "d.md", "-o", "-", "--to", "html", cwd=project)
     assert done.returncode == 0, done.stderr
     assert b"Plain words." in done.stdout
+    assert done.stdout.rstrip().endswith(b"</html>")  # the document alone: no "wrote" line
     assert not (project / "-").exists()
     one_line(cli("convert", "d.md", "-o", "-", "--to", "docx", cwd=project), "standard output")
 
