@@ -204,3 +204,27 @@ def test_raw_tex_reading_a_file_inside_the_folder_still_typesets(scene: Path) ->
     done = cli("convert", "d.md", "-o", "d.pdf", "--pdf-engine", "pdflatex", cwd=scene)
     assert done.returncode == 0, done.stderr
     assert (scene / "d.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_embedding_resources_into_html_is_confined_too(scene: Path) -> None:
+    """pandoc's --embed-resources (passed through to convert) reads local files into an HTML
+    output: the same confinement holds there."""
+    from citeledger.build.resources import (
+        Confinement,
+        ResourceRefused,
+        confine_local_files,
+        embeds_resources,
+    )
+
+    class Request:
+        pandoc_args = ["--embed-resources"]
+
+    assert embeds_resources(Request())
+    doc = {
+        "blocks": [
+            {"t": "Para", "c": [{"t": "Image", "c": [["", [], []], [], ["../outside/x.png", ""]]}]}
+        ]
+    }
+    confinement = Confinement.for_draft(scene / "d.md", embeds=True)
+    with pytest.raises(ResourceRefused, match="image"):
+        confine_local_files(doc, confinement, writer="html", family="html")

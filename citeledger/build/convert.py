@@ -37,6 +37,7 @@ from .resources import (
     Confinement,
     Fetcher,
     confine_local_files,
+    embeds_resources,
     host_list,
     localize_images,
     named_resource_folders,
@@ -252,7 +253,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     build = _Build(
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
         _draft_text(doc),
-        Confinement.for_draft(draft, named_resource_folders(req)),
+        Confinement.for_draft(draft, named_resource_folders(req), embeds=embeds_resources(req)),
         req.options.effective().trusted_html,
     )
     try:
@@ -356,6 +357,9 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
         warning = refused_warning(draft, refused, build.fetcher)
         if warning:
             say(warning)
+    elif build.confinement is not None and build.confinement.embeds:
+        # pandoc's --embed-resources puts local files into a text output too.
+        confine_local_files(doc, build.confinement, writer=target.writer, family=family)
 
 
 def _partial_failure(

@@ -12,6 +12,10 @@ private, link-local such as a cloud metadata address, multicast or reserved), th
 goes to the address that was checked (a second lookup cannot swap it), and every redirect is
 checked again. A host the user names (``--allow-fetch-host``, ``citeledger.fetch-allow``) skips
 the address check; ``--no-fetch`` (``citeledger.fetch: false``) fetches nothing.
+
+The same step keeps a build from reading local files a draft names outside its folder and the
+``--resource-path`` folders (images, an EPUB's cover and stylesheets, raw HTML sources, raw
+TeX file commands): see :class:`Confinement`.
 """
 
 from __future__ import annotations
@@ -366,15 +370,18 @@ class Confinement:
 
     draft: Path
     folders: tuple[Path, ...]
+    embeds: bool = False  # pandoc is told to embed resources into text outputs too
 
     @classmethod
-    def for_draft(cls, draft: Path, named: Iterable[str | Path] = ()) -> Confinement:
+    def for_draft(
+        cls, draft: Path, named: Iterable[str | Path] = (), *, embeds: bool = False
+    ) -> Confinement:
         folders = [Path(os.path.realpath(Path(draft).parent or "."))]
         for item in named:
             for part in str(item).split(os.pathsep):
                 if part:
                     folders.append(Path(os.path.realpath(part)))
-        return cls(Path(draft), tuple(dict.fromkeys(folders)))
+        return cls(Path(draft), tuple(dict.fromkeys(folders)), embeds)
 
     def inside(self, real: Path) -> bool:
         return any(real == f or f in real.parents for f in self.folders)
@@ -437,6 +444,18 @@ def named_resource_folders(req: object) -> list[str]:
             elif arg.startswith("--resource-path="):
                 named.append(arg.split("=", 1)[1])
     return named
+
+
+def embeds_resources(req: object) -> bool:
+    """Whether the request passes pandoc ``--embed-resources`` (or the older
+    ``--self-contained``), which reads local files into an HTML output as well."""
+    for attribute in ("pandoc_args", "pandoc_options", "extra_args"):
+        args = getattr(req, attribute, None)
+        if isinstance(args, (list, tuple)) and any(
+            str(a).split("=", 1)[0] in ("--embed-resources", "--self-contained") for a in args
+        ):
+            return True
+    return bool(getattr(req, "embed_resources", False))
 
 
 def confine_local_files(
