@@ -124,8 +124,10 @@ def _refuse_special(target: Path, mode: int, what: str) -> None:
     """A device, a pipe or a socket at ``target`` (or a symlink to one) is never replaced by
     a file: ``-o /dev/null`` as root would turn the device into a document (``-o -`` writes
     to standard output)."""
-    if os.path.abspath(target).startswith(_SYSTEM_FOLDERS):
+    absolute = os.path.abspath(target)
+    if absolute.startswith(_SYSTEM_FOLDERS) and not absolute.startswith("/dev/shm/"):
         # /dev/stdout links to whatever fd 1 is, a regular file too: the link is never ours.
+        # (/dev/shm is a plain memory file system, written like any folder.)
         raise OutputError(
             f"{what} {target} is in a system folder, not a file to replace",
             hint="use -o - to write to standard output" if what == "output" else None,

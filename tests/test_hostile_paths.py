@@ -150,3 +150,10 @@ def test_an_output_in_the_evidence_folder_is_refused(output: str, project: Path)
     done = cli("convert", "d.md", "-o", output, "--to", "html", cwd=project)
     one_line(done, "evidence folder")
     assert not (project / "ledger.evidence").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="no /dev/shm")
+def test_a_file_in_dev_shm_is_an_ordinary_output() -> None:
+    from citeledger.outputs import Guard
+
+    Guard().check(Path("/dev/shm") / f"citeledger-{os.getpid()}.html")
