@@ -61,8 +61,12 @@ def html_text(text: str) -> str:
 
 # The terminal ---------------------------------------------------------------------------------
 
+# Also what is invisible yet changes what a reader copies or a program reads: the zero-width
+# space, word joiner, invisible operators and BOM, and the tag characters (U+E0000-E007F) that
+# smuggle hidden ASCII. The zero-width (non-)joiners stay: Persian and emoji need them.
 _TERMINAL_HIDDEN = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f]"
 )
 
 
@@ -73,7 +77,15 @@ def terminal_text(text: str) -> str:
     printed through here stays valid."""
     if not _TERMINAL_HIDDEN.search(text):
         return text
-    return _TERMINAL_HIDDEN.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    return _TERMINAL_HIDDEN.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if code > 0xFFFF:  # JSON's form: a surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 # LaTeX and BibTeX ------------------------------------------------------------------------------

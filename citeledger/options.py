@@ -309,6 +309,19 @@ OPTIONS: tuple[Option, ...] = (
         "HOST``, repeatable).",
         default_text="none",
     ),
+    Option(
+        "trusted-html",
+        "bool",
+        False,
+        "keep the draft's raw HTML in HTML outputs as written (a trusted draft only)",
+        "Write the draft's raw HTML into HTML outputs (convert's HTML and EPUB, the wiki's "
+        "HTML pages) as written. By default it is sanitised: harmless markup such as "
+        '``<div dir="rtl">``, ``<br>`` and ``<sub>`` stays, scripts, styles, event handlers '
+        "(``onerror=``), frames and ``javascript:`` links go. Taken from a flag or the "
+        "project file only, never from the draft's own front matter: a draft cannot vouch "
+        "for itself.",
+        commands=_all("convert", "wiki"),
+    ),
 )
 BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
 
@@ -338,6 +351,7 @@ class Options:
     wiki_refs: str = _default("wiki-refs")
     no_fetch: bool = _default("no-fetch")
     fetch_allow: str = _default("fetch-allow")
+    trusted_html: bool = _default("trusted-html")
     given: frozenset[str] = frozenset()
     # The project file's options: the layer under every other, applied by ``merged``.
     beneath: Options | None = None

@@ -59,6 +59,7 @@ class Guard:
     def __init__(self, protected: Iterable[tuple[str | Path, str]] = ()) -> None:
         self._protected: dict[tuple[int, int], tuple[Path, str]] = {}
         self._names: dict[str, tuple[Path, str]] = {}
+        self._folders: dict[str, tuple[Path, str]] = {}
         self._claimed: set[str] = set()
         for path, role in protected:
             self.protect(Path(path), role)
@@ -71,21 +72,31 @@ class Guard:
             self._protected[ident] = entry
         self._names[os.path.realpath(path)] = entry
 
-    def check(self, target: Path) -> None:
+    def protect_folder(self, folder: Path, role: str) -> None:
+        """Never write anything inside ``folder`` (the ledger's evidence folder, its lock's)."""
+        self._folders[os.path.realpath(folder)] = (Path(folder), role)
+
+    def check(self, target: Path, *, what: str = "output") -> None:
         """Refuse ``target`` (before any work) if writing it would lose an input, or if it is a
-        folder or claimed twice in this run."""
+        folder, a device or another file that is not a regular one, or claimed twice in this
+        run. ``what`` names the target in the refusal ("draft" for one edited in place)."""
         target = Path(target)
         real = os.path.realpath(target)
         hit = self._names.get(real)
         ident = _identity(target)
         if hit is None and ident is not None:
             hit = self._protected.get(ident)
+        if hit is None:
+            hit = next(
+                (entry for folder, entry in self._folders.items() if _within(real, folder)), None
+            )
         if hit is not None:
             path, role = hit
             via = "" if os.path.abspath(target) == os.path.abspath(path) else f" ({path})"
+            action = "overwrite" if what == "output" else "read or rewrite"
             raise OutputError(
-                f"output {target} is {role}{via}: refusing to overwrite it",
-                hint="choose another output name",
+                f"{what} {target} is {role}{via}: refusing to {action} it",
+                hint="choose another output name" if what == "output" else "check the path",
             )
         try:
             mode = os.lstat(target).st_mode
@@ -95,13 +106,52 @@ class Guard:
             raise OutputError(f"cannot use output {target}: {exc.strerror or exc}") from None
         if stat.S_ISDIR(mode):
             raise OutputError(
-                f"output {target} is a folder", hint="give a file name, e.g. report.docx"
+                f"{what} {target} is a folder", hint="give a file name, e.g. report.docx"
             )
+        _refuse_special(target, mode, what)
         if real in self._claimed:
             raise OutputError(
                 f"output {target} is named twice", hint="give each output its own name"
             )
         self._claimed.add(real)
+
+
+def _within(real: str, folder: str) -> bool:
+    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _refuse_special(target: Path, mode: int, what: str) -> None:
+    """A device, a pipe or a socket at ``target`` (or a symlink to one) is never replaced by
+    a file: ``-o /dev/null`` as root would turn the device into a document (``-o -`` writes
+    to standard output)."""
+    absolute = os.path.abspath(target)
+    if absolute.startswith(_SYSTEM_FOLDERS) and not absolute.startswith("/dev/shm/"):
+        # /dev/stdout links to whatever fd 1 is, a regular file too: the link is never ours.
+        # (/dev/shm is a plain memory file system, written like any folder.)
+        raise OutputError(
+            f"{what} {target} is in a system folder, not a file to replace",
+            hint="use -o - to write to standard output" if what == "output" else None,
+        )
+    if stat.S_ISLNK(mode):
+        try:
+            mode = os.stat(target).st_mode
+        except OSError:
+            return  # a dangling link: the rename replaces the link, never its target
+        if stat.S_ISDIR(mode):
+            raise OutputError(f"{what} {target} is a link to a folder", hint="give a file name")
+    if mode and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        kind = next((name for test, name in _SPECIAL if test(mode)), "special file")
+        hint = "use -o - to write to standard output" if what == "output" else "check the path"
+        raise OutputError(f"{what} {target} is a {kind}, not a regular file", hint=hint)
+
+
+_SYSTEM_FOLDERS = ("/dev/", "/proc/")
+_SPECIAL = (
+    (stat.S_ISCHR, "device"),
+    (stat.S_ISBLK, "device"),
+    (stat.S_ISFIFO, "named pipe"),
+    (stat.S_ISSOCK, "socket"),
+)
 
 
 class _Told:
@@ -207,6 +257,11 @@ def remove_orphans(target: Path) -> None:
 def _begin(target: Path, follow: bool, told: _Told) -> tuple[Path, Path, int]:
     """The file to replace, its temporary file's name, and the mode the new file gets."""
     final = Path(os.path.realpath(target)) if follow else target
+    try:
+        mode = os.lstat(final).st_mode
+    except OSError:
+        mode = 0
+    _refuse_special(final, mode, "output")
     try:
         final.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -242,9 +242,24 @@ def run_pandoc(
     name; a refusal becomes one PandocError line."""
     require(reads=_option(args, _FROM), writes=_option(args, _TO))
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    returncode, stdout, stderr = _run([pandoc_path(), *args], data, cwd=cwd, env=child_env(env))
+    path = pandoc_path()
+    seconds = _time_limit()
+    try:
+        returncode, stdout, stderr = _run(
+            [path, *_memory_args(path), *args], data, cwd=cwd, env=child_env(env), timeout=seconds
+        )
+    except subprocess.TimeoutExpired:
+        raise PandocError(
+            f"pandoc took longer than {seconds:g} s on {what}: stopped",
+            hint=f"simplify the document (a list nested thousands deep?), or raise {TIME_ENV}",
+        ) from None
     if returncode != 0:
         err = stderr.decode("utf-8", "replace").strip()
+        if "Heap exhausted" in err:
+            raise PandocError(
+                f"pandoc needed more than {_memory_limit()} of memory for {what}: stopped",
+                hint=f"simplify the document, or raise {MEMORY_ENV} (e.g. 8G)",
+            )
         unknown = _UNKNOWN_FORMAT.search(err)
         if unknown is not None:
             # A format the gate has no version for: still one line naming the pandoc.
@@ -276,8 +291,57 @@ _LIVE_LOCK = threading.RLock()  # re-entrant: the signal handler may run while i
 _stopping = False
 
 
+# Bounds on one pandoc run: a hostile draft (a list nested 3,000 deep) otherwise runs for many
+# minutes and takes gigabytes. The memory bound is the GHC runtime's own (``+RTS -M``), used
+# when the pandoc allows runtime options (the embedded one and Debian's do); ``--RTS`` after it
+# ends the runtime's reading of the command line, so no later argument is taken as one.
+TIME_ENV = "CITELEDGER_PANDOC_TIMEOUT"
+MEMORY_ENV = "CITELEDGER_PANDOC_MEMORY"
+DEFAULT_SECONDS = 600.0
+DEFAULT_MEMORY = "4G"
+_MEMORY = re.compile(r"[1-9][0-9]{0,5}[kKmMgG]")
+
+
+def _time_limit() -> float:
+    try:
+        seconds = float(os.environ.get(TIME_ENV, "") or DEFAULT_SECONDS)
+    except ValueError:
+        seconds = DEFAULT_SECONDS
+    return seconds if 0 < seconds < 1e7 else DEFAULT_SECONDS
+
+
+def _memory_limit() -> str:
+    text = os.environ.get(MEMORY_ENV, "").strip()
+    return text if _MEMORY.fullmatch(text) else DEFAULT_MEMORY
+
+
+def _memory_args(path: str) -> list[str]:
+    limit = _memory_limit()
+    return ["+RTS", f"-M{limit}", "-RTS", "--RTS"] if _takes_rts(path, limit) else []
+
+
+@functools.lru_cache(maxsize=8)
+def _takes_rts(path: str, limit: str) -> bool:
+    """Whether the pandoc at ``path`` takes runtime options (one ``--version`` run, cached)."""
+    try:
+        done = subprocess.run(
+            [path, "+RTS", f"-M{limit}", "-RTS", "--RTS", "--version"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
 def _run(
-    cmd: list[str], data: bytes | None, *, cwd: str | Path | None, env: dict[str, str] | None
+    cmd: list[str],
+    data: bytes | None,
+    *,
+    cwd: str | Path | None,
+    env: dict[str, str] | None,
+    timeout: float | None = None,
 ) -> tuple[int, bytes, bytes]:
     proc: subprocess.Popen[bytes] | None = None
     try:
@@ -294,7 +358,7 @@ def _run(
                 start_new_session=True,
             )
             _LIVE.add(proc)
-        stdout, stderr = proc.communicate(data)
+        stdout, stderr = proc.communicate(data, timeout=timeout)
     except BaseException:
         if proc is not None:
             _kill(proc)

@@ -15,11 +15,13 @@ ends with one line naming what was and was not written, and a non-zero exit.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import re
 import shutil
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,7 +41,16 @@ from ..options import Options, from_meta, meta_entries
 from ..outputs import Guard, fill, staged
 from ..pandoc import format_for, read_json, run_pandoc
 from ..tree import Json, stringify
-from .resources import Fetcher, host_list, localize_images, refused_warning
+from .resources import (
+    Confinement,
+    Fetcher,
+    confine_local_files,
+    embeds_resources,
+    host_list,
+    localize_images,
+    named_resource_folders,
+    refused_warning,
+)
 from .scripts import pandoc_variables
 
 if TYPE_CHECKING:
@@ -101,10 +112,12 @@ class Target:
 @dataclass
 class _Build:
     """What every output of one build shares: the remote images fetched once, the draft's
-    own text (its scripts choose a LaTeX PDF's fonts)."""
+    own text (its scripts choose a LaTeX PDF's fonts), the folders it may read files from."""
 
     fetcher: Fetcher
     text: str
+    confinement: Confinement | None = None
+    trusted_html: bool = False  # from a flag or the project file, never the draft
 
 
 @dataclass
@@ -210,6 +223,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     from ..document.markers import ledger_links, scan
     from ..document.sources_block import titles_for
     from ..ledger import load_ledger, resolve_ledger_path
+    from ..ledger.evidence_store import evidence_dir
     from ..ledger.lock_file import lock_path
 
     say = req.say
@@ -237,8 +251,13 @@ def convert(req: ConvertRequest) -> list[Path]:
     ledger_path = resolve_ledger_path(options.ledger)
     guard.protect(ledger_path, "the ledger")
     guard.protect(lock_path(ledger_path), "the ledger's lock file")
+    guard.protect_folder(evidence_dir(ledger_path), "the ledger's evidence folder")
+    guard.protect_folder(lock_path(ledger_path).parent, "the ledger's lock folder")
     for target in targets:  # every output checked before any work
-        guard.check(target.path)
+        if _is_stdout(target):
+            _check_stdout(target, targets)
+        else:
+            guard.check(target.path)
     ledger = load_ledger(ledger_path)
 
     found = scan(doc, titles_for(options.sources_title), ledger_links(ledger))
@@ -248,6 +267,8 @@ def convert(req: ConvertRequest) -> list[Path]:
     build = _Build(
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
         _draft_text(doc),
+        Confinement.for_draft(draft, named_resource_folders(req), embeds=embeds_resources(req)),
+        req.options.effective().trusted_html,
     )
     try:
         written, failed = _write_all(targets, tree, req, draft, ledger, options, build)
@@ -257,6 +278,21 @@ def convert(req: ConvertRequest) -> list[Path]:
     if failed:
         raise _partial_failure(failed, written, len(targets))
     return written
+
+
+def _is_stdout(target: Target) -> bool:
+    return str(target.path) == "-"
+
+
+def _check_stdout(target: Target, targets: list[Target]) -> None:
+    """``-o -``: a text output written to standard output, once."""
+    if target.writer == "pdf" or formats.is_binary(target.writer):
+        raise BadInput(
+            f"-o -: a {target.writer} file cannot be written to standard output",
+            hint="name a file for it, e.g. -o report." + target.writer,
+        )
+    if sum(_is_stdout(t) for t in targets) > 1:
+        raise BadInput("-o - is named twice", hint="write one output to standard output")
 
 
 def _draft_text(doc: Json) -> str:
@@ -311,6 +347,11 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
     """What the writer needs of the tree before the filter runs: remote images made local
     (pandoc never fetches), and for typst what it cannot compile made plain."""
     family = formats.family(fmt)
+    if not build.trusted_html:
+        from .raw_html import sanitize_raw_html, writes_html
+
+        if writes_html(fmt):
+            sanitize_raw_html(doc)
     if family == "typst":
         from ..filters.typst import make_compilable, unresolved_warning
 
@@ -322,10 +363,17 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
         from .typst_pdf import placeholder_name
 
         name = placeholder_name if family == "typst" else str
+        if build.confinement is not None:
+            confine_local_files(
+                doc, build.confinement, writer=target.writer, family=family, point=family != "typst"
+            )
         refused = localize_images(doc, build.fetcher, name=name)
         warning = refused_warning(draft, refused, build.fetcher)
         if warning:
             say(warning)
+    elif build.confinement is not None and build.confinement.embeds:
+        # pandoc's --embed-resources puts local files into a text output too.
+        confine_local_files(doc, build.confinement, writer=target.writer, family=family)
 
 
 def _partial_failure(
@@ -420,8 +468,15 @@ def _write(
         for text in chosen.header:
             add_header_include(doc, "latex", text)
         variables = chosen.variables
+    if family == "commonmark_x":
+        _escape_braces(doc)
     payload = json.dumps(doc, ensure_ascii=False)
-    with staged(out) as tmp:
+    if _is_stdout(target):
+        data = run_pandoc(_pandoc_args(fmt, req, draft), stdin=payload, what=str(draft))
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    with staged(out) as tmp, _named_as(tmp, out):
         args = _pandoc_args(fmt, req, draft)
         if target.writer == "pdf" and family == "typst":
             from .typst_pdf import compile_pdf
@@ -442,6 +497,38 @@ def _write(
 _MISSING_TEX_FILE = re.compile(r"File `([^'`\s]+)' not found")
 
 
+def _escape_braces(doc: Json) -> None:
+    """pandoc's commonmark_x writer leaves ``{`` as it is, and its reader takes
+    ``word{onclick=x}`` as attributes of the word: a title from the web (or the draft's text)
+    would come back as a live span. Each ``{`` of the text is written escaped."""
+    from ..filters.replace import replace_elements
+
+    def change(el: Json) -> list[Json] | None:
+        if el.get("t") != "Str" or "{" not in el["c"]:
+            return None
+        out: list[Json] = []
+        for k, part in enumerate(el["c"].split("{")):
+            if k:
+                out.append({"t": "RawInline", "c": ["commonmark_x", "\\{"]})
+            if part:
+                out.append({"t": "Str", "c": part})
+        return out
+
+    replace_elements(doc.get("blocks", []), change)
+
+
+@contextlib.contextmanager
+def _named_as(tmp: Path, out: Path) -> Iterator[None]:
+    """An error inside the block names the output, never its hidden temporary file (pandoc's
+    own "resource exhausted" line on a full disk quotes the path it was given)."""
+    try:
+        yield
+    except CiteledgerError as exc:
+        if str(tmp) not in exc.message:
+            raise
+        raise type(exc)(exc.message.replace(str(tmp), str(out)), hint=exc.hint) from None
+
+
 def _latex_pdf(
     args: list[str], payload: str, tmp: Path, req: ConvertRequest, draft: Path, out: Path
 ) -> None:
@@ -458,6 +545,7 @@ def _latex_pdf(
                 [*args, "--pdf-engine", req.pdf_engine, f"--log={log}", "-o", str(tmp)],
                 stdin=payload,
                 what=str(draft),
+                env=scripts.engine_env(),
             )
         except PandocError as exc:
             # pandoc's template loads a package for what the draft holds (soul for

@@ -39,10 +39,17 @@ def draft_citations(
     return read_citations(path, from_format=from_format, flags=flags, ledger=ledger, warn=warn)
 
 
-def refuse_non_markdown(draft: str) -> None:
-    """The block is markdown: written into an HTML page it would land after ``</html>``."""
+def refuse_non_markdown(draft: str, ledger: Path | None = None) -> None:
+    """The block is markdown: written into an HTML page it would land after ``</html>``. And
+    a draft that is the ``ledger`` (or its lock or evidence, also through a link) is refused
+    before it is read."""
     from ..formats import is_markdown_source
     from ..pandoc import format_for
+
+    if ledger is not None:
+        from ..ledger.store import ledger_guard
+
+        ledger_guard(ledger).check(Path(draft), what="draft")
 
     fmt = format_for(draft)
     if not is_markdown_source(fmt):

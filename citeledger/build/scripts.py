@@ -315,3 +315,13 @@ def pandoc_variables(variables: dict[str, str]) -> list[str]:
 
 
 __all__ = ["CJK", "Plan", "judge_missing", "missing_characters", "pandoc_variables", "plan"]
+
+
+def engine_env() -> dict[str, str]:
+    """The environment of a LaTeX engine run on a draft: TeX opens no file outside its working
+    folder and TeX's own trees (``openin_any=p``: no absolute path, no ``..``, no dot file),
+    writes none there (``openout_any=p``), and runs no program (``shell_escape=f``, not even
+    the restricted list). A refused file is named in the engine's error, never quoted."""
+    import os
+
+    return {**os.environ, "openin_any": "p", "openout_any": "p", "shell_escape": "f"}

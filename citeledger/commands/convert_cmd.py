@@ -34,7 +34,12 @@ DraftArg = Annotated[
 ]
 OutputOpt = Annotated[
     list[Path],
-    typer.Option("--output", "-o", metavar="FILE", help="An output file; repeat for several."),
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="An output file (- writes a text format to standard output); repeat for several.",
+    ),
 ]
 ToOpt = Annotated[
     str | None,
@@ -154,7 +159,9 @@ def _progress(stack: ExitStack) -> Callable[[Path, bool], None]:
             if status is not None:
                 status.update(Text(terminal_text(f"writing {path}")))
             return
-        print(f"wrote {path}", flush=True)
+        # ``-o -``: standard output holds the document itself, so the line goes to stderr.
+        stream = sys.stderr if str(path) == "-" else sys.stdout
+        print(f"wrote {'standard output' if str(path) == '-' else path}", file=stream, flush=True)
 
     return step
 

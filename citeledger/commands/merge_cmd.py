@@ -61,15 +61,20 @@ def merge(
     from ..build.rewrite import plan_rewrite, read_markdown_draft
     from ..ledger.evidence_store import copy_texts, evidence_dir
     from ..ledger.merge import merge_ledgers
+    from ..ledger.store import ledger_guard
 
     path = ledger_path(ctx, ledger)
     other_path = Path(other)
     theirs = load_ledger(other_path)
     drafts: dict[Path, str] = {}
+    # A draft is checked before it is read: one linked to the ledger would get markdown
+    # written over the ledger.
+    guard = ledger_guard(path, [(other_path, "the ledger merged in")])
     for name in rewrite or []:
         draft = Path(name)
         key = draft.resolve()
         if key not in {d.resolve() for d in drafts}:
+            guard.check(draft, what="draft")
             drafts[draft] = read_markdown_draft(draft)
 
     def plan(book: Ledger) -> tuple[MergeResult, list[Rewrite]]:
@@ -126,6 +131,8 @@ def _report(
     dry_run: bool,
 ) -> None:
     from ..ledger.evidence_store import evidence_dir
+    from ..ledger.quotes import MIN_WORDS
+    from ..ledger.urls import shown
 
     for old in sorted(result.id_map):
         print(f"other [{old}] -> [{result.id_map[old]}]")
@@ -138,6 +145,12 @@ def _report(
         print(f"nothing to merge from {summary.split(':', 1)[0]}: it is merged already")
     else:
         print(("dry run, nothing written: " if dry_run else "merged ") + summary)
+    for source_id, text in result.quotes_refused:
+        print(
+            f"citeledger: warning: other [{source_id}] quote {shown(text)} is shorter than "
+            f"{MIN_WORDS} words: not merged (`citeledger quote` would refuse it too)",
+            file=sys.stderr,
+        )
     for source_id, stored in copied.lost:
         print(
             f"citeledger: warning: other [{source_id}] names evidence text "

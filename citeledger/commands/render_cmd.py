@@ -42,11 +42,11 @@ def render(
             f"--replace-in cannot place a {style} block",
             hint="use --style " + ", ".join(HEADED_STYLES) + "; or print the block and paste it",
         )
+    path = ledger_path(ctx, ledger)
     if replace_in:
         from ..build.replace_in import refuse_non_markdown
 
-        refuse_non_markdown(replace_in)
-    path = ledger_path(ctx, ledger)
+        refuse_non_markdown(replace_in, path)
     wanted = parse_id_spec(only) if only else None
     book = load_ledger(path, missing_ok=True)
     flags = options

@@ -536,7 +536,15 @@ def replace_in_text(
             block = _retitle(block, bare, found)
     new_block = newline.join(block.split("\n")) + newline
     if found is not None:
-        kept = _kept_definitions(bare, found)
+        # The block ends after its last entry: a "### Notes on method" and its prose after the
+        # list are the draft's own text and stay, after the new list.
+        stop = _entries_end(bare, found)
+        kept = _kept_definitions(bare, LineBlock(found.start, stop, found.level, found.titled))
+        kept += list(range(stop, found.end))
+        while kept and not bare[kept[0]].strip():
+            kept.pop(0)
+        while kept and not bare[kept[-1]].strip():
+            kept.pop()
         before = "".join(lines[: found.start])
         moved = "".join(lines[k] for k in kept)
         if moved and not moved.endswith(("\n", "\r")):
@@ -559,6 +567,25 @@ def replace_in_text(
     if read is not None:
         _check_replacement(tree if tree is not None else read(draft), read(updated), titles)
     return updated
+
+
+def _entries_end(lines: Sequence[str], found: LineBlock) -> int:
+    """Where a titled block's list ends: after its last entry (a list line naming an id, or a
+    ``[n]:`` definition) and the lines that continue it up to a blank line or a heading;
+    the whole block when it has no entry."""
+    if not found.titled:
+        return found.end
+    fenced = fenced_lines(lines)
+    last = None
+    for k in range(found.start + 1, found.end):
+        if not fenced[k] and (_ENTRY_LINE.match(lines[k]) or _DEFINITION.match(lines[k])):
+            last = k
+    if last is None:
+        return found.end
+    k = last + 1
+    while k < found.end and lines[k].strip() and heading_level(lines, k) is None:
+        k += 1
+    return k
 
 
 def _relevel(block: str, found: LineBlock) -> str:

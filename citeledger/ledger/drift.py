@@ -1,8 +1,9 @@
 """Quote drift: is a quote still on the page, and if not, what does the page say instead?
 
 ``citeledger recheck --from-dir DIR`` reads fresh copies of the ledger's pages that the user
-saved in DIR, one file per source, named by the source's id or by its URL slug, with any
-extension (the reader picks text, HTML or PDF by content, as ``quote`` does):
+saved in DIR, one regular file per source (links are passed over), named by the source's id
+or by its URL slug, with any extension (the reader picks text, HTML or PDF by content, as
+``quote`` does):
 
 - ``DIR/3.html``, ``DIR/3.txt``, ``DIR/3``: the page of source [3];
 - ``DIR/<slug>.html``: the page of the source whose URL has that slug. The slug of a URL is the
@@ -74,7 +75,9 @@ def fresh_pages(folder: Path, ledger: Ledger) -> tuple[dict[int, Path], list[Pat
     found: dict[int, Path] = {}
     stray: list[Path] = []
     for entry in entries:
-        if entry.name.startswith(".") or not entry.is_file():
+        # Regular files only: a link (to ~/.ssh/id_ed25519, say) would have its text shown
+        # as the "nearest passage", steered by a quote merged from someone else's ledger.
+        if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
             continue
         key = entry.name.split(".", 1)[0]
         if key.isascii() and key.isdigit():

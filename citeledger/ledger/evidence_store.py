@@ -65,7 +65,15 @@ def evidence_path(folder: Path, digest: str) -> Path:
 
 
 def _ensure_folder(folder: Path) -> None:
-    """Create the folder, or say in one line why it cannot be (a file in its place)."""
+    """Create the folder, or say in one line why it cannot be (a file in its place, a link)."""
+    if folder.is_symlink():
+        # A link would carry the texts wherever its maker pointed it (a cloned repository's
+        # ``ledger.evidence -> ~/.config``); the folder is the ledger's own, beside it.
+        raise EvidenceError(
+            f"evidence folder {folder} is a link to {os.path.realpath(folder)}: refusing to "
+            "write through it",
+            hint=f"replace the link by a folder of its own (mv it aside, then mkdir {folder})",
+        )
     try:
         mode = folder.stat().st_mode
     except FileNotFoundError:

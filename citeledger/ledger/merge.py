@@ -10,6 +10,8 @@ receiving ledger and translates the other ledger's ids:
 - any other source gets the next id (``Ledger.next_id``: above every id ever handed out, so the
   high-water mark ``last_id`` is respected), with the other's title, access date, quotes and
   unknown fields; past ``MAX_ID`` the merge fails as a whole;
+- a quote of the other ledger is held to ``quote``'s own rules: one shorter than ``MIN_WORDS``
+  words is not taken (and is reported), as ``quote`` would not have taken it;
 - a library's fields (author, issued, site, key) and the archived copy's address travel as the
   title does: copied with a new
   source, filling only empty fields of one the ledger holds (a key another source here holds
@@ -26,6 +28,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from .model import Ledger
+from .quotes import MIN_WORDS, word_count
 
 
 @dataclass
@@ -36,6 +39,9 @@ class MergeResult:
     id_map: dict[int, int] = field(default_factory=dict)
     new: list[int] = field(default_factory=list)
     quotes_added: int = 0
+    # (other id, quote text) of quotes ``quote`` itself would refuse: too short to prove
+    # anything (a one-letter quote is on every page).
+    quotes_refused: list[tuple[int, str]] = field(default_factory=list)
     titles_filled: int = 0
     details_filled: int = 0
 
@@ -66,6 +72,9 @@ def merge_ledgers(into: Ledger, other: Ledger) -> MergeResult:
             if theirs.id not in result.new:
                 result.details_filled += 1
         for quote in theirs.quotes:
+            if word_count(quote.text) < MIN_WORDS:
+                result.quotes_refused.append((theirs.id, quote.text))
+                continue
             copy = dataclasses.replace(quote, extra=dict(quote.extra))
             if into.add_quote(ours, copy):
                 result.quotes_added += 1

@@ -160,13 +160,18 @@ def render_block(
 
 def parse_id_spec(spec: str) -> set[int]:
     """``"1,3,5-7"`` as ``{1, 3, 5, 6, 7}``; anything else raises ``BadInput``."""
+    from .urls import shown
+
     out: set[int] = set()
     for chunk in spec.replace(" ", "").split(","):
         if not chunk:
             continue
         match = re.fullmatch(r"([0-9]{1,7})(?:-([0-9]{1,7}))?", chunk)
         if match is None:
-            raise BadInput(f"--only: {chunk!r} is not an id or a range", hint="write e.g. 1,3,5-7")
+            # Clipped: a 5,000-digit "id" is not echoed whole.
+            raise BadInput(
+                f"--only: {shown(chunk)} is not an id or a range", hint="write e.g. 1,3,5-7"
+            )
         low = int(match.group(1))
         if low < 1:
             raise BadInput(f"--only: {chunk!r} names id 0", hint="ids start at 1")
@@ -177,5 +182,5 @@ def parse_id_spec(spec: str) -> set[int]:
             raise BadInput(f"--only: range {chunk!r} is too large")
         out.update(range(low, high + 1))
     if not out:
-        raise BadInput(f"--only: {spec!r} names no ids", hint="write e.g. 1,3,5-7")
+        raise BadInput(f"--only: {shown(spec)} names no ids", hint="write e.g. 1,3,5-7")
     return out

@@ -26,13 +26,13 @@ import errno
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import LedgerError
-from ..outputs import remove_orphans, write_bytes
+from ..outputs import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
-from .lock_file import prepare_lock_path
+from .lock_file import lock_path, prepare_lock_path
 from .model import Ledger, ShapeError, UnsafeEntry
 
 DEFAULT_NAME = "ledger.json"
@@ -64,18 +64,63 @@ def locate_ledger(explicit: str | Path | None = None) -> tuple[Path, str]:
 
     The reason is a phrase for messages such as ``list``'s empty-ledger line."""
     if explicit is not None and str(explicit).strip():
-        return Path(explicit).expanduser(), "given by --ledger"
+        return _usable(str(explicit), "--ledger"), "given by --ledger"
     for var in ENV_VARS:
         value = os.environ.get(var, "").strip()
         if value:
-            return Path(value).expanduser(), f"given by ${var}"
+            return _usable(value, f"${var}"), f"given by ${var}"
     home = os.environ.get("HERMES_HOME", "").strip()
     if home:
-        return Path(home).expanduser() / HERMES_SUBPATH, "the skill's place under $HERMES_HOME"
+        path = _usable(os.path.join(home, HERMES_SUBPATH), "$HERMES_HOME")
+        return path, "the skill's place under $HERMES_HOME"
     return Path(DEFAULT_NAME), (
         "the working directory's, as none of --ledger, $CITELEDGER_LEDGER, "
         "$HERMES_CITATION_LEDGER, $HERMES_HOME is set"
     )
+
+
+def ledger_guard(ledger: Path, others: Iterable[tuple[Path, str]] = ()) -> Guard:
+    """What a file citeledger edits in place (a draft ``merge --rewrite`` or ``render
+    --replace-in`` rewrites) must never be, also through a symlink or a hard link: the ledger,
+    its lock file and lock folder, its evidence folder, and ``others``."""
+    from .evidence_store import evidence_dir
+
+    guard = Guard([(ledger, "the ledger"), *others])
+    lock = lock_path(ledger)
+    guard.protect(lock, "the ledger's lock file")
+    guard.protect_folder(lock.parent, "the ledger's lock folder")
+    guard.protect_folder(evidence_dir(ledger), "the ledger's evidence folder")
+    return guard
+
+
+# POSIX's smallest limits are far lower; these are what Linux, macOS and Windows file systems
+# take, and what a path past them fails with (ENAMETOOLONG) deep inside a read.
+_NAME_MAX = 255
+_PATH_MAX = 4096
+
+
+def _usable(text: str, given: str) -> Path:
+    """``text`` as a ledger path (``~`` expanded), or one ``LedgerError`` line saying why it
+    can be none: an unknown user's ``~name``, a name or a path too long for any file system."""
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    try:
+        path = Path(text).expanduser()
+    except RuntimeError:
+        user = text[1:].split("/", 1)[0].split(os.sep, 1)[0]
+        raise LedgerError(
+            f"ledger path {shown} ({given}): no user {user!r} to find a home folder for",
+            hint="write the path out in full",
+        ) from None
+    encoded = os.fsencode(path)
+    longest = max((len(part) for part in encoded.split(os.fsencode(os.sep))), default=0)
+    if longest > _NAME_MAX or len(encoded) > _PATH_MAX:
+        what = f"a name of {longest} bytes" if longest > _NAME_MAX else f"{len(encoded)} bytes"
+        raise LedgerError(
+            f"ledger path {shown} ({given}) is too long: {what}",
+            hint=f"names take at most {_NAME_MAX} bytes and paths {_PATH_MAX}: choose a "
+            "shorter one",
+        )
+    return path
 
 
 def resolve_ledger_path(explicit: str | Path | None = None) -> Path:
@@ -261,6 +306,14 @@ def _real_target(path: Path) -> Path:
     if path.is_dir():
         raise _folder_error(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if target is not path and target.suffix.lower() != ".json":
+        # The lock folder goes beside the link's target: a ledger linked to /etc/hostname
+        # would make /etc/.citeledger-lock/. A ledger is a .json file wherever it lives.
+        raise LedgerError(
+            f"ledger {path} is a link to {target}, which is no .json file: nothing is locked "
+            "or written there",
+            hint="point --ledger at the ledger's .json file",
+        )
     folder = target.parent if str(target.parent) else Path(".")
     make_folder(
         folder,

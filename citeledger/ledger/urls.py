@@ -187,7 +187,15 @@ def published_url(url: str) -> str:
     ``add`` stored need nothing (they are encoded already); a hand-edited ledger may not be."""
     if not _UNSAFE_ASCII.search(url) and "%" not in url:
         return url
+    literal = _IPV6_AUTHORITY.match(url)
+    if literal is not None:
+        # An IPv6 host keeps its brackets: ``https://%5B2001:db8::1%5D/`` opens nowhere.
+        return literal.group(1) + _encode(url[literal.end(1) :])
     return _encode(url)
+
+
+# ``scheme://[v6 address]`` (after an optional ``user@``), up to the closing bracket.
+_IPV6_AUTHORITY = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@\[\]]*@)?\[[0-9A-Fa-f:.]+\])")
 
 
 def _doi_url(doi: str, text: str) -> str:

@@ -37,6 +37,7 @@ def finish(path: Path, *, ledger: Ledger, options: Options) -> None:
         )
     if not path.is_file():
         raise BadInput(f"{path}: no such file", hint=f"give the {suffix} that pandoc wrote")
+    refuse_doctype(path)
     if suffix == ".docx":
         from .docx import finish_docx
 
@@ -45,6 +46,33 @@ def finish(path: Path, *, ledger: Ledger, options: Options) -> None:
         from .pptx import finish_pptx
 
         finish_pptx(path, ledger=ledger, options=options)
+
+
+def refuse_doctype(path: Path) -> None:
+    """Refuse a package any of whose XML parts declares a DOCTYPE. Office never writes one; a
+    crafted file uses it for entities (a billion laughs, an external file), and the XML
+    parser drops the declaration and then saves a part whose entities nothing defines, a file
+    Word will not open."""
+    import zipfile
+    import zlib
+
+    from ..archives import check_archive
+
+    check_archive(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if not info.filename.lower().endswith((".xml", ".rels")):
+                    continue
+                if b"<!doctype" in archive.read(info).lower():
+                    raise BadInput(
+                        f"{path}: part {info.filename[:120]} declares a DOCTYPE, which Office "
+                        "files never do: refusing to finish it",
+                        hint="save the document again from Word or LibreOffice, or rebuild it "
+                        "with citeledger convert",
+                    )
+    except (OSError, zipfile.BadZipFile, KeyError, RuntimeError, ValueError, zlib.error):
+        return  # not a readable package: the renderer says so in its own words
 
 
 def recorded_options(path: Path) -> Options:

@@ -53,6 +53,9 @@ SOURCES = 48
 CONTROLS = [chr(c) for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]]
 INVISIBLE = list("\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e")
 INVISIBLE += list("\u2060\u2066\u2067\u2068\u2069\ufeff\ufffe\uffff")
+# Issue 25: the invisible operators, the Mongolian vowel separator and the tag characters
+# that smuggle hidden ASCII.
+INVISIBLE += list("\u180e\u2061\u2062\u2063\u2064\U000e0001\U000e0041\U000e007f")
 PIECES = [
     # TeX
     "^^5c",
@@ -160,6 +163,24 @@ PIECES = [
     "../../../tmp/owned",
     "/etc/passwd",
     "~/.ssh/id_rsa",
+    # issue 25: what a hostile draft tries, carried in a title or quote instead
+    "![key](/home/me/.ssh/id_ed25519.pub)",
+    "![x](../outside/secret.png)",
+    "![x](file:///etc/passwd)",
+    "![x](%2E%2E/outside/secret.png)",
+    "\\verbatiminput{/etc/passwd}",
+    "\\lstinputlisting{/etc/passwd}",
+    "\\openin5=/etc/passwd",
+    "\\read16 to \\x",
+    "\\directlua{os.execute('id')}",
+    "\\includegraphics{/etc/hostname}",
+    "<span dir=rtl onclick=steal()>",
+    "[x]{onclick=a()}",
+    "<details open ontoggle=alert(1)>",
+    "--ledger=x.md",
+    "-o /dev/null",
+    "https://[2001:db8::1]/paper",
+    "9" * 400,
 ]
 # What a stored URL may hold (what a hand-edited ledger can carry past the load check).
 URL_PIECES = [

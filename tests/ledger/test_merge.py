@@ -42,7 +42,12 @@ def _two_ledgers(folder: Path) -> tuple[Path, Path]:
     )
     theirs = _write(
         folder / "theirs.json",
-        _source(1, "HTTPS://Shared.org/page/#top", "Shared", ("Shared  words here OK", "more")),
+        _source(
+            1,
+            "HTTPS://Shared.org/page/#top",
+            "Shared",
+            ("Shared  words here OK", "more words here"),
+        ),
         _source(2, "https://b.org/two", "Two", ("water is wet indeed",)),
         _source(3, "https://b.org/three", "Three"),
     )
@@ -68,7 +73,7 @@ def test_overlapping_source_keeps_its_id_and_new_sources_get_the_next_ids(tmp_pa
     assert _shape(ours) == [
         (1, "https://a.org/one", "One", ["ice floats on water"]),
         # the same page under another spelling: our id, the title filled, no duplicate quote
-        (2, "https://shared.org/page", "Shared", ["shared words here ok", "more"]),
+        (2, "https://shared.org/page", "Shared", ["shared words here ok", "more words here"]),
         (3, "https://b.org/two", "Two", ["water is wet indeed"]),
         (4, "https://b.org/three", "Three", []),
     ]
@@ -81,7 +86,10 @@ def test_merging_the_other_way_round_translates_the_other_ids(tmp_path, cli) -> 
     assert result.out.splitlines()[:2] == ["other [1] -> [4]", "other [2] -> [1]"]
     shape = _shape(theirs)
     assert [s[0] for s in shape] == [1, 2, 3, 4]
-    assert shape[0][3] == ["Shared  words here OK", "more"]  # "shared words here ok" matches
+    assert shape[0][3] == [
+        "Shared  words here OK",
+        "more words here",
+    ]  # "shared words here ok" matches
     assert shape[3] == (4, "https://a.org/one", "One", ["ice floats on water"])
 
 

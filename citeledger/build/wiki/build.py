@@ -73,6 +73,12 @@ def build_wiki(
     form = _wiki_format(fmt, split_level, drafts)
     job = _Build(drafts, form, ledger, opts, split_level, say, progress)
     docs = [read_json(d, from_format=from_format) for d in drafts]
+    if not opts.effective().trusted_html:
+        from ..raw_html import sanitize_raw_html, writes_html
+
+        if writes_html(form.writer):
+            for doc in docs:  # the drafts' own raw HTML, before citeledger adds its markup
+                sanitize_raw_html(doc)
     pages = _read_pages(job, docs, verify)
     slugs = unique_slugs([p.title for p in pages], ascii_only=form.name == "dokuwiki")
     for page, slug in zip(pages, slugs, strict=True):

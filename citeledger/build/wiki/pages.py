@@ -55,9 +55,16 @@ def slugify(title: str, *, ascii_only: bool = False) -> str:
     return text.strip("-")
 
 
+def _fold(name: str) -> str:
+    """The name as a case-insensitive, normalization-insensitive file system compares it."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
+
+
 def unique_slugs(titles: list[str], *, ascii_only: bool = False) -> list[str]:
-    """One slug per title, unique regardless of case, never a reserved or device name."""
-    used: set[str] = set(RESERVED)
+    """One slug per title, unique regardless of case (full case folding: ``ß`` is ``ss``, ``ς``
+    is ``σ``) and of Unicode normalization (a macOS file system stores names decomposed),
+    never a reserved or device name."""
+    used: set[str] = {_fold(name) for name in RESERVED}
     out: list[str] = []
     for n, title in enumerate(titles, 1):
         base = slugify(title, ascii_only=ascii_only) or f"page-{n}"
@@ -65,10 +72,10 @@ def unique_slugs(titles: list[str], *, ascii_only: bool = False) -> list[str]:
             base = f"{base}-page"
         slug = base
         k = 2
-        while slug.lower() in used:
+        while _fold(slug) in used:
             slug = f"{base}-{k}"
             k += 1
-        used.add(slug.lower())
+        used.add(_fold(slug))
         out.append(slug)
     return out
 
