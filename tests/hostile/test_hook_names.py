@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-HOOKS = Path(__file__).resolve().parents[1] / ".pre-commit-hooks.yaml"
+from tests.helpers import ROOT
+
+HOOKS = ROOT / ".pre-commit-hooks.yaml"
 
 
 def _source(n: int) -> dict[str, object]:
