@@ -45,9 +45,11 @@ from .resources import (
     Confinement,
     Fetcher,
     confine_local_files,
+    drop_missing_images,
     embeds_resources,
     host_list,
     localize_images,
+    missing_warning,
     named_resource_folders,
     refused_warning,
 )
@@ -118,6 +120,7 @@ class _Build:
     text: str
     confinement: Confinement | None = None
     trusted_html: bool = False  # from a flag or the project file, never the draft
+    missing_said: set[str] = field(default_factory=set)  # local images a warning named
 
 
 @dataclass
@@ -364,6 +367,11 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
 
         name = placeholder_name if family == "typst" else str
         if build.confinement is not None:
+            missing = drop_missing_images(doc, build.confinement)
+            warning = missing_warning(draft, [m for m in missing if m not in build.missing_said])
+            build.missing_said.update(missing)
+            if warning:
+                say(warning)
             confine_local_files(
                 doc, build.confinement, writer=target.writer, family=family, point=family != "typst"
             )

@@ -482,6 +482,37 @@ def confine_local_files(
                         confinement.resolve(value, key)
 
 
+def drop_missing_images(doc: Json, confinement: Confinement) -> list[str]:
+    """Write each local image the allowed folders do not hold as its alt text; returns their
+    targets. pandoc leaves a missing image out of a Word or PowerPoint file with a warning, but
+    typst stops the whole PDF on it: every binary output treats it alike, as a remote image
+    that could not be fetched."""
+    missing: list[str] = []
+
+    def change(el: Json) -> list[Json] | None:
+        if el.get("t") != "Image":
+            return None
+        target = el["c"][2][0]
+        if not isinstance(target, str) or not target or is_remote(target):
+            return None
+        if target.lower().startswith("data:") or confinement.resolve(target, "image").exists():
+            return None
+        missing.append(target)
+        return list(el["c"][1])
+
+    replace_elements(doc.get("blocks", []), change)
+    return missing
+
+
+def missing_warning(draft: Path | str, missing: list[str]) -> str | None:
+    """One line for the local images a build did not find."""
+    if not missing:
+        return None
+    shown = ", ".join(missing[:5]) + (f", and {len(missing) - 5} more" if len(missing) > 5 else "")
+    count = len(missing)
+    return f"warn: {draft}: {count} local image(s) not found, written as their alt text: {shown}"
+
+
 def _check_raw_tex(text: str, confinement: Confinement) -> None:
     for match in _TEX_COMMAND.finditer(text):
         command = match.group(1)

@@ -226,16 +226,11 @@ def test_cited_document_converts_to_every_output(cited: Built) -> None:
     assert cited.doc is not None
     run = cited.runs["convert"]
     assert "Traceback" not in run.stderr
-    expected = list(CONVERTED)
-    if cited.doc.missing_image:
-        expected.remove("pdf")
-        errors = [ln for ln in run.stderr.splitlines() if "error:" in ln and ".pdf:" in ln]
-        assert len(errors) == 1, run.stderr[-2000:]
-        assert f"{cited.draft.name}:" in errors[0] and cited.doc.missing_image in errors[0]
-        assert not (cited.folder / f"{cited.draft.stem}.pdf").exists()
-    else:
-        _ok(run)
-    for ext in expected:
+    _ok(run)
+    if cited.doc.missing_image:  # written as its alt text in every output, with one warning
+        missing = [ln for ln in run.stderr.splitlines() if cited.doc.missing_image in ln]
+        assert len(missing) == 1 and "not found" in missing[0], run.stderr[-2000:]
+    for ext in CONVERTED:
         assert (cited.folder / f"{cited.draft.stem}.{ext}").stat().st_size > 0, ext
     assert "fetching is off" in run.stderr or "remote image" not in run.stderr
 
