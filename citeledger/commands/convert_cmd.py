@@ -61,6 +61,15 @@ def convert_command(
             help="Fetch images from HOST even at a loopback or private address; repeatable.",
         ),
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            metavar="N",
+            help="Outputs written at the same time (default: one per core).",
+        ),
+    ] = None,
     *,
     options: Options,
 ) -> None:
@@ -88,6 +97,7 @@ def convert_command(
                 options=options,
                 say=Sink(to_stderr, level, strict=effective.strict),
                 progress=progress,
+                jobs=jobs,
             )
         )
 
