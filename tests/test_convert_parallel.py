@@ -125,3 +125,37 @@ def test_jobs_below_one_is_refused_before_any_work(draft: Path) -> None:
     done = convert(draft.parent, "input.md", "-o", "r.html", "-j", "0")
     assert done.returncode == 2 and "--jobs 0" in done.stderr
     assert not (draft.parent / "r.html").exists()
+
+
+def test_without_fork_the_outputs_are_written_by_threads_the_same(
+    draft: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the system cannot fork (Windows), writers are threads of the build's process."""
+    import multiprocessing
+
+    from citeledger.build.convert import ConvertRequest
+    from citeledger.build.convert import convert as build
+
+    monkeypatch.chdir(draft.parent)
+    monkeypatch.setenv("CITELEDGER_LEDGER", str(draft.parent / "ledger.json"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    names = ("r.html", "r.docx", "r.pptx")
+    heard: dict[int, list[str]] = {}
+    for jobs in (1, 3):
+        if jobs > 1:
+            monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+        folder = draft.parent / f"j{jobs}"
+        folder.mkdir()
+        lines = heard.setdefault(jobs, [])
+        build(
+            ConvertRequest(
+                draft=draft,
+                outputs=[folder / name for name in names],
+                say=lines.append,
+                progress=lambda path, done, lines=lines: lines.append(f"{path.name} {done}"),
+                jobs=jobs,
+            )
+        )
+    for name in names:
+        _same(draft.parent / "j3" / name, draft.parent / "j1" / name)
+    assert heard[3] == heard[1]
