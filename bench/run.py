@@ -9,6 +9,8 @@ baseline and citeledger, so both see the same machine load):
 
 - the filter inside pandoc against plain pandoc, for docx, latex and pptx, on generated reports
   of 100 KB, 400 KB and 1.6 MB (500 sources, about 60% of sentences cited);
+- ``citeledger convert -o x.html -o x.docx -o x.pptx`` on the 1.6 MB report against the three
+  plain ``pandoc -o`` runs it replaces, one after another (and the same with ``-j 1``);
 - ``citeledger verify`` against ``pandoc -f markdown -t json`` on the same reports (the whole
   command, and the verifier's own work in-process);
 - ``citeledger add`` against ``python -c pass``; add into ledgers of 100, 1,000 and 10,000

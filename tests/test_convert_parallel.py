@@ -159,3 +159,23 @@ def test_without_fork_the_outputs_are_written_by_threads_the_same(
     for name in names:
         _same(draft.parent / "j3" / name, draft.parent / "j1" / name)
     assert heard[3] == heard[1]
+
+
+def test_a_writer_that_cannot_be_started_is_built_in_the_build_itself(
+    draft: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing.context
+
+    from citeledger.build.convert import ConvertRequest
+    from citeledger.build.convert import convert as build
+
+    def refuse(self: object) -> None:
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refuse)
+    monkeypatch.chdir(draft.parent)
+    monkeypatch.setenv("CITELEDGER_LEDGER", str(draft.parent / "ledger.json"))
+    names = ["r.html", "r.md", "r.typ"]
+    written = build(ConvertRequest(draft=draft, outputs=[Path(n) for n in names], to="gfm", jobs=2))
+    assert written == [Path(n) for n in names]
+    assert all((draft.parent / n).stat().st_size > 0 for n in names)

@@ -405,9 +405,17 @@ def _forked(job: _Job, order: list[int], jobs: int) -> Iterator[_Outcome]:
                     nxt = waiting.pop(0)
                     ours, theirs = context.Pipe(duplex=False)
                     writer = context.Process(target=_writer, args=(job, nxt, theirs), daemon=True)
-                    writer.start()
-                    theirs.close()
+                    try:
+                        writer.start()
+                    except OSError:  # no process to be had (memory, a limit): built here
+                        ours.close()
+                        done[nxt] = _outcome(job, nxt, in_place=False)
+                        continue
+                    finally:
+                        theirs.close()
                     running[nxt] = (writer, ours)
+                if not running:  # every output left was built here
+                    continue
                 ready = wait([conn for _proc, conn in running.values()])
                 for m in [m for m, (_p, conn) in running.items() if conn in ready]:
                     writer, conn = running.pop(m)
