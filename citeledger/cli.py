@@ -1,8 +1,10 @@
 """The ``citeledger`` command line. Thin: parse, call the parts, print.
 
-Start-up must stay light (``citeledger add`` runs at every retrieval): the command modules
-import only the ledger core at module level; pandoc, panflute and office code load inside the
-commands that need them.
+Start-up must stay light (``citeledger add`` runs at every retrieval, once per source): a run
+imports only its own verb's module (:func:`_app_for`; the group's help, completion and a
+mistake get every verb), the command modules import only the ledger core at module level, and
+pandoc, panflute and office code load inside the commands that need them. Text and flag
+parameters skip typer's pydantic coercion (``commands._common.plain_coercion``).
 
 What it prints goes through :class:`_TerminalSafe` (web content made inert, then the verdict
 words coloured on a terminal: :mod:`citeledger.console`). A reader that goes away (``| head``)
