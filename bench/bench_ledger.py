@@ -32,7 +32,10 @@ def _process_seconds(argv: list[str], cwd: Path) -> float:
 
 
 def _citeledger() -> list[str]:
-    script = shutil.which("citeledger")
+    """The console script installed with this Python (not a version manager's shim on PATH,
+    which would time a shell script too), else ``python -m citeledger``."""
+    beside = Path(sys.executable).parent / "citeledger"
+    script = str(beside) if beside.exists() else shutil.which("citeledger")
     return [script] if script else [sys.executable, "-m", "citeledger"]
 
 

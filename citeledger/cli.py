@@ -1,8 +1,10 @@
 """The ``citeledger`` command line. Thin: parse, call the parts, print.
 
-Start-up must stay light (``citeledger add`` runs at every retrieval): the command modules
-import only the ledger core at module level; pandoc, panflute and office code load inside the
-commands that need them.
+Start-up must stay light (``citeledger add`` runs at every retrieval, once per source): a run
+imports only its own verb's module (:func:`_app_for`; the group's help, completion and a
+mistake get every verb), the command modules import only the ledger core at module level, and
+pandoc, panflute and office code load inside the commands that need them. Text and flag
+parameters skip typer's pydantic coercion (``commands._common.plain_coercion``).
 
 What it prints goes through :class:`_TerminalSafe` (web content made inert, then the verdict
 words coloured on a terminal: :mod:`citeledger.console`). A reader that goes away (``| head``)
@@ -16,6 +18,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 import typer
@@ -25,50 +28,84 @@ from .console import colour_wanted, paint
 from .errors import BadInput, CiteledgerError
 from .escape import terminal_text
 
-app = typer.Typer(
-    name="citeledger",
-    help="A citation ledger, a pandoc filter and one verifier for grounded research.",
-    add_completion=True,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+# Each verb and the module that defines it, in the order `citeledger --help` lists them.
+VERBS = {
+    "reset": "reset_cmd",
+    "add": "add_cmd",
+    "ingest": "ingest_cmd",
+    "quote": "quote_cmd",
+    "list": "list_cmd",
+    "render": "render_cmd",
+    "verify": "verify_cmd",
+    "convert": "convert_cmd",
+    "finish": "finish_cmd",
+    "wiki": "wiki_cmd",
+    "merge": "merge_cmd",
+    "recheck": "recheck_cmd",
+    "rewrite": "rewrite_cmd",
+    "config": "config_cmd",
+    "pandoc": "pandoc_cmd",
+    "archive": "archive_cmd",
+}
+# The options taken before the verb that take a value (``citeledger --ledger L add ...``).
+_GLOBAL_VALUES = ("--ledger",)
 
 
-# One module per verb, in the order `citeledger --help` lists them.
-COMMANDS = (
-    "reset_cmd",
-    "add_cmd",
-    "ingest_cmd",
-    "quote_cmd",
-    "list_cmd",
-    "render_cmd",
-    "verify_cmd",
-    "convert_cmd",
-    "finish_cmd",
-    "wiki_cmd",
-    "merge_cmd",
-    "recheck_cmd",
-    "rewrite_cmd",
-    "config_cmd",
-    "pandoc_cmd",
-    "archive_cmd",
-)
+def build_app(verbs: Iterable[str] = VERBS) -> typer.Typer:
+    """The typer app with ``verbs`` registered (every verb by default)."""
+    from .commands._common import Command, Group, main_callback
 
-
-def _register() -> None:
-    from .commands._common import Command, main_callback
-
-    app.callback()(main_callback)
-    for name in COMMANDS:
-        module = __import__(f"citeledger.commands.{name}", fromlist=["register"])
-        module.register(app)
-    for info in app.registered_commands:
+    built = typer.Typer(
+        name="citeledger",
+        help="A citation ledger, a pandoc filter and one verifier for grounded research.",
+        add_completion=True,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        cls=Group,
+    )
+    built.callback()(main_callback)
+    for verb in verbs:
+        module = __import__(f"citeledger.commands.{VERBS[verb]}", fromlist=["register"])
+        module.register(built)
+    for info in built.registered_commands:
         if info.cls in (None, TyperCommand):
             info.cls = Command
+    return built
 
 
-_register()
+def _verb_in(args: list[str]) -> str | None:
+    """The verb a command line runs, when it names one: the first word that is no option
+    (nor the value of one) before it. None for ``--help``, completion or a mistake."""
+    words = iter(args)
+    for word in words:
+        if word in _GLOBAL_VALUES:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word if word in VERBS else None
+    return None
+
+
+def _app_for(args: list[str]) -> typer.Typer:
+    """The app a run needs: only its verb's module is imported (``citeledger add`` runs at
+    every retrieval, and each verb's module costs start-up time); every verb for the group's
+    help, completion and a word that names no verb."""
+    verb = _verb_in(args)
+    if verb is None:
+        return __getattr__("app")
+    return build_app([verb])
+
+
+_full: list[typer.Typer] = []
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``citeledger.cli.app``: the app with every verb, built on first use."""
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if not _full:
+        _full.append(build_app())
+    return _full[0]
 
 
 class _TerminalSafe:
@@ -152,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"argument {bad} is not valid UTF-8 text",
                 hint="pass file names and text as UTF-8; check the shell's locale",
             )
-        code = app(args=args, prog_name="citeledger", standalone_mode=False)
+        code = _app_for(args)(args=args, prog_name="citeledger", standalone_mode=False)
     except SystemExit:
         # click meets a closed pipe itself where it prints (help, usage) and exits 1; the run
         # ends the same way as one that met it in a command.
@@ -224,8 +261,7 @@ def _usage_error(exc: Exception, args: list[str]) -> str | None:
     message = getattr(exc, "format_message", None)
     if not callable(message) or not isinstance(getattr(exc, "exit_code", None), int):
         return None
-    verbs = {c.name for c in app.registered_commands}
-    verb = next((a for a in args if a in verbs), "")
+    verb = next((a for a in args if a in VERBS), "")
     where = f"citeledger {verb} --help" if verb else "citeledger --help"
     return f"{' '.join(str(message()).split())} (see {where})"
 

@@ -6,6 +6,12 @@ applied in-process (``filters.main.apply`` with verification off: it already ran
 writing from JSON with the bundled templates. Word and PowerPoint files go through the
 renderers (``citeledger.renderers.finish``) before they are moved into place.
 
+The outputs are written at the same time, as many at once as the process has cores (``jobs``,
+``-j``): each in a process forked from the build (its own copy of the tree for free, its own
+pandoc, its renderer starting as soon as its pandoc is done), the heaviest started first.
+What each output says is held back and told in the order the outputs were asked for, each
+output's lines together, so a run reads the same whichever finishes first.
+
 A verification failure stops everything before any output is written. Each output is written
 to a temporary file in its folder and renamed only when complete, so a failed build never
 leaves a partial file behind. An output that fails after that (pandoc refuses it, a PDF engine
@@ -18,13 +24,16 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import multiprocessing
+import os
 import re
 import shutil
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import formats
 from ..document.pipeline import Pipeline
@@ -49,6 +58,7 @@ from .resources import (
     embeds_resources,
     host_list,
     localize_images,
+    missing_images,
     missing_warning,
     named_resource_folders,
     refused_warning,
@@ -142,6 +152,7 @@ class ConvertRequest:
     pipeline: Pipeline = field(default_factory=Pipeline)
     # pandoc options for the writing step (--toc, -N, --pandoc-arg), after citeledger's own.
     pandoc_args: Sequence[str] = ()
+    jobs: int | None = None  # outputs written at the same time (default: the cores)
 
 
 def writer_for(path: Path, to: str | None) -> str:
@@ -235,6 +246,8 @@ def convert(req: ConvertRequest) -> list[Path]:
         raise DraftError(f"{draft}: no such file", hint="give the path of the draft to convert")
     if not req.outputs:
         raise BadInput("no output given", hint="add -o report.docx (repeat -o for more)")
+    if req.jobs is not None and req.jobs < 1:
+        raise BadInput(f"--jobs {req.jobs}: not a number of outputs", hint="give 1 or more")
     targets = [Target(Path(p), writer_for(Path(p), req.to)) for p in req.outputs]
     check_tools(targets, req)
     guard = Guard([(draft, "the draft")])
@@ -266,7 +279,6 @@ def convert(req: ConvertRequest) -> list[Path]:
     found = scan(doc, titles_for(options.sources_title), ledger_links(ledger))
     _verify_once(doc, ledger, options, found, draft, from_format, say)
 
-    tree = json.dumps(doc, ensure_ascii=False)
     build = _Build(
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
         _draft_text(doc),
@@ -274,7 +286,8 @@ def convert(req: ConvertRequest) -> list[Path]:
         req.options.effective().trusted_html,
     )
     try:
-        written, failed = _write_all(targets, tree, req, draft, ledger, options, build)
+        job = _Job(targets, doc, req, draft, ledger, options, build)
+        written, failed = _write_all(job)
     finally:
         build.fetcher.close()
     req.written[:] = written
@@ -303,47 +316,257 @@ def _draft_text(doc: Json) -> str:
     return stringify(doc.get("blocks", [])) + ("\n" + stringify(title) if title else "")
 
 
-def _write_all(
-    targets: list[Target],
-    tree: str,
-    req: ConvertRequest,
-    draft: Path,
-    ledger: Ledger,
-    options: Options,
-    build: _Build,
-) -> tuple[list[Path], list[tuple[Path, CiteledgerError]]]:
-    from ..filters.main import apply
+def default_jobs() -> int:
+    """The cores this process may run on (a container's or ``taskset``'s limit included)."""
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if counted is not None:
+        return int(counted() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
-    say = req.say
+
+# The heaviest writers start first: the build takes as long as its longest output.
+_WEIGHT = {"pdf": 0, "pptx": 1, "docx": 2, "odt": 3, "epub": 3, "epub3": 3}
+
+
+@dataclass
+class _Job:
+    """One build's outputs and what every one of them reads."""
+
+    targets: list[Target]
+    doc: Json  # the verified tree; never changed in the build's own process
+    req: ConvertRequest
+    draft: Path
+    ledger: Ledger
+    options: Options
+    build: _Build
+    # The tree as text, for outputs built in this process (made once, when first needed).
+    text: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def freeze(self) -> None:
+        """The tree as text, while no output has changed it yet."""
+        with self.lock:
+            if not self.text:
+                self.text.append(json.dumps(self.doc, ensure_ascii=False))
+
+    def tree(self, in_place: bool) -> Json:
+        """A tree the output may change: the build's own in a forked writer (its copy) or for
+        the last output built here, else a copy."""
+        if in_place:
+            return self.doc
+        self.freeze()
+        copy: Json = json.loads(self.text[0])
+        return copy
+
+
+@dataclass
+class _Outcome:
+    """What one output said, and its error when it was not written."""
+
+    lines: list[str] = field(default_factory=list)
+    error: CiteledgerError | None = None
+
+
+def _write_all(job: _Job) -> tuple[list[Path], list[tuple[Path, CiteledgerError]]]:
+    """Every output, ``jobs`` at a time; told in the order asked for."""
+    targets, req = job.targets, job.req
+    jobs = min(req.jobs or default_jobs(), len(targets))
+    if len(targets) == 1:
+        return _write_here(job)
+    if jobs > 1:
+        _fetch_first(job)
     written: list[Path] = []
     failed: list[tuple[Path, CiteledgerError]] = []
+    outcomes = _outcomes(job, jobs)
     for target in targets:
-        copy = json.loads(tree)
-        writer = "typst" if target.writer == "pdf" and req.pdf_engine == "typst" else None
-        if target.writer == "pdf" and writer is None:
-            writer = "latex"
-        fmt = writer or target.writer
         if req.progress is not None:
             req.progress(target.path, False)
-        try:
-            _prepare(copy, fmt, target, draft, build, say)
-            state = apply(copy, fmt, options=options, ledger=ledger, say=say, verify=False)
-            # The filter's options: a list under the draft's own title is found by that title.
-            used = state.options if state is not None else options
-            _write(target, fmt, copy, req, draft, ledger, used, build)
-        except CiteledgerError as exc:
+        outcome = next(outcomes)
+        for line in outcome.lines:
+            req.say(line)
+        if outcome.error is not None:
             # One output's failure costs only that output: build the others, then say so.
-            if len(targets) == 1:
-                raise
-            line = exc.line()
+            line = outcome.error.line()
             named = line if line.startswith(f"{target.path}:") else f"{target.path}: {line}"
-            say(f"citeledger: error: {named}")
-            failed.append((target.path, exc))
+            req.say(f"citeledger: error: {named}")
+            failed.append((target.path, outcome.error))
             continue
         written.append(target.path)
         if req.progress is not None:
             req.progress(target.path, True)
     return written, failed
+
+
+def _write_here(job: _Job) -> tuple[list[Path], list[tuple[Path, CiteledgerError]]]:
+    """The one output of a build, in this process: its error is the build's."""
+    target = job.targets[0]
+    if job.req.progress is not None:
+        job.req.progress(target.path, False)
+    _build_output(job, 0, job.req.say, in_place=True)
+    if job.req.progress is not None:
+        job.req.progress(target.path, True)
+    return [target.path], []
+
+
+def _outcomes(job: _Job, jobs: int) -> Iterator[_Outcome]:
+    """Each output's outcome, in the targets' order, built ``jobs`` at a time: in forked
+    writers where the system forks, else in threads of this process (the work is in pandoc,
+    which runs outside the GIL), else one after another."""
+    count = len(job.targets)
+    if jobs == 1:
+        for k in range(count):
+            yield _outcome(job, k, in_place=k == count - 1)
+        return
+    order = sorted(range(count), key=lambda k: _WEIGHT.get(job.targets[k].writer, 9))
+    if "fork" in multiprocessing.get_all_start_methods():
+        yield from _forked(job, order, jobs)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    job.freeze()  # before the output that changes the build's own tree starts
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        last = order[-1]
+        futures = {k: pool.submit(_outcome, job, k, in_place=k == last) for k in order}
+        for k in range(count):
+            yield futures[k].result()
+
+
+def _outcome(job: _Job, k: int, *, in_place: bool) -> _Outcome:
+    """Output ``k`` built, its lines held back for the caller to tell in order."""
+    outcome = _Outcome()
+    try:
+        _build_output(job, k, outcome.lines.append, in_place=in_place)
+    except CiteledgerError as exc:
+        outcome.error = exc
+    return outcome
+
+
+def _forked(job: _Job, order: list[int], jobs: int) -> Iterator[_Outcome]:
+    """Outputs built in forked writers, at most ``jobs`` alive at once. A writer that dies
+    without an answer costs its output only; one left when the build stops (Ctrl-C, an
+    error) is stopped, and stops its pandoc."""
+    from multiprocessing.connection import Connection, wait
+
+    context = multiprocessing.get_context("fork")
+    waiting = list(order)
+    running: dict[int, tuple[Any, Connection]] = {}
+    done: dict[int, _Outcome] = {}
+    try:
+        for k in range(len(job.targets)):
+            while k not in done:
+                while waiting and len(running) < jobs:
+                    nxt = waiting.pop(0)
+                    ours, theirs = context.Pipe(duplex=False)
+                    writer = context.Process(target=_writer, args=(job, nxt, theirs), daemon=True)
+                    try:
+                        writer.start()
+                    except OSError:  # no process to be had (memory, a limit): built here
+                        ours.close()
+                        done[nxt] = _outcome(job, nxt, in_place=False)
+                        continue
+                    finally:
+                        theirs.close()
+                    running[nxt] = (writer, ours)
+                if not running:  # every output left was built here
+                    continue
+                ready = wait([conn for _proc, conn in running.values()])
+                for m in [m for m, (_p, conn) in running.items() if conn in ready]:
+                    writer, conn = running.pop(m)
+                    done[m] = _answer(conn, writer, job.targets[m])
+            yield done.pop(k)
+    finally:
+        for writer, conn in running.values():
+            writer.terminate()
+            writer.join()
+            conn.close()
+
+
+def _answer(conn: Any, writer: Any, target: Target) -> _Outcome:
+    try:
+        outcome: _Outcome = conn.recv()
+    except (EOFError, OSError):
+        writer.join()
+        return _Outcome(
+            error=CiteledgerError(
+                f"{target.path}: its writer stopped (exit {writer.exitcode}) before it was done",
+                hint="convert again; with -j 1 the outputs are written one at a time",
+            )
+        )
+    finally:
+        conn.close()
+    writer.join()
+    return outcome
+
+
+def _writer(job: _Job, k: int, conn: Any) -> None:
+    """A forked writer: build output ``k`` from this process's copy of the tree, send what
+    came of it, and leave without running the parent's exit handlers. Told to stop, it kills
+    its pandoc first."""
+    import signal
+
+    from .. import pandoc
+
+    def stop(signum: int, _frame: object) -> None:
+        pandoc.stop_children()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    code = 0
+    try:
+        conn.send(_outcome(job, k, in_place=True))
+    except BaseException:  # nothing of a writer's reaches the terminal but its answer
+        code = 1
+    finally:
+        conn.close()
+        os._exit(code)
+
+
+def _fetch_first(job: _Job) -> None:
+    """The remote images of the binary outputs fetched once, before the writers start, so
+    that no writer fetches one again nor repeats the warning for one refused."""
+    if not any(formats.is_binary(t.writer) for t in job.targets):
+        return
+    from .resources import remote_images
+
+    urls = remote_images(job.doc)
+    for url in urls:
+        job.build.fetcher.local(url)
+    refused = [
+        (url, job.build.fetcher.refused[url]) for url in urls if url in job.build.fetcher.refused
+    ]
+    warning = refused_warning(job.draft, refused, job.build.fetcher)
+    if warning:
+        job.req.say(warning)
+    if job.build.confinement is not None:  # said here once, not by each writer
+        missing = missing_images(job.doc, job.build.confinement)
+        job.build.missing_said.update(missing)
+        warning = missing_warning(job.draft, missing)
+        if warning:
+            job.req.say(warning)
+
+
+def _build_output(job: _Job, k: int, say: Say, *, in_place: bool) -> None:
+    """Output ``k``: the filter applied to its own tree, pandoc, the renderer, in place."""
+    from ..filters.main import apply
+
+    target = job.targets[k]
+    req = dataclasses.replace(job.req, say=say)
+    writer = "typst" if target.writer == "pdf" and req.pdf_engine == "typst" else None
+    if target.writer == "pdf" and writer is None:
+        writer = "latex"
+    fmt = writer or target.writer
+    tree = job.tree(in_place)
+    # Threads of one build share the fetcher and the filter's imports; a forked writer has
+    # its own of everything, and the lock of its own copy is free.
+    with job.lock:
+        _prepare(tree, fmt, target, job.draft, job.build, say)
+        state = apply(tree, fmt, options=job.options, ledger=job.ledger, say=say, verify=False)
+    # The filter's options: a list under the draft's own title is found by that title.
+    used = state.options if state is not None else job.options
+    _write(target, fmt, tree, req, job.draft, job.ledger, used, job.build)
 
 
 def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, say: Say) -> None:

@@ -482,6 +482,22 @@ def confine_local_files(
                         confinement.resolve(value, key)
 
 
+def missing_images(doc: Json, confinement: Confinement) -> list[str]:
+    """The local images of ``doc`` the allowed folders do not hold, as the draft names them."""
+    found: list[str] = []
+    for el in elements(doc.get("blocks", [])):
+        if el.get("t") != "Image":
+            continue
+        target = el["c"][2][0]
+        if not isinstance(target, str) or not target or is_remote(target):
+            continue
+        if target.lower().startswith("data:") or target in found:
+            continue
+        if not confinement.resolve(target, "image").exists():
+            found.append(target)
+    return found
+
+
 def drop_missing_images(doc: Json, confinement: Confinement) -> list[str]:
     """Write each local image the allowed folders do not hold as its alt text; returns their
     targets. pandoc leaves a missing image out of a Word or PowerPoint file with a warning, but

@@ -1,10 +1,13 @@
 """``citeledger add``: register source URLs, print ``[n] url`` for each (sources.py's lines).
 
 ``add A B C`` is all or nothing: a refused argument adds nothing, and the one error line names
-every bad argument. ``--author``, ``--issued``, ``--site`` and ``--key`` record what a reference
-library would (``ledger/bibliography.py``); like ``--title`` they fill empty fields of a source
-the ledger holds. ``--archived URL`` records the address of an archived copy of the page (one-URL
-calls; ``citeledger archive`` writes Wayback addresses for many). This module starts at every
+every bad argument. The batch an agent has after a search goes in one call: ``--title`` once
+per URL, in order (a count that does not match is refused), or ``add -`` with one source a line
+on standard input, ``url<TAB>title`` or a JSON object with ``url`` and ``title``.
+``--author``, ``--issued``, ``--site`` and ``--key`` record what a reference library would
+(``ledger/bibliography.py``); like ``--title`` they fill empty fields of a source the ledger
+holds. ``--archived URL`` records the address of an archived copy of the page (one-URL calls;
+``citeledger archive`` writes Wayback addresses for many). This module starts at every
 retrieval: it imports the ledger core only."""
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from ..errors import BadInput, BadURL, CiteledgerError
 from ..ledger import Ledger, Source, load_ledger, normalize_url, today, transaction
 from ..ledger.bibliography import ISSUED_RE, Details, check_key, parse_names
 from ..ledger.dates import parse_accessed
-from ._common import JsonOpt, LedgerOpt, echo, flag, ledger_path, warn
+from ._common import JsonOpt, LedgerOpt, echo, flag, ledger_path, read_text_input, warn
 
 _ACCESSED_HELP = "Access date, ISO 8601 (2024-01-31 or 2024-01-31T14:05Z; default: today)."
 _AUTHOR_HELP = 'Author(s): "Family, Given; Other, Name" (no comma: one name as written).'
@@ -27,14 +30,20 @@ _ISSUED_HELP = "Publication date: YYYY, YYYY-MM or YYYY-MM-DD."
 _SITE_HELP = "The site, journal or publisher the page belongs to."
 _KEY_HELP = "Citation key ([@key] in a draft; citeledger rewrite --keys)."
 _ARCHIVED_HELP = "Address of an archived copy of the page (web.archive.org, archive.today)."
+_TITLE_HELP = "Title; repeat it once per URL, in order, to title several."
 
 
 def add(
     ctx: typer.Context,
     urls: Annotated[
-        list[str], typer.Argument(metavar="URL...", help="http(s) URL, doi:10.x/y or arXiv:id.")
+        list[str],
+        typer.Argument(
+            metavar="URL...",
+            help="http(s) URL, doi:10.x/y or arXiv:id; - reads stdin: URL<TAB>TITLE or "
+            'JSON {"url", "title"} a line.',
+        ),
     ],
-    title: Annotated[str | None, flag("--title", "TEXT", "Title (one-URL calls).")] = None,
+    title: Annotated[list[str] | None, flag("--title", "TEXT", _TITLE_HELP)] = None,
     accessed: Annotated[str | None, flag("--accessed", "DATE", _ACCESSED_HELP)] = None,
     author: Annotated[str | None, flag("--author", "NAMES", _AUTHOR_HELP)] = None,
     issued: Annotated[str | None, flag("--issued", "DATE", _ISSUED_HELP)] = None,
@@ -45,10 +54,11 @@ def add(
     ledger: LedgerOpt = None,
 ) -> None:
     """Register source URL(s) and print their ids as `[n] url`."""
+    urls, titles, unit = _batch(list(urls), list(title or []))
     path = ledger_path(ctx, ledger)
     canonical, refused = _check_urls(path, urls)
     errors: list[CiteledgerError] = list(refused.values())
-    problems = [f"argument {n + 1}: {exc.line()}" for n, exc in refused.items()]
+    problems = [f"{unit} {n + 1}: {exc.line()}" for n, exc in refused.items()]
     date = today()
     if accessed:
         try:
@@ -76,9 +86,6 @@ def add(
             f"nothing added, {len(errors)} bad argument(s): " + "; ".join(problems),
             hint="fix or drop each one and run add again: a batch is added whole or not at all",
         )
-    if title and len(urls) > 1:
-        warn("--title is ignored when several URLs are added at once")
-        title = None
     if details and len(urls) > 1:
         warn("--author, --issued, --site and --key are ignored when several URLs are added")
         details = Details()
@@ -86,8 +93,8 @@ def add(
         warn("--archived is ignored when several URLs are added at once")
         archived_url = None
     with transaction(path) as book:
-        pairs = zip(urls, canonical, strict=True)
-        entries = [_register(book, raw, canon, title or "", date) for raw, canon in pairs]
+        rows = zip(urls, canonical, titles, strict=True)
+        entries = [_register(book, raw, canon, text, date) for raw, canon, text in rows]
         if details:
             _fill(book, entries[0], details)
         if archived_url:
@@ -97,6 +104,57 @@ def add(
     else:
         for e in entries:
             echo(f"[{e.id}] {e.url}")
+
+
+def _batch(urls: list[str], titles: list[str]) -> tuple[list[str], list[str], str]:
+    """The URLs, their titles ("" for none) and what an error calls one of them (an argument,
+    or a source read from standard input)."""
+    if urls == ["-"]:
+        if titles:
+            raise BadInput(
+                "add - takes its titles from standard input, not from --title",
+                hint="write URL<TAB>TITLE lines, or give the URLs as arguments",
+            )
+        return (*_read_batch(read_text_input("-", "the sources")), "source")
+    if "-" in urls:
+        raise BadInput("- (stdin) is given with URLs", hint="give - alone, or the URLs alone")
+    if titles and len(titles) != len(urls):
+        raise BadInput(
+            f"{len(urls)} URL(s) and {len(titles)} --title: nothing added",
+            hint="give one --title per URL, in the URLs' order, or none",
+        )
+    return urls, titles or [""] * len(urls), "argument"
+
+
+def _read_batch(text: str) -> tuple[list[str], list[str]]:
+    """``url<TAB>title`` or a JSON object per line; blank lines and ``#`` comments skipped."""
+    urls: list[str] = []
+    titles: list[str] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("{"):
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BadInput(
+                    f"standard input line {number}: not JSON ({exc.msg})",
+                    hint='write {"url": "https://...", "title": "..."} or URL<TAB>TITLE',
+                ) from None
+            url, title = row.get("url"), row.get("title") or ""
+            if not isinstance(url, str) or not isinstance(title, str):
+                raise BadInput(
+                    f"standard input line {number}: no text url (and title)",
+                    hint='write {"url": "https://...", "title": "..."}',
+                )
+        else:
+            url, _tab, title = line.partition("\t")
+        urls.append(url.strip())
+        titles.append(" ".join(title.split()))
+    if not urls:
+        raise BadInput("no URL on standard input", hint="one URL<TAB>TITLE a line")
+    return urls, titles
 
 
 def _details(author: str | None, issued: str | None, site: str | None, key: str | None) -> Details:

@@ -61,6 +61,15 @@ TocOpt = Annotated[bool, typer.Option("--toc", help="A table of contents (pandoc
 NumberSectionsOpt = Annotated[
     bool, typer.Option("--number-sections", "-N", help="Numbered headings (pandoc's -N).")
 ]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        help="Outputs written at the same time (default: one per core).",
+    ),
+]
 PandocArgOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -87,6 +96,7 @@ def convert_command(
     toc: TocOpt = False,
     number_sections: NumberSectionsOpt = False,
     pandoc_arg: PandocArgOpt = None,
+    jobs: JobsOpt = None,
     *,
     options: Options,
     pipeline: Pipeline,
@@ -123,6 +133,7 @@ def convert_command(
                 progress=progress,
                 pipeline=pipeline,
                 pandoc_args=[*writing, *(pandoc_arg or [])],
+                jobs=jobs,
             )
         )
 

@@ -97,10 +97,10 @@ def test_add_title_fills_an_empty_title_only(home: Path, cli: Cli) -> None:
     assert load_ledger(home / "ledger.json").sources[0].title == "First title"
 
 
-def test_add_title_with_several_urls_is_ignored_with_a_warning(home: Path, cli: Cli) -> None:
+def test_add_one_title_for_several_urls_is_refused(home: Path, cli: Cli) -> None:
     result = cli("add", "https://a.org", "https://b.org", "--title", "T")
-    assert result.code == 0 and "--title is ignored" in result.err
-    assert [s.title for s in load_ledger(home / "ledger.json").sources] == ["", ""]
+    assert result.code == 2 and "one --title per URL" in result.err
+    assert not (home / "ledger.json").exists()
 
 
 def test_add_json_and_accessed(home: Path, cli: Cli) -> None:
