@@ -25,8 +25,9 @@ from ..tree import Json, elements
 
 _HTML_FORMATS = ("html", "html4", "html5")
 # Attributes harmless on any element: the writing direction and language of right-to-left
-# text, a tooltip, a class for the page's own stylesheet.
-_GENERIC = {"dir", "lang", "title", "class"}
+# text, a tooltip, a class for the page's own stylesheet, and an ``alt`` text (READMEs put one
+# on a badge's link too: the words stay in the page).
+_GENERIC = {"dir", "lang", "title", "class", "alt"}
 _LONE_OPEN = re.compile(r"^\s*<([A-Za-z][A-Za-z0-9-]*)\b[^<>]*>\s*$")
 _LONE_CLOSE = re.compile(r"^\s*</([A-Za-z][A-Za-z0-9-]*)\s*>\s*$")
 

@@ -41,6 +41,8 @@ LATIN_MODERN_LACKS = (
     Script("Armenian", ((0x0530, 0x058F),), NOTO),
     Script("Georgian", ((0x10A0, 0x10FF),), NOTO),
     Script("Ethiopic", ((0x1200, 0x137F),), NOTO),
+    # ⁰⁴⁵ and ₀₁₂ (¹²³ are Latin-1): footnote-style numbers in prose, set by DejaVu.
+    Script("superscript and subscript", ((0x2070, 0x209F),), "fonts-dejavu-core"),
 )
 _CJK_NAMES = {s.name for s in SCRIPTS if s.package == CJK}
 _RTL = {"Arabic": "ar", "Hebrew": "he"}
@@ -71,7 +73,7 @@ def letters_by_script(text: str) -> dict[Script, set[str]]:
             found.setdefault(han, set()).add(char)
             continue
         script = script_of(char, LATIN_MODERN_LACKS)
-        if script is not None and unicodedata.category(char)[0] in "LM":
+        if script is not None and unicodedata.category(char)[0] in "LMN":
             found.setdefault(script, set()).add(char)
     return found
 
