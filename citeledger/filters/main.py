@@ -177,6 +177,7 @@ def apply(
     ledger: Ledger | None = None,
     say: Say = to_stderr,
     verify: bool = True,
+    found: Scan | None = None,
 ) -> State | None:
     """Run the filter on a pandoc JSON document in place; return the run's state, or None
     when the document cites nothing (it then passes through untouched). Every filter run comes
@@ -186,18 +187,22 @@ def apply(
     action: marker -> citation; finalize: the Sources list and whatever the format needs
     besides. The document keeps no ``citeledger`` option metadata (a local ledger path must not
     reach a delivered file); a .docx or .pptx gets the options it was built with instead.
-    ``say`` takes the run's warnings and findings, one line each.
+    ``say`` takes the run's warnings and findings, one line each. ``found``: the caller's
+    scan of this very document, with the ledger's links known (a wiki page cut from a draft the
+    build scanned whole), so the document is not walked again.
     """
     meta = doc.setdefault("meta", {})
     opts = options or from_meta(meta, say)
     titles = titles_for(opts.sources_title)
-    found = scan(doc, titles)
+    given = found is not None
+    if found is None:
+        found = scan(doc, titles)
     if not (found.hits or found.ordinary or found.sources) and opts.min_coverage is None:
         return None
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
-    if found.ordinary:
+    if found.ordinary and not given:
         # A numeric link set apart from the text cites only what the ledger knows.
         found = scan(doc, titles, ledger_links(ledger))
         if not found.hits and found.sources is None and opts.min_coverage is None:

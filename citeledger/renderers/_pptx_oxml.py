@@ -25,23 +25,28 @@ def _slide_id(prs: Any, slide: Any) -> Element:
     raise ValueError("slide is not part of this presentation")
 
 
-def delete_slide(prs: Any, slide: Any) -> None:
-    """Remove ``slide``: its entry in the slide list and the relationship that keeps its part
-    in the package (python-pptx saves only parts still reachable)."""
-    sld_id = _slide_id(prs, slide)
+def delete_slides(prs: Any, slides: list[Any]) -> None:
+    """Remove ``slides``: their entries in the slide list and the relationships that keep their
+    parts in the package (python-pptx saves only parts still reachable). Every other slide's
+    links to them go in one pass over the deck: a report's deck has a Notes slide per footnote
+    mark, and unlinking them one at a time walked the whole deck once per slide."""
+    doomed = {id(slide.part) for slide in slides}
     for other in prs.slides:
-        if other.part is not slide.part:
-            _unlink(other.part, slide.part)
-    prs.part.drop_rel(sld_id.rId)
-    prs.slides._sldIdLst.remove(sld_id)
+        if id(other.part) not in doomed:
+            _unlink(other.part, doomed)
+    by_part = {id(prs.part.related_part(sld_id.rId)): sld_id for sld_id in prs.slides._sldIdLst}
+    for slide in slides:
+        sld_id = by_part[id(slide.part)]
+        prs.part.drop_rel(sld_id.rId)
+        prs.slides._sldIdLst.remove(sld_id)
 
 
-def _unlink(part: Any, target: Any) -> None:
-    """Drop ``part``'s links to ``target`` (pandoc links each footnote mark to its Notes
-    slide): the click actions that use them, then the relationships."""
+def _unlink(part: Any, targets: set[int]) -> None:
+    """Drop ``part``'s links to the parts whose ids are ``targets`` (pandoc links each footnote
+    mark to its Notes slide): the click actions that use them, then the relationships."""
     r_id = qn("r:id")
     for rel_id, rel in list(part.rels.items()):
-        if rel.is_external or rel.target_part is not target:
+        if rel.is_external or id(rel.target_part) not in targets:
             continue
         for el in part._element.xpath(f'.//*[@r:id="{rel_id}"]'):
             if el.get(r_id) == rel_id and el.getparent() is not None:

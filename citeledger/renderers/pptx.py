@@ -79,8 +79,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
 
     titles = own_titles(options.sources_title)
     slides = list(prs.slides)
-    for slide in _pandoc_notes_slides(slides):
-        ox.delete_slide(prs, slide)
+    ox.delete_slides(prs, list(_pandoc_notes_slides(slides)))
     slides = list(prs.slides)
     source_slides = [s for s in slides if is_sources_title(_title(s), titles)]
     body_slides = [s for s in slides if s not in source_slides]
@@ -90,8 +89,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
 
     layout = _content_layout(prs, source_slides)
     position = slides.index(source_slides[0]) if source_slides else len(slides)
-    for slide in source_slides:
-        ox.delete_slide(prs, slide)
+    ox.delete_slides(prs, source_slides)
     if not entries:
         save_in_place(prs, path)
         return

@@ -8,12 +8,13 @@ page and ends with a list of only the ids it cites, in ledger order.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...document.markers import Scan, ledger_links, scan
+from ...document.markers import Hit, Scan, ledger_links, scan
 from ...document.sources_block import titles_for
 from ...errors import BadInput, VerificationFailed
 from ...filters import main as filter_main
@@ -148,8 +149,23 @@ def _draft_pages(job: _Build, draft: Path, doc: Json, found: Scan) -> list[Page]
         page = Page(title, "", blocks, doc.get("meta", {}), str(draft))
         page.ids = [i for i in job.ledger.ids() if i in cited]
         page.containers = [h.container for h in hits]
+        page.scan = page_scan(found, hits, indices)
         pages.append(page)
     return pages
+
+
+def page_scan(found: Scan, hits: list[Hit], indices: list[int]) -> Scan:
+    """The draft's scan as a scan of one page: its hits, the block indices the page's own (the
+    page's blocks are the draft's blocks at ``indices``, in order). The filter then places the
+    page's citations without walking the page again."""
+    at = {index: k for k, index in enumerate(indices)}
+    ordinary = [h for h in found.ordinary if h.block in at]
+    return Scan(
+        hits=[dataclasses.replace(h, block=at[h.block]) for h in hits],
+        code=found.code,
+        ordinary=[dataclasses.replace(h, block=at[h.block]) for h in ordinary],
+        known=found.known,
+    )
 
 
 def _write_pages(
@@ -202,7 +218,13 @@ def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) 
     page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
     own = len(page.blocks)
     filter_main.apply(
-        page_doc, job.form.placement, options=job.opts, ledger=job.ledger, say=job.say, verify=False
+        page_doc,
+        job.form.placement,
+        options=job.opts,
+        ledger=job.ledger,
+        say=job.say,
+        verify=False,
+        found=page.scan,
     )
     page.blocks = page_doc["blocks"]
     if job.form.name == "html":  # the page frame holds the stylesheet and script, once

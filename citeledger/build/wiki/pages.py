@@ -11,9 +11,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ...options import meta_value
 from ...tree import Json, stringify
+
+if TYPE_CHECKING:
+    from ...document.markers import Scan
 
 RESERVED = frozenset({"index", "sources"})
 _WINDOWS_RESERVED = frozenset(
@@ -41,6 +45,7 @@ class Page:
     text: str = ""
     containers: list[list[Json]] = field(default_factory=list)  # inline lists with citations
     links: list[Json] = field(default_factory=list)  # the draft's Link elements on the page
+    scan: Scan | None = None  # the draft's scan, cut to the page (block indices the page's own)
 
 
 def slugify(title: str, *, ascii_only: bool = False) -> str:
