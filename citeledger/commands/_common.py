@@ -135,9 +135,10 @@ def _constant(text: str) -> Callable[[], str]:
     return lambda: text
 
 
-def flag(name: str, metavar: str, help: str) -> Any:
-    """A verb's option that takes a value, in one call (typer's keywords are long to repeat)."""
-    return typer.Option(name, metavar=metavar, help=help)
+def flag(name: str, metavar: str, help: str, *short: str) -> Any:
+    """A verb's option that takes a value, in one call (typer's keywords are long to repeat);
+    ``short``: its one-letter spelling, pandoc's where pandoc has one (``-F``)."""
+    return typer.Option(name, *short, metavar=metavar, help=help)
 
 
 # Tool output and drafts read by the verbs; far above any search result page.

@@ -14,30 +14,18 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from ._common import flag
+
 if TYPE_CHECKING:
     from ..document.pipeline import Pipeline
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # pandoc's own names and short flags.
-FilterOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--filter",
-        "-F",
-        metavar="PROGRAM",
-        help="A JSON filter, run on the draft before citeledger (pandoc's --filter); repeatable.",
-    ),
-]
-LuaFilterOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--lua-filter",
-        "-L",
-        metavar="SCRIPT",
-        help="A Lua filter, run on the draft before citeledger; repeatable.",
-    ),
-]
+_FILTER_HELP = "A JSON filter, run on the draft before citeledger (pandoc's --filter); repeatable."
+FilterOpt = Annotated[list[str] | None, flag("--filter", "PROGRAM", _FILTER_HELP, "-F")]
+_LUAFILTER_HELP = "A Lua filter, run on the draft before citeledger; repeatable."
+LuaFilterOpt = Annotated[list[str] | None, flag("--lua-filter", "SCRIPT", _LUAFILTER_HELP, "-L")]
 CiteprocOpt = Annotated[
     bool,
     typer.Option(
@@ -53,24 +41,13 @@ BibliographyOpt = Annotated[
 CslOpt = Annotated[
     str | None, typer.Option("--csl", metavar="FILE", help="A CSL style for citeproc.")
 ]
-DefaultsOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--defaults",
-        "-d",
-        metavar="FILE",
-        help="A pandoc defaults file, applied while the draft is read.",
-    ),
-]
-ResourcePathOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--resource-path",
-        metavar="PATHS",
-        help="Where pandoc looks for images, bibliographies and styles (default: the draft's "
-        "folder, then this one).",
-    ),
-]
+_DEFAULTS_HELP = "A pandoc defaults file, applied while the draft is read."
+DefaultsOpt = Annotated[list[str] | None, flag("--defaults", "FILE", _DEFAULTS_HELP, "-d")]
+_RESOURCEPATH_HELP = (
+    "Where pandoc looks for images, bibliographies and styles (default: the draft's "
+    "folder, then this one)."
+)
+ResourcePathOpt = Annotated[str | None, flag("--resource-path", "PATHS", _RESOURCEPATH_HELP)]
 
 
 def _pipeline_from(

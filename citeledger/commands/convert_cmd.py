@@ -32,24 +32,10 @@ _ALLOW_HELP = "Fetch images from HOST even at a loopback or private address; rep
 DraftArg = Annotated[
     Path, typer.Argument(metavar="DRAFT", help="The draft (markdown or any pandoc input).")
 ]
-OutputOpt = Annotated[
-    list[Path],
-    typer.Option(
-        "--output",
-        "-o",
-        metavar="FILE",
-        help="An output file (- writes a text format to standard output); repeat for several.",
-    ),
-]
-ToOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--to",
-        "-t",
-        metavar="FORMAT",
-        help="Pandoc writer for the text outputs (default: by extension).",
-    ),
-]
+_OUTPUT_HELP = "An output file (- writes a text format to standard output); repeat for several."
+OutputOpt = Annotated[list[Path], flag("--output", "FILE", _OUTPUT_HELP, "-o")]
+_TO_HELP = "Pandoc writer for the text outputs (default: by extension)."
+ToOpt = Annotated[str | None, flag("--to", "FORMAT", _TO_HELP, "-t")]
 ReferenceDocOpt = Annotated[
     Path | None,
     typer.Option(
@@ -61,23 +47,12 @@ TocOpt = Annotated[bool, typer.Option("--toc", help="A table of contents (pandoc
 NumberSectionsOpt = Annotated[
     bool, typer.Option("--number-sections", "-N", help="Numbered headings (pandoc's -N).")
 ]
-JobsOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--jobs",
-        "-j",
-        metavar="N",
-        help="Outputs written at the same time (default: one per core).",
-    ),
-]
-PandocArgOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--pandoc-arg",
-        metavar="ARG",
-        help="Any other pandoc option for the writing step (--pandoc-arg=--wrap=none); repeatable.",
-    ),
-]
+_JOBS_HELP = "Outputs written at the same time (default: one per core)."
+JobsOpt = Annotated[int | None, flag("--jobs", "N", _JOBS_HELP, "-j")]
+_PANDOCARG_HELP = (
+    "Any other pandoc option for the writing step (--pandoc-arg=--wrap=none); repeatable."
+)
+PandocArgOpt = Annotated[list[str] | None, flag("--pandoc-arg", "ARG", _PANDOCARG_HELP)]
 
 
 @with_flags("convert")
