@@ -157,3 +157,15 @@ def run_filter(*args: str, cwd: Path, ledger: Path) -> subprocess.CompletedProce
         text=True,
         check=False,
     )
+
+
+def one_error_line(done: subprocess.CompletedProcess[str], *words: str) -> str:
+    """The one line a refused command printed (exit 2, no traceback), holding each of
+    ``words``: how bad input is answered."""
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]

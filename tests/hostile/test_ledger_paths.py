@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_citeledger
+from tests.helpers import one_error_line, run_citeledger
 
 SECRET = "SECRET-KEY-7f3a9c"
 
@@ -22,16 +22,6 @@ def cli(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return run_citeledger(*args, cwd=cwd, env={**base, **env}, timeout=300)
 
 
-def one_line(done: subprocess.CompletedProcess[str], *words: str) -> str:
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert "Traceback" not in done.stderr
-    lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, done.stderr
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
-
-
 @pytest.mark.parametrize("command", [["list"], ["add", "https://example.com/a"], ["reset"]])
 @pytest.mark.parametrize(
     "ledger",
@@ -39,11 +29,11 @@ def one_line(done: subprocess.CompletedProcess[str], *words: str) -> str:
     ids=["unknown-user", "long-folder-name", "long-file-name"],
 )
 def test_an_odd_ledger_path_is_one_line(command: list[str], ledger: str, tmp_path: Path) -> None:
-    one_line(cli(*command, "--ledger", ledger, cwd=tmp_path), "ledger path")
+    one_error_line(cli(*command, "--ledger", ledger, cwd=tmp_path), "ledger path")
 
 
 def test_a_300_character_hermes_home_is_one_line(tmp_path: Path) -> None:
-    one_line(cli("list", cwd=tmp_path, HERMES_HOME="h" * 300), "$HERMES_HOME")
+    one_error_line(cli("list", cwd=tmp_path, HERMES_HOME="h" * 300), "$HERMES_HOME")
 
 
 def test_a_ledger_linked_to_a_system_file_gets_no_lock_beside_it(tmp_path: Path) -> None:
@@ -52,7 +42,7 @@ def test_a_ledger_linked_to_a_system_file_gets_no_lock_beside_it(tmp_path: Path)
     (system / "hostname").write_text("box\n")
     (tmp_path / "ledger.json").symlink_to(system / "hostname")
     done = cli("add", "https://example.com/a", cwd=tmp_path)
-    one_line(done, "no .json file")
+    one_error_line(done, "no .json file")
     assert sorted(p.name for p in system.iterdir()) == ["hostname"]
     assert (system / "hostname").read_text() == "box\n"
 

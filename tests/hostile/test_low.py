@@ -11,22 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_citeledger
+from tests.helpers import one_error_line, run_citeledger
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
     return run_citeledger(*args, cwd=cwd, env=env, timeout=300)
-
-
-def one_line(done: subprocess.CompletedProcess[str], *words: str) -> str:
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert "Traceback" not in done.stderr
-    lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, done.stderr
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 def _ledger(folder: Path, *sources: dict[str, object]) -> Path:
@@ -47,7 +37,7 @@ def _source(n: int, title: str = "T", quotes: tuple[str, ...] = ()) -> dict[str,
 
 def test_render_only_never_echoes_a_5000_digit_id_whole(tmp_path: Path) -> None:
     _ledger(tmp_path, _source(1))
-    line = one_line(cli("render", "--only", "9" * 5000 + "x", cwd=tmp_path), "--only")
+    line = one_error_line(cli("render", "--only", "9" * 5000 + "x", cwd=tmp_path), "--only")
     assert len(line) < 300
 
 
@@ -102,7 +92,7 @@ def test_finish_refuses_a_word_file_declaring_a_doctype(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     _with_doctype(tmp_path / "d.docx")
     before = (tmp_path / "d.docx").read_bytes()
-    one_line(cli("finish", "d.docx", cwd=tmp_path), "DOCTYPE")
+    one_error_line(cli("finish", "d.docx", cwd=tmp_path), "DOCTYPE")
     assert (tmp_path / "d.docx").read_bytes() == before
 
 
