@@ -43,6 +43,7 @@ instead of passing silently).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -149,8 +150,13 @@ def is_sources_title(text: str, titles: Sequence[str] = DEFAULT_TITLES) -> bool:
     core = title_core(text)
     if not core:
         return False
-    folded = core.casefold()
-    return any(folded == " ".join(t.split()).casefold() for t in titles)
+    return core.casefold() in _folded(tuple(titles))
+
+
+@functools.lru_cache(maxsize=16)
+def _folded(titles: tuple[str, ...]) -> frozenset[str]:
+    """The titles as :func:`is_sources_title` compares them, once per set of titles."""
+    return frozenset(" ".join(t.split()).casefold() for t in titles)
 
 
 # The tree ---------------------------------------------------------------------------------
@@ -448,7 +454,14 @@ def _definition_run(lines: Sequence[str], fenced: Sequence[bool]) -> LineBlock |
 
 def _mentions_title(line: str, titles: Iterable[str]) -> bool:
     folded = line.casefold()
-    return any(t.casefold().split()[0] in folded for t in titles if t.split())
+    return any(word in folded for word in _first_words(tuple(titles)))
+
+
+@functools.lru_cache(maxsize=16)
+def _first_words(titles: tuple[str, ...]) -> tuple[str, ...]:
+    """Each title's first word, folded, once per set of titles: asked for every line of a
+    draft, and there are some fifty common titles."""
+    return tuple(dict.fromkeys(t.casefold().split()[0] for t in titles if t.split()))
 
 
 def _is_setext(lines: Sequence[str], number: int) -> bool:
