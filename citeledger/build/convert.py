@@ -49,7 +49,7 @@ from ..messages import Say, to_stderr
 from ..options import Options, from_meta, meta_entries
 from ..outputs import Guard, fill, staged
 from ..pandoc import format_for, read_json, run_pandoc
-from ..tree import Json, stringify
+from ..tree import Json, elements, stringify
 from .resources import (
     Confinement,
     Fetcher,
@@ -131,6 +131,9 @@ class _Build:
     confinement: Confinement | None = None
     trusted_html: bool = False  # from a flag or the project file, never the draft
     missing_said: set[str] = field(default_factory=set)  # local images a warning named
+    # The element types the draft holds (front matter included), found once: a draft with no
+    # image and no raw markup needs none of the per-output walks over images and raw files.
+    kinds: frozenset[str] = frozenset({"Image", "RawInline", "RawBlock"})
 
 
 @dataclass
@@ -284,6 +287,7 @@ def convert(req: ConvertRequest) -> list[Path]:
         _draft_text(doc),
         Confinement.for_draft(draft, named_resource_folders(req), embeds=embeds_resources(req)),
         req.options.effective().trusted_html,
+        kinds=element_kinds(doc),
     )
     try:
         job = _Job(targets, doc, req, draft, ledger, options, build)
@@ -309,6 +313,12 @@ def _check_stdout(target: Target, targets: list[Target]) -> None:
         )
     if sum(_is_stdout(t) for t in targets) > 1:
         raise BadInput("-o - is named twice", hint="write one output to standard output")
+
+
+def element_kinds(doc: Json) -> frozenset[str]:
+    """The element types in ``doc``'s blocks and front matter."""
+    nodes = [doc.get("blocks", []), list(doc.get("meta", {}).values())]
+    return frozenset(el.get("t", "") for el in elements(nodes))
 
 
 def _draft_text(doc: Json) -> str:
@@ -527,7 +537,7 @@ def _writer(job: _Job, k: int, conn: Any) -> None:
 def _fetch_first(job: _Job) -> None:
     """The remote images of the binary outputs fetched once, before the writers start, so
     that no writer fetches one again nor repeats the warning for one refused."""
-    if not any(formats.is_binary(t.writer) for t in job.targets):
+    if "Image" not in job.build.kinds or not any(formats.is_binary(t.writer) for t in job.targets):
         return
     from .resources import remote_images
 
@@ -584,13 +594,15 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
         unresolved = make_compilable(doc)
         if unresolved:
             say(unresolved_warning(str(target.path), unresolved))
+    images = "Image" in build.kinds
+    reads_files = images or bool(build.kinds & {"RawInline", "RawBlock"})
     # Every binary output (a package, a PDF) holds its images: pandoc would fetch remote ones.
     if formats.is_binary(target.writer) or formats.is_binary(family):
         from .typst_pdf import placeholder_name
 
         name = placeholder_name if family == "typst" else str
-        if build.confinement is not None:
-            missing = drop_missing_images(doc, build.confinement)
+        if build.confinement is not None and (reads_files or family.startswith("epub")):
+            missing = drop_missing_images(doc, build.confinement) if images else []
             warning = missing_warning(draft, [m for m in missing if m not in build.missing_said])
             build.missing_said.update(missing)
             if warning:
@@ -598,11 +610,11 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
             confine_local_files(
                 doc, build.confinement, writer=target.writer, family=family, point=family != "typst"
             )
-        refused = localize_images(doc, build.fetcher, name=name)
+        refused = localize_images(doc, build.fetcher, name=name) if images else []
         warning = refused_warning(draft, refused, build.fetcher)
         if warning:
             say(warning)
-    elif build.confinement is not None and build.confinement.embeds:
+    elif build.confinement is not None and build.confinement.embeds and reads_files:
         # pandoc's --embed-resources puts local files into a text output too.
         confine_local_files(doc, build.confinement, writer=target.writer, family=family)
 
