@@ -723,11 +723,11 @@ def test_stopping_citeledger_leaves_no_pandoc_running(
             assert time.monotonic() < deadline, "the writer's pandoc never started"
             time.sleep(0.05)
         proc.send_signal(getattr(signal, signum))
-        _out, err = proc.communicate(timeout=30)
+        _out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.wait()
+            proc.communicate()  # waits, and closes the pipes a failed run would leave open
         for pid, _cmd in _marked_processes(marker):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
