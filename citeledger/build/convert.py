@@ -127,7 +127,7 @@ class _Build:
     own text (its scripts choose a LaTeX PDF's fonts), the folders it may read files from."""
 
     fetcher: Fetcher
-    text: str
+    text: str  # for a LaTeX PDF only (else empty): its scripts choose the fonts
     confinement: Confinement | None = None
     trusted_html: bool = False  # from a flag or the project file, never the draft
     missing_said: set[str] = field(default_factory=set)  # local images a warning named
@@ -258,7 +258,11 @@ def convert(req: ConvertRequest) -> list[Path]:
         guard.protect(Path(req.reference_doc), "the reference document")
 
     from_format = req.from_format or format_for(draft)
-    doc = read_json(draft, from_format=from_format, extra_args=req.pipeline.reading_args(draft))
+    warm = _warm_imports(targets)
+    try:
+        doc = read_json(draft, from_format=from_format, extra_args=req.pipeline.reading_args(draft))
+    finally:
+        warm.join()  # before anything forks: a fork amid an import would hold its lock
     doc.setdefault("meta", {}).update(meta_entries(req.metadata))
     doc = req.pipeline.resolve_citations(doc, draft)
     meta = doc.setdefault("meta", {})
@@ -284,13 +288,13 @@ def convert(req: ConvertRequest) -> list[Path]:
 
     build = _Build(
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
-        _draft_text(doc),
+        _draft_text(doc) if any(_latex_pdf_target(t, req) for t in targets) else "",
         Confinement.for_draft(draft, named_resource_folders(req), embeds=embeds_resources(req)),
         req.options.effective().trusted_html,
         kinds=element_kinds(doc),
     )
     try:
-        job = _Job(targets, doc, req, draft, ledger, options, build)
+        job = _Job(targets, doc, req, draft, ledger, options, build, found)
         written, failed = _write_all(job)
     finally:
         build.fetcher.close()
@@ -298,6 +302,26 @@ def convert(req: ConvertRequest) -> list[Path]:
     if failed:
         raise _partial_failure(failed, written, len(targets))
     return written
+
+
+def _warm_imports(targets: Sequence[Target]) -> threading.Thread:
+    """Import what the writers will need while pandoc reads the draft, a wait that leaves a
+    core idle: the filter's placements and the office libraries of the renderers, loaded once
+    here instead of in every forked writer. Started, and to be joined."""
+
+    def load() -> None:
+        from ..filters.main import placement_type
+        from ..renderers import preload
+
+        for target in targets:
+            with contextlib.suppress(CiteledgerError, ImportError):
+                placement_type("latex" if target.writer == "pdf" else target.writer)
+                if formats.is_rendered(target.writer):
+                    preload(target.path.suffix)
+
+    thread = threading.Thread(target=load, name="citeledger-imports", daemon=True)
+    thread.start()
+    return thread
 
 
 def _is_stdout(target: Target) -> bool:
@@ -319,6 +343,11 @@ def element_kinds(doc: Json) -> frozenset[str]:
     """The element types in ``doc``'s blocks and front matter."""
     nodes = [doc.get("blocks", []), list(doc.get("meta", {}).values())]
     return frozenset(el.get("t", "") for el in elements(nodes))
+
+
+def _latex_pdf_target(target: Target, req: ConvertRequest) -> bool:
+    """A PDF through LaTeX, the one output whose fonts follow the draft's scripts."""
+    return target.writer == "pdf" and req.pdf_engine != "typst"
 
 
 def _draft_text(doc: Json) -> str:
@@ -351,6 +380,7 @@ class _Job:
     ledger: Ledger
     options: Options
     build: _Build
+    found: Scan | None = None  # the draft's scan, made on ``doc`` and verified
     # The tree as text, for outputs built in this process (made once, when first needed).
     text: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -572,25 +602,40 @@ def _build_output(job: _Job, k: int, say: Say, *, in_place: bool) -> None:
     # Threads of one build share the fetcher and the filter's imports; a forked writer has
     # its own of everything, and the lock of its own copy is free.
     with job.lock:
-        _prepare(tree, fmt, target, job.draft, job.build, say)
-        state = apply(tree, fmt, options=job.options, ledger=job.ledger, say=say, verify=False)
+        changed = _prepare(tree, fmt, target, job.draft, job.build, say)
+        # The draft's scan points into the build's own tree: reused while that tree is as the
+        # scan found it, else the filter scans its copy again.
+        found = job.found if in_place and not changed else None
+        state = apply(
+            tree,
+            fmt,
+            options=job.options,
+            ledger=job.ledger,
+            say=say,
+            verify=False,
+            found=found,
+            rendered=formats.is_rendered(fmt),
+        )
     # The filter's options: a list under the draft's own title is found by that title.
     used = state.options if state is not None else job.options
     _write(target, fmt, tree, req, job.draft, job.ledger, used, job.build)
 
 
-def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, say: Say) -> None:
+def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, say: Say) -> bool:
     """What the writer needs of the tree before the filter runs: remote images made local
-    (pandoc never fetches), and for typst what it cannot compile made plain."""
+    (pandoc never fetches), and for typst what it cannot compile made plain. Returns whether
+    the tree may have changed (the draft's scan then no longer points into it)."""
     family = formats.family(fmt)
+    changed = False
     if not build.trusted_html:
         from .raw_html import sanitize_raw_html, writes_html
 
         if writes_html(fmt):
-            sanitize_raw_html(doc)
+            changed = sanitize_raw_html(doc) > 0
     if family == "typst":
         from ..filters.typst import make_compilable, unresolved_warning
 
+        changed = True
         unresolved = make_compilable(doc)
         if unresolved:
             say(unresolved_warning(str(target.path), unresolved))
@@ -602,6 +647,7 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
 
         name = placeholder_name if family == "typst" else str
         if build.confinement is not None and (reads_files or family.startswith("epub")):
+            changed = True
             missing = drop_missing_images(doc, build.confinement) if images else []
             warning = missing_warning(draft, [m for m in missing if m not in build.missing_said])
             build.missing_said.update(missing)
@@ -611,12 +657,15 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
                 doc, build.confinement, writer=target.writer, family=family, point=family != "typst"
             )
         refused = localize_images(doc, build.fetcher, name=name) if images else []
+        changed = changed or images
         warning = refused_warning(draft, refused, build.fetcher)
         if warning:
             say(warning)
     elif build.confinement is not None and build.confinement.embeds and reads_files:
         # pandoc's --embed-resources puts local files into a text output too.
+        changed = True
         confine_local_files(doc, build.confinement, writer=target.writer, family=family)
+    return changed
 
 
 def _partial_failure(
@@ -713,7 +762,7 @@ def _write(
         variables = chosen.variables
     if family == "commonmark_x":
         _escape_braces(doc)
-    payload = json.dumps(doc, ensure_ascii=False)
+    payload = json.dumps(doc, ensure_ascii=False, check_circular=False, separators=(",", ":"))
     if _is_stdout(target):
         data = run_pandoc(_pandoc_args(fmt, req, draft), stdin=payload, what=str(draft))
         sys.stdout.buffer.write(data)

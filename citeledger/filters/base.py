@@ -49,6 +49,9 @@ class State:
     sources_at: int | None = None
     sources_level: int = 1
     say: Say = to_stderr  # where the run's warnings go (the caller's sink)
+    # A renderer finishes the written file (convert's docx and pptx): what it rebuilds for the
+    # real layout need not be laid out here too.
+    rendered: bool = False
 
     def source(self, source_id: int) -> Source:
         src = self.ledger.get(source_id)

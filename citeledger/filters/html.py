@@ -71,12 +71,17 @@ class Placement(base.Placement):
         self.links = formats.has_links(self.entries.fmt)
         self.cards = self.links and cards.has_cards(state.format)
         self.superscript = state.options.marker_style == "superscript"
+        self.described: dict[int, str] = {}  # each source's link title, made once
 
     def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
         label = [str_(f"[{number}]")]
         if not self.links:
             return self.raised(label)
-        described = cards.description(source) if self.cards else ""
+        described = ""
+        if self.cards:
+            described = self.described.get(source.id) or self.described.setdefault(
+                source.id, cards.description(source)
+            )
         mark = link(
             label,
             "#" + source_anchor(source.id),

@@ -178,6 +178,7 @@ def apply(
     say: Say = to_stderr,
     verify: bool = True,
     found: Scan | None = None,
+    rendered: bool = False,
 ) -> State | None:
     """Run the filter on a pandoc JSON document in place; return the run's state, or None
     when the document cites nothing (it then passes through untouched). Every filter run comes
@@ -189,7 +190,8 @@ def apply(
     reach a delivered file); a .docx or .pptx gets the options it was built with instead.
     ``say`` takes the run's warnings and findings, one line each. ``found``: the caller's
     scan of this very document, with the ledger's links known (a wiki page cut from a draft the
-    build scanned whole), so the document is not walked again.
+    build scanned whole), so the document is not walked again. ``rendered``: a renderer will
+    finish the written file (convert's docx and pptx), so what it rebuilds is not laid out here.
     """
     meta = doc.setdefault("meta", {})
     opts = options or from_meta(meta, say)
@@ -210,7 +212,9 @@ def apply(
     if verify:
         _verify(doc, ledger, opts, found, say)
     opts = _drafted_title(opts, found)
-    state = State(doc=doc, format=fmt, options=opts, ledger=ledger, scan=found, say=say)
+    state = State(
+        doc=doc, format=fmt, options=opts, ledger=ledger, scan=found, say=say, rendered=rendered
+    )
     for _hit, marker in found.markers():
         for source_id in marker.ids:
             state.order.setdefault(source_id, len(state.order) + 1)

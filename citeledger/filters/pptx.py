@@ -77,7 +77,9 @@ class Placement(BasePlacement):
             Entry(self.entry_text(s, self.state.number(s.id)), s.url, s.id, s.archived or "")
             for s in sources
         ]
-        pages = paginate(entries, PANDOC_DEFAULT_BODY)
+        # A renderer repaginates for the deck's real layout: until then one slide holds the
+        # list (pandoc's pptx writer would spend time on slides the renderer deletes).
+        pages = [entries] if self.state.rendered else paginate(entries, PANDOC_DEFAULT_BODY)
         title = self.state.options.sources_title
         blocks: list[Json] = []
         for k, page in enumerate(pages, 1):

@@ -48,6 +48,22 @@ def finish(path: Path, *, ledger: Ledger, options: Options) -> None:
         finish_pptx(path, ledger=ledger, options=options)
 
 
+# What each renderer loads when it runs: its module and its office library.
+_LOADS = {
+    ".docx": ("citeledger.renderers.docx", "docx"),
+    ".pptx": ("citeledger.renderers.pptx", "pptx", "pptx.enum.text"),
+}
+
+
+def preload(suffix: str) -> None:
+    """Import what the renderer of ``suffix`` needs, ahead of its run (convert does it while
+    pandoc reads the draft); nothing for a suffix no renderer finishes."""
+    from importlib import import_module
+
+    for name in _LOADS.get(suffix.lower(), ()):
+        import_module(name)
+
+
 def refuse_doctype(path: Path) -> None:
     """Refuse a package any of whose XML parts declares a DOCTYPE. Office never writes one; a
     crafted file uses it for entities (a billion laughs, an external file), and the XML

@@ -130,3 +130,44 @@ def test_beamer_pdf_shows_every_entry_on_its_sources_pages(tmp_path: Path) -> No
     text = "".join(sources_pages).replace("-", "").replace("\n", "")
     for n in range(1, COUNT + 1):
         assert f"articlenumber{n}.html" in text, n
+
+
+def test_a_deck_a_renderer_finishes_gets_one_sources_slide_from_the_filter(tmp_path):
+    """convert's pptx: the renderer repaginates for the deck's real layout, so the filter hands
+    pandoc one Sources slide (pandoc's writer would spend time on pages the renderer deletes);
+    the filter alone (bare pandoc) still paginates for pandoc's default layout."""
+    from citeledger.filters.main import apply
+    from citeledger.ledger import load_ledger
+    from citeledger.options import Options
+
+    draft = _deck(tmp_path)
+    ledger = load_ledger(tmp_path / "ledger.json")
+    read = [pandoc_path(), "-f", "markdown", "-t", "json", str(draft)]
+    raw = subprocess.run(read, capture_output=True, check=True).stdout
+
+    def headings(rendered: bool) -> tuple[list[str], int]:
+        doc = json.loads(raw)
+        apply(doc, "pptx", options=Options(), ledger=ledger, verify=False, rendered=rendered)
+        titles = [
+            "".join(i.get("c", " ") if i["t"] == "Str" else " " for i in b["c"][2])
+            for b in doc["blocks"]
+            if b["t"] == "Header" and b["c"][2][0].get("c", "").startswith("Sources")
+        ]
+        listed = entries(doc["blocks"], find_sources_block(doc["blocks"], ("Sources",)))
+        return titles, len(listed)
+
+    paged, _ = headings(rendered=False)
+    assert len(paged) > 1 and all(PAGE_TITLE.fullmatch(t) for t in paged), paged
+    one, listed = headings(rendered=True)
+    assert one == ["Sources"] and listed == COUNT
+
+
+def test_converted_deck_still_paginates_its_sources_for_the_real_layout(tmp_path):
+    from pptx import Presentation
+
+    _deck(tmp_path)
+    _convert(tmp_path, "deck.pptx", "pptx")
+    titles = [s.shapes.title.text for s in Presentation(str(tmp_path / "deck.pptx")).slides]
+    pages = [t for t in titles if t.startswith("Sources")]
+    assert len(pages) > 1 and all(PAGE_TITLE.fullmatch(t) for t in pages), pages
+    assert [int(PAGE_TITLE.fullmatch(t).group(1)) for t in pages] == list(range(1, len(pages) + 1))
