@@ -117,6 +117,38 @@ def attr(element: Element, name: str) -> str | None:
     return value
 
 
+# Clark names (``{namespace}local``) of what the code below looks at for each run or note. A
+# report with 12,000 citations has 60,000 field runs: a compiled XPath and a ``qn`` per run were
+# a quarter of the renderer's time, where lxml's tag-filtered ``iter``/``iterchildren`` search
+# in C.
+_W_P = qn("w:p")
+_W_R = qn("w:r")
+_W_RPR = qn("w:rPr")
+_W_RSTYLE = qn("w:rStyle")
+_W_T = qn("w:t")
+_W_VAL = qn("w:val")
+_W_ID = qn("w:id")
+_W_FLDCHAR = qn("w:fldChar")
+_W_FLDCHARTYPE = qn("w:fldCharType")
+_W_INSTRTEXT = qn("w:instrText")
+_W_BOOKMARKSTART = qn("w:bookmarkStart")
+_W_BOOKMARKEND = qn("w:bookmarkEnd")
+_W_FOOTNOTEREFERENCE = qn("w:footnoteReference")
+_W_ENDNOTEREFERENCE = qn("w:endnoteReference")
+_W_ANCHOR = qn("w:anchor")
+_W_SECTPR = qn("w:sectPr")
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
+def _first_attr(element: Element, child: str, name: str) -> str | None:
+    """``child/@name`` of ``element``: the attribute of the first such child that has it."""
+    for sub in element.iterchildren(child):
+        value: str | None = sub.get(name)
+        if value is not None:
+            return value
+    return None
+
+
 CUSTOM_PROPS = "docProps/custom.xml"
 _CUSTOM_NS = {"cp": "http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"}
 
@@ -164,29 +196,34 @@ def citation_refs(body: Element) -> dict[int, CitationRef]:
     """Each source's first citation, found by the bookmark the filter put around its note
     (the first bookmark wins if a copy-paste duplicated one)."""
     found: dict[int, CitationRef] = {}
-    for start in xpath(body, ".//w:bookmarkStart"):
+    for start in body.iter(_W_BOOKMARKSTART):
         name = attr(start, "w:name") or ""
         match = BOOKMARK_RE.match(name)
         if match is None or int(match.group(1)) in found:
             continue
-        bid = attr(start, "w:id")
+        bid = start.get(_W_ID)
         for sibling in start.itersiblings():
-            if sibling.tag == qn("w:bookmarkEnd") and attr(sibling, "w:id") == bid:
+            if sibling.tag == _W_BOOKMARKEND and sibling.get(_W_ID) == bid:
                 break
-            refs = xpath(sibling, "descendant-or-self::w:footnoteReference") or xpath(
-                sibling, "descendant-or-self::w:endnoteReference"
-            )
-            if refs:
-                ref = refs[0]
-                kind = "endnote" if ref.tag == qn("w:endnoteReference") else "footnote"
+            ref = next(sibling.iter(_W_FOOTNOTEREFERENCE), None)
+            if ref is None:
+                ref = next(sibling.iter(_W_ENDNOTEREFERENCE), None)
+            if ref is not None:
+                kind = "endnote" if ref.tag == _W_ENDNOTEREFERENCE else "footnote"
                 found[int(match.group(1))] = CitationRef(int(match.group(1)), name, ref, kind)
                 break
     return found
 
 
-def note_element(notes_root: Element, kind: str, note_id: str) -> Element | None:
-    hits = xpath(notes_root, f"w:{kind}[@w:id='{note_id}']")
-    return hits[0] if hits else None
+def notes_by_id(notes_root: Element, kind: str) -> dict[str, Element]:
+    """The ``w:footnote``/``w:endnote`` children of a notes part by ``w:id``, the first of a
+    duplicated id winning: one pass, where a search per note went over all the notes again."""
+    notes: dict[str, Element] = {}
+    for note in notes_root.iterchildren(qn(f"w:{kind}")):
+        note_id = note.get(_W_ID)
+        if note_id is not None:
+            notes.setdefault(note_id, note)
+    return notes
 
 
 def note_link_targets(note: Element, part: Any) -> list[str]:
@@ -203,24 +240,13 @@ def is_custom_marked(reference: Element) -> bool:
     return reference.get(qn("w:customMarkFollows")) in ("1", "true", "on")
 
 
-def _styled_run(text: str, style: str | None) -> Element:
-    run = OxmlElement("w:r")
-    if style:
-        rpr = OxmlElement("w:rPr")
-        rstyle = OxmlElement("w:rStyle")
-        rstyle.set(qn("w:val"), style)
-        rpr.append(rstyle)
-        run.append(rpr)
-    t = OxmlElement("w:t")
-    t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
-    t.text = text
-    run.append(t)
-    return run
-
-
 def _run_style(run: Element) -> str | None:
-    hits = xpath(run, "w:rPr/w:rStyle/@w:val")
-    return str(hits[0]) if hits else None
+    """``w:rPr/w:rStyle/@w:val``: the run's character style."""
+    for rpr in run.iterchildren(_W_RPR):
+        style = _first_attr(rpr, _W_RSTYLE, _W_VAL)
+        if style is not None:
+            return style
+    return None
 
 
 def set_custom_mark(ref: CitationRef, mark: str) -> None:
@@ -243,12 +269,19 @@ def set_custom_mark(ref: CitationRef, mark: str) -> None:
         anchor = t
 
 
+def _note_references(body: Element) -> Iterator[Element]:
+    """Every ``w:footnoteReference`` and ``w:endnoteReference`` under ``body``, in document
+    order (a union XPath sorts the two lists it finds; one walk finds both in order)."""
+    refs: Iterator[Element] = body.iter(_W_FOOTNOTEREFERENCE, _W_ENDNOTEREFERENCE)
+    return refs
+
+
 def sequential_numbers(body: Element) -> dict[tuple[str, str], int]:
     """The number Word shows for each note, keyed by (kind, note id): footnotes and endnotes
     count apart, in document order, and a custom-marked reference takes no number."""
     numbers: dict[tuple[str, str], int] = {}
     counts = {"footnote": 0, "endnote": 0}
-    for ref in xpath(body, ".//w:footnoteReference | .//w:endnoteReference"):
+    for ref in _note_references(body):
         if is_custom_marked(ref):
             continue
         kind = "endnote" if ref.tag == qn("w:endnoteReference") else "footnote"
@@ -262,7 +295,7 @@ def other_note_kinds(body: Element, citations: Iterable[Element]) -> set[str]:
     among ``citations`` (the draft's own notes, a note-style CSL's)."""
     skip = {id(ref) for ref in citations}
     kinds: set[str] = set()
-    for ref in xpath(body, ".//w:footnoteReference | .//w:endnoteReference"):
+    for ref in _note_references(body):
         if id(ref) not in skip:
             kinds.add("endnote" if ref.tag == qn("w:endnoteReference") else "footnote")
     return kinds
@@ -276,7 +309,7 @@ def set_note_number_format(body: Element, kind: str, number_format: str) -> None
     """Number the automatic ``kind`` notes of every section in ``number_format``: the
     ``w:numFmt`` of the section's ``w:footnotePr``/``w:endnotePr``, which Word and LibreOffice
     both read (CT_FtnProps: pos, numFmt, numStart, numRestart, in that order)."""
-    for sect in xpath(body, ".//w:sectPr"):
+    for sect in body.iter(_W_SECTPR):
         props = xpath(sect, f"w:{kind}Pr")
         if props:
             pr = props[0]
@@ -421,25 +454,57 @@ class Field:
     result: list[Element] = field(default_factory=list)
 
 
-def _fld_type(run: Element) -> str | None:
-    hits = xpath(run, "w:fldChar/@w:fldCharType")
-    return str(hits[0]) if hits else None
+@dataclass
+class _FieldMarks:
+    """The field characters and instructions under a root, found in one pass over the tree.
+
+    Asked run by run (an XPath per run for the type of its ``w:fldChar``), finding the 12,000
+    fields of a 1.6 MB report took 0.25 s; with this pass, 0.12 s. The dictionaries are keyed
+    by run: the keys keep the runs' Python proxies alive, so ``itersiblings`` hands back those
+    same objects and a lookup works by identity.
+    """
+
+    begins: list[Element] = field(default_factory=list)  # runs with a begin w:fldChar
+    types: dict[Element, str] = field(default_factory=dict)  # run: its w:fldChar/@w:fldCharType
+    instr: dict[Element, list[str]] = field(default_factory=dict)  # run: its w:instrText texts
+
+    @classmethod
+    def under(cls, root: Element) -> _FieldMarks:
+        """The begins come in the order of their begin marks: document order, except that a
+        field whose begin run sits inside another field's begin run (in a text box there) comes
+        first. Those two fields share no run (the inner one's runs all lie inside that begin
+        run), so nothing done to one changes the other and their order makes no difference."""
+        marks = cls()
+        seen: set[Element] = set()
+        for element in root.iter(_W_FLDCHAR, _W_INSTRTEXT):
+            run = element.getparent()
+            if element.tag == _W_INSTRTEXT:
+                marks.instr.setdefault(run, []).append(element.text or "")
+                continue
+            kind = element.get(_W_FLDCHARTYPE)
+            if kind is None:
+                continue
+            marks.types.setdefault(run, kind)  # the first of a run's w:fldChar counts
+            if kind == "begin" and run.tag == _W_R and run is not root and run not in seen:
+                seen.add(run)
+                marks.begins.append(run)
+        return marks
 
 
 def noteref_fields(root: Element) -> Iterator[Field]:
     """Every ``NOTEREF _clsrc<id>`` field under ``root`` whose runs are siblings (as the filter
     writes them); a field Word split across paragraphs is left alone."""
-    for begin in xpath(root, ".//w:r[w:fldChar/@w:fldCharType='begin']"):
+    marks = _FieldMarks.under(root)
+    for begin in marks.begins:
         runs = [begin]
         depth = 1
         instr: list[str] = []
         result: list[Element] = []
         in_result = False
-        for sibling in begin.itersiblings():
-            if sibling.tag != qn("w:r"):
-                continue  # bookmarks, proofing marks: not part of the field, kept in place
+        # Only runs: bookmarks, proofing marks are not part of the field, and stay in place.
+        for sibling in begin.itersiblings(_W_R):
             runs.append(sibling)
-            kind = _fld_type(sibling)
+            kind = marks.types.get(sibling)
             if kind == "begin":
                 depth += 1
             elif kind == "end":
@@ -451,7 +516,7 @@ def noteref_fields(root: Element) -> Iterator[Field]:
             elif depth == 1 and in_result:
                 result.append(sibling)
             elif depth == 1:
-                instr.extend(t.text or "" for t in xpath(sibling, "w:instrText"))
+                instr.extend(marks.instr.get(sibling, ()))
         else:
             continue
         match = NOTEREF_RE.match("".join(instr))
@@ -465,7 +530,7 @@ def noteref_fields(root: Element) -> Iterator[Field]:
 
 def set_field_result(fld: Field, text: str) -> None:
     """Replace the cached result (what a reader sees until Word updates the field)."""
-    texts = [t for run in fld.result for t in xpath(run, ".//w:t")]
+    texts = [t for run in fld.result for t in run.iter(_W_T)]
     if not texts:
         return
     texts[0].text = text
@@ -475,8 +540,10 @@ def set_field_result(fld: Field, text: str) -> None:
 
 def set_field_style(fld: Field, old: str, new: str) -> None:
     for run in fld.runs:
-        for rstyle in xpath(run, f"w:rPr/w:rStyle[@w:val='{old}']"):
-            rstyle.set(qn("w:val"), new)
+        for rpr in run.iterchildren(_W_RPR):
+            for rstyle in rpr.iterchildren(_W_RSTYLE):
+                if rstyle.get(_W_VAL) == old:
+                    rstyle.set(_W_VAL, new)
 
 
 def field_to_link(fld: Field, text: str) -> None:
@@ -484,21 +551,50 @@ def field_to_link(fld: Field, text: str) -> None:
     that no field update can renumber, and still a jump to the note's first citation."""
     first = fld.runs[0]
     parent = first.getparent()
-    if parent is None or parent.tag != qn("w:p"):
+    if parent is None or parent.tag != _W_P:
         set_field_result(fld, text)
         return
     style = None
     for run in fld.result or fld.runs:
-        style = _run_style(run) if run.tag == qn("w:r") else None
+        style = _run_style(run) if run.tag == _W_R else None
         if style:
             break
-    link = OxmlElement("w:hyperlink")
-    link.set(qn("w:anchor"), fld.bookmark)
-    link.set(qn("w:history"), "1")
-    link.append(_styled_run(text, style))
+    link = _link_template(bool(style))
+    link.set(_W_ANCHOR, fld.bookmark)
+    link_run = link[0]
+    if style:
+        link_run[0][0].set(_W_VAL, style)  # w:rPr/w:rStyle
+    link_run[-1].text = text  # w:t
     first.addprevious(link)
     for run in fld.runs:
-        run.getparent().remove(run)
+        parent.remove(run)  # the field's runs are all siblings of its first
+
+
+@functools.lru_cache(maxsize=2)
+def _link_template_element(styled: bool) -> Element:
+    link = OxmlElement("w:hyperlink")
+    link.set(qn("w:anchor"), "")
+    link.set(qn("w:history"), "1")
+    run = OxmlElement("w:r")
+    if styled:
+        rpr = OxmlElement("w:rPr")
+        rstyle = OxmlElement("w:rStyle")
+        rstyle.set(qn("w:val"), "")
+        rpr.append(rstyle)
+        run.append(rpr)
+    t = OxmlElement("w:t")
+    t.set(_XML_SPACE, "preserve")
+    run.append(t)
+    link.append(run)
+    return link
+
+
+def _link_template(styled: bool) -> Element:
+    """A fresh ``w:hyperlink`` holding one run (``w:rPr/w:rStyle`` when ``styled``, then a
+    ``w:t`` keeping its spaces) for :func:`field_to_link` to fill in. A copy of a prebuilt link
+    is one call; making its five elements one by one (``OxmlElement``, each a new document) took
+    0.18 s for 12,000 links, the copies 0.04 s."""
+    return copy.deepcopy(_link_template_element(styled))
 
 
 # Endnotes --------------------------------------------------------------------------------------
@@ -513,11 +609,49 @@ def next_note_id(notes_root: Element, kind: str) -> int:
     return max([0, *ids]) + 1
 
 
+class Relations:
+    """``part.relate_to`` for many relationships in a row, with python-docx's answers: an equal
+    relationship (type, target, external or not) already there is reused, the first one
+    listed; a new one takes the lowest free ``rId<n>``.
+
+    python-docx finds both by going through all of the part's relationships at each call:
+    moving 500 notes with their links to the endnotes part took 0.07 s that way, 0.03 s with
+    this. This looks them up in a dictionary, which holds while nothing else adds or drops a
+    relationship of the part meanwhile.
+    """
+
+    def __init__(self, part: Any) -> None:
+        self.part = part
+        self._known: dict[tuple[str, bool, Any], str] = {}
+        for rel in part.rels.values():
+            target = rel.target_ref if rel.is_external else rel.target_part
+            self._known.setdefault((rel.reltype, rel.is_external, target), rel.rId)
+        self._free = 1  # no rId below rId<_free> is free
+
+    def relate_to(self, target: Any, reltype: str, is_external: bool = False) -> str:
+        key = (reltype, bool(is_external), target)
+        rid = self._known.get(key)
+        if rid is None:
+            while f"rId{self._free}" in self.part.rels:
+                self._free += 1
+            rid = f"rId{self._free}"
+            self.part.rels.add_relationship(reltype, target, rid, is_external)
+            self._known[key] = rid
+        return rid
+
+
 def footnote_to_endnote(
-    ref: CitationRef, note: Element, new_id: int, src_part: Any, dst_part: Any
+    ref: CitationRef,
+    note: Element,
+    new_id: int,
+    src_part: Any,
+    dst_part: Any,
+    relations: Relations | None = None,
 ) -> Element:
     """Turn one footnote into an endnote of ``dst_part``: element names, styles, the reference
-    in the body, and the note's relationships (its hyperlinks) re-made on the endnotes part."""
+    in the body, and the note's relationships (its hyperlinks) re-made on the endnotes part
+    (through ``relations`` of that part, when the caller moves many notes)."""
+    relate = relations.relate_to if relations is not None else dst_part.relate_to
     endnote = copy.deepcopy(note)
     endnote.tag = qn("w:endnote")
     endnote.set(qn("w:id"), str(new_id))
@@ -532,7 +666,7 @@ def footnote_to_endnote(
                 if rel is None:
                     continue
                 target = rel.target_ref if rel.is_external else rel.target_part
-                element.set(name, dst_part.relate_to(target, rel.reltype, rel.is_external))
+                element.set(name, relate(target, rel.reltype, rel.is_external))
     dst_part.element.append(endnote)
     note.getparent().remove(note)
     ref.reference.tag = qn("w:endnoteReference")
@@ -573,7 +707,7 @@ def ensure_endnote_settings(settings: Element) -> None:
 def ensure_endnote_section_format(body: Element) -> None:
     """Decimal endnote numbers in each section too: LibreOffice reads the format there and
     would otherwise number endnotes i, ii, iii (Word's default)."""
-    for sect in xpath(body, ".//w:sectPr"):
+    for sect in body.iter(_W_SECTPR):
         if xpath(sect, "w:endnotePr"):
             continue
         pr = OxmlElement("w:endnotePr")

@@ -29,6 +29,7 @@ Running it twice changes nothing the second time.
 
 from __future__ import annotations
 
+import gc
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,19 @@ def _mark_font(document: Any) -> _oxml.MarkFont:
 
 def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Post-process the .docx at ``path`` in place (see the module docstring)."""
-    path = Path(path)
+    # The work makes hundreds of thousands of short-lived element proxies and leaves no garbage
+    # cycle but the document itself: collection passes on the way find nothing to free and,
+    # on a report with 12,000 citations, cost a tenth of the renderer's time.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _finish(Path(path), ledger, options)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _finish(path: Path, ledger: Ledger, options: Options) -> None:
     document = _open(path)
     body = document.element.body
     parts = {
@@ -105,10 +118,11 @@ def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
         "endnote": _related(document.part, _oxml.RT.ENDNOTES),
     }
     refs = _oxml.citation_refs(body)
+    by_id = {k: _oxml.notes_by_id(p.element, k) for k, p in parts.items() if p is not None}
     notes: dict[int, Any] = {}
     for sid, ref in refs.items():
         part = parts[ref.kind]
-        note = _oxml.note_element(part.element, ref.kind, ref.note_id) if part else None
+        note = by_id[ref.kind].get(ref.note_id) if part else None
         if note is None:
             raise BadInput(
                 f"{path}: the {ref.kind} of source [{sid}] is missing", hint=_HINT_REBUILD
@@ -130,7 +144,12 @@ def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
         for sid, ref in refs.items():
             _oxml.set_custom_mark(ref, str(sid))
             _oxml.set_note_mark(notes[sid], ref.kind, str(sid), fonts)
-        for fld in fields:
+        # Each field is let go as soon as it is a link, so the runs it held (out of the document
+        # by then) are freed while still fresh: freeing the 60,000 runs of 12,000 fields when
+        # the function returns took 0.07 s longer.
+        fields.reverse()
+        while fields:
+            fld = fields.pop()
             _oxml.field_to_link(fld, str(fld.source_id))
     else:
         numbers = _oxml.sequential_numbers(body)
@@ -174,10 +193,13 @@ def _move_to_endnotes(
     _oxml.ensure_endnote_settings(document.settings.element)
     _oxml.ensure_endnote_section_format(document.element.body)
     next_id = _oxml.next_note_id(endnotes.element, "endnote")
+    relations = _oxml.Relations(endnotes)
     moved: dict[int, Any] = {}
     # ``moving`` is in document order, so the endnotes part lists them as a reader meets them.
     for sid in moving:
-        moved[sid] = _oxml.footnote_to_endnote(refs[sid], notes[sid], next_id, footnotes, endnotes)
+        moved[sid] = _oxml.footnote_to_endnote(
+            refs[sid], notes[sid], next_id, footnotes, endnotes, relations
+        )
         next_id += 1
     _oxml.drop_unused_rels(footnotes, [_oxml.RT.HYPERLINK])
     return moved
