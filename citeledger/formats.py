@@ -58,6 +58,10 @@ class Format:
     splits_brackets: bool = False  # the reader wraps brackets in bare Spans ({[}1{]})
     rendered: bool = False  # post-processed by citeledger.renderers
     slides: bool = False  # a slide show: its Sources list is paginated onto slides
+    # The writer writes the same file when each run of words is one Str (the office writers
+    # write a run's text in one piece, the HTML writer breaks its lines itself): convert hands
+    # it the words joined, which pandoc reads and writes in about two thirds of the time.
+    joins_words: bool = False
     own: bool = False  # citeledger's name, not a pandoc reader or writer
     reads_since: Version | None = None
     writes_since: Version | None = None
@@ -102,8 +106,16 @@ ROWS = (
         "markdown_github", "markdown", reads=True, writes=True, raw="html", raw_html_anchors=True
     ),
     Format("plain", "markup", writes=True, output_suffixes=(".txt",), links=False),
-    Format("html", "html", reads=True, writes=True, suffixes=(".html", ".htm"), standalone=True),
-    Format("html4", "html", writes=True, standalone=True, raw="html"),
+    Format(
+        "html",
+        "html",
+        reads=True,
+        writes=True,
+        suffixes=(".html", ".htm"),
+        standalone=True,
+        joins_words=True,
+    ),
+    Format("html4", "html", writes=True, standalone=True, raw="html", joins_words=True),
     Format(
         "html5",
         "html",
@@ -111,6 +123,7 @@ ROWS = (
         output_suffixes=(".html", ".htm", ".xhtml"),
         standalone=True,
         raw="html",
+        joins_words=True,
     ),
     Format("revealjs", "html", writes=True, standalone=True, raw="html", slides=True),
     *(
@@ -129,6 +142,7 @@ ROWS = (
         placement="pptx",
         rendered=True,
         slides=True,
+        joins_words=True,
         reads_since=(3, 8, 3),
     ),
     _file(
@@ -140,6 +154,7 @@ ROWS = (
         zip_part=("[Content_Types].xml", b"wordprocessingml"),
         placement="docx",
         rendered=True,
+        joins_words=True,
     ),
     _file(
         "odt",
@@ -148,6 +163,7 @@ ROWS = (
         binary=True,
         note_citations=True,
         zip_part=("mimetype", b"opendocument.text"),
+        joins_words=True,
     ),
     Format(
         "epub",
@@ -310,6 +326,10 @@ def notes_at_end(fmt: str) -> bool:
 def has_links(fmt: str) -> bool:
     row = find(fmt)
     return row is None or row.links
+
+
+def joins_words(fmt: str) -> bool:
+    return _has(fmt, "joins_words")
 
 
 def is_slides(fmt: str) -> bool:

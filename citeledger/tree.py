@@ -296,6 +296,48 @@ class InlineLists(Walk):
                 self.inlines(inner)
 
 
+class _JoinWords(Walk):
+    """See :func:`join_words`."""
+
+    def inlines(self, inlines: Inlines) -> None:
+        out: Inlines = []
+        words: list[str] = []  # the text of the Str that ends ``out``, while it grows
+        n = len(inlines)
+        for i, el in enumerate(inlines):
+            t = el.get("t")
+            if t == "Str":
+                if words:
+                    words.append(el["c"])
+                    continue
+                words.append(el["c"])
+                out.append(el)
+                continue
+            if t == "Space" and words and i + 1 < n and inlines[i + 1].get("t") == "Str":
+                words.append(" ")
+                continue
+            if len(words) > 1:
+                out[-1] = {"t": "Str", "c": "".join(words)}  # new: the old one may be shared
+            words = []
+            out.append(el)
+            inner = child_inlines(el)
+            if inner is not None:
+                self.inlines(inner)
+            elif t == "Note":
+                self.blocks(el["c"])
+        if len(words) > 1:
+            out[-1] = {"t": "Str", "c": "".join(words)}
+        if len(out) != n:
+            inlines[:] = out
+
+
+def join_words(blocks: Blocks) -> None:
+    """Make each run of words one Str, in place: ``Str "a", Space, Str "b"`` becomes
+    ``Str "a b"``; a Space next to anything but text stays. Only for a writer that writes the
+    same file either way (formats ``joins_words``): pandoc then reads and writes about half
+    the elements. The document's metadata is left as it is."""
+    _JoinWords().blocks(blocks)
+
+
 def inline_lists(blocks: Blocks) -> list[Inlines]:
     walk = InlineLists()
     walk.blocks(blocks)

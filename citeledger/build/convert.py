@@ -49,7 +49,7 @@ from ..messages import Say, to_stderr
 from ..options import Options, from_meta, meta_entries
 from ..outputs import Guard, fill, staged
 from ..pandoc import format_for, read_json, run_pandoc
-from ..tree import Json, elements, stringify
+from ..tree import Json, elements, join_words, stringify
 from .resources import (
     Confinement,
     Fetcher,
@@ -762,6 +762,8 @@ def _write(
         variables = chosen.variables
     if family == "commonmark_x":
         _escape_braces(doc)
+    if formats.joins_words(fmt) and not _filters_at_write(req.pandoc_args):
+        join_words(doc.get("blocks", []))
     payload = json.dumps(doc, ensure_ascii=False, check_circular=False, separators=(",", ":"))
     if _is_stdout(target):
         data = run_pandoc(_pandoc_args(fmt, req, draft), stdin=payload, what=str(draft))
@@ -784,6 +786,15 @@ def _write(
             fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
         if formats.is_rendered(fmt):
             _run_renderer(tmp, ledger, options, say=req.say, shown=out)
+
+
+# pandoc options that run code on the tree at the writing step (a filter, citeproc, or a
+# defaults file that may name them): that code must see the tree as citeledger placed it.
+_WRITE_FILTERS = ("-F", "-L", "-C", "-d", "--filter", "--lua-filter", "--citeproc", "--defaults")
+
+
+def _filters_at_write(args: Sequence[str]) -> bool:
+    return any(a.startswith(_WRITE_FILTERS) for a in args)
 
 
 _MISSING_TEX_FILE = re.compile(r"File `([^'`\s]+)' not found")

@@ -179,3 +179,29 @@ def test_pandoc_options_after_double_dash_reach_the_writer(project: Path) -> Non
 def cited(html: str, n: int) -> bool:
     """Whether the page holds citeledger's citation link ``[n]`` (whatever else it carries)."""
     return re.search(rf'class="citeledger-cite"[^>]*>\[{n}\]</a>', html) is not None
+
+
+# A filter run at the writing step (--pandoc-arg): it matches one word, so it must see the words
+# as pandoc read them, not joined into runs (convert joins them for the writers that write the
+# same file either way, when no code runs at the writing step).
+UPPER_LUA = """
+function Str(s)
+  if s.text == "Sea" then return pandoc.Str("SEA") end
+end
+"""
+
+
+@pytest.mark.parametrize("out", ["out.html", "out.docx"])
+def test_a_filter_at_the_writing_step_sees_single_words(project: Path, out: str) -> None:
+    (project / "upper.lua").write_text(UPPER_LUA, encoding="utf-8")
+    args = ["convert", "draft.md", "-o", out, "--pandoc-arg=--lua-filter=upper.lua"]
+    done = citeledger(args, project)
+    assert done.returncode == 0, done.stderr
+    if out.endswith(".html"):
+        text = (project / out).read_text(encoding="utf-8")
+    else:
+        import zipfile
+
+        with zipfile.ZipFile(project / out) as zf:
+            text = zf.read("word/document.xml").decode("utf-8")
+    assert "SEA water freezes" in text or "SEA</w:t>" in text
