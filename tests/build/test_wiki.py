@@ -3,6 +3,7 @@ Sources list, the same ids everywhere, an index and a reverse index, links that 
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from pathlib import Path
@@ -247,6 +248,59 @@ def test_a_failed_verification_writes_no_pages(tmp_path: Path) -> None:
     with pytest.raises(VerificationFailed):
         build_wiki([tmp_path / "bad.md"], tmp_path / "out", ledger, Options())
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("bad", ["a.md", "b.md"])
+def test_a_failed_verification_of_any_draft_writes_no_pages(tmp_path: Path, bad: str) -> None:
+    # The index and the sources page are handed to pandoc while the last draft is verified.
+    ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
+    said: list[str] = []
+    for name in ("a.md", "b.md"):
+        cited = 99 if name == bad else 1
+        (tmp_path / name).write_text(f"# {name[0].upper()}\n\nIce floats.[{cited}]\n")
+    with pytest.raises(VerificationFailed):
+        build_wiki(
+            [tmp_path / "a.md", tmp_path / "b.md"], tmp_path / "out", ledger, say=said.append
+        )
+    assert not (tmp_path / "out").exists()
+    assert any(bad in line and "[99]" in line for line in said), said
+
+
+@pytest.mark.parametrize("fmt", ["gfm", "mediawiki"])
+def test_an_escaped_marker_cites_nothing_on_the_sources_page(tmp_path: Path, fmt: str) -> None:
+    # ``\\[2\\]`` reads as the text [2]: the scan takes it for a citation, the verification
+    # (which reads the draft's text) drops it, so the index and the sources page, started
+    # before the verification ended, are made again from what it left.
+    ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
+    draft = tmp_path / "d.md"
+    draft.write_text(
+        "# Alpha\n\nIce floats.[1] The text \\[2\\] is no citation.\n\n# Beta\n\nWater.[2]\n"
+    )
+    result = build_wiki([draft], tmp_path / "out", ledger, fmt=fmt, say=lambda _l: None)
+    assert [(p.slug, p.ids) for p in result.pages] == [("alpha", [1]), ("beta", [2])]
+    assert result.cited_by == {1: ["alpha"], 2: ["beta"]}
+    ext = FORMATS[fmt].ext
+    sources = (tmp_path / "out" / f"sources{ext}").read_text()
+    entry_2 = sources[sources.index("Ice paper 2") :]
+    assert "Beta" in entry_2 and "Alpha" not in entry_2
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_build_leaves_garbage_collection_as_it_found_it(tmp_path: Path, enabled: bool) -> None:
+    # The build turns the collector off while it runs (its trees hold no cycles).
+    ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
+    (tmp_path / "ok.md").write_text("# A\n\nIce floats.[1]\n")
+    (tmp_path / "bad.md").write_text("# A\n\nIce floats.[99]\n")
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        build_wiki([tmp_path / "ok.md"], tmp_path / "out", ledger, say=lambda _l: None)
+        assert gc.isenabled() is enabled
+        with pytest.raises(VerificationFailed):
+            build_wiki([tmp_path / "bad.md"], tmp_path / "o2", ledger, say=lambda _l: None)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
 
 
 @pytest.mark.parametrize("fmt", ["gfm", "html", "mediawiki"])
