@@ -66,6 +66,7 @@ from .resources import (
 from .scripts import pandoc_variables
 
 if TYPE_CHECKING:
+    from ..document.locate import LocatedAhead
     from ..document.markers import Scan
     from ..ledger import Ledger
 
@@ -259,6 +260,11 @@ def convert(req: ConvertRequest) -> list[Path]:
 
     from_format = req.from_format or format_for(draft)
     warm = _warm_imports(targets)
+    ahead = None
+    if formats.is_markdown_source(from_format):
+        from ..document.locate import LocatedAhead
+
+        ahead = LocatedAhead(draft, str(draft), titles_for(req.options.sources_title))
     try:
         doc = read_json(draft, from_format=from_format, extra_args=req.pipeline.reading_args(draft))
     finally:
@@ -284,7 +290,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     ledger = load_ledger(ledger_path)
 
     found = scan(doc, titles_for(options.sources_title), ledger_links(ledger))
-    _verify_once(doc, ledger, options, found, draft, from_format, say)
+    _verify_once(doc, ledger, options, found, draft, ahead, say)
 
     build = _Build(
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
@@ -690,19 +696,23 @@ def _verify_once(
     options: Options,
     found: Scan,
     draft: Path,
-    from_format: str,
+    ahead: LocatedAhead | None,
     say: Say,
 ) -> None:
+    """The one verification of a build; ``ahead``: a markdown draft's text and markers,
+    located while pandoc read it (findings then name LINE:COL)."""
     from ..verify import verify_for_build
 
-    source_text = None
-    if formats.is_markdown_source(from_format):
-        try:
-            source_text = draft.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            source_text = None
+    text, located = ahead.result() if ahead is not None else (None, None)
     report = verify_for_build(
-        doc, ledger, options, found, source_name=str(draft), source_text=source_text, say=say
+        doc,
+        ledger,
+        options,
+        found,
+        source_name=str(draft),
+        source_text=text,
+        located=located,
+        say=say,
     )
     if report.failed:
         raise VerificationFailed(

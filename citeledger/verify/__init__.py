@@ -42,6 +42,7 @@ def verify(
     source_text: str | None = None,
     build: bool = False,
     footnote_citations: bool = False,
+    located: Locator | None = None,
 ) -> Report:
     """Check ``doc`` (pandoc JSON as a dict, or a panflute Doc) against ``ledger``.
 
@@ -53,7 +54,9 @@ def verify(
     the draft are its Sources entries.
     ``build``: the document is being built, and the build renders the Sources list from the
     ledger, so the draft need not carry one. ``footnote_citations``: a footnote holding a
-    ledger URL counts as a citation (Word and ODF files read back).
+    ledger URL counts as a citation (Word and ODF files read back). ``located``: the
+    :class:`~citeledger.document.locate.Locator` of ``source_text``, made ahead (a build makes
+    it while pandoc reads the draft); made again when it was read with other Sources titles.
     """
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a long report, costs a third of the verifier's own time.
@@ -69,6 +72,7 @@ def verify(
             source_text,
             require_sources_block=not build,
             footnote_citations=footnote_citations,
+            located=located,
         )
     finally:
         if collecting:
@@ -101,6 +105,7 @@ def _verify(
     *,
     require_sources_block: bool,
     footnote_citations: bool,
+    located: Locator | None = None,
 ) -> Report:
     if not isinstance(doc, dict):
         doc = doc.to_json()
@@ -108,7 +113,9 @@ def _verify(
     found = scan if scan is not None else scan_doc(doc, titles, ledger_links(ledger))
     locator = None
     if source_text is not None:
-        locator = Locator.from_text(source_name, source_text, titles)
+        locator = located
+        if locator is None or locator.titles != tuple(titles):
+            locator = Locator.from_text(source_name, source_text, titles)
         drop_escaped(doc, found, locator, titles)
         admit_defined(doc, found, titles, (d.id for d in locator.definitions))
     _own_links(found, ledger)

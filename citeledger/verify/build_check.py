@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..document.locate import Locator
     from ..document.markers import Scan
     from ..ledger import Ledger
     from ..messages import Say
@@ -31,6 +32,7 @@ def verify_for_build(
     source_name: str,
     say: Say,
     source_text: str | None = None,
+    located: Locator | None = None,
     findings_only: bool = False,
 ) -> Report:
     """Verify the draft a build is about to write and say the report's lines (only its
@@ -45,6 +47,7 @@ def verify_for_build(
         source_name=source_name,
         source_text=source_text,
         build=True,
+        located=located,
     )
     for line in report.lines():
         if not findings_only or line.startswith(FINDING_PREFIXES):

@@ -75,3 +75,47 @@ def test_adjacent_markers_each_keep_their_column() -> None:
     the label of a reference link (no label 2 is defined)."""
     text = "Ice floats on water.[1][2] Lakes freeze.[3]\n\n[4]: https://example.org/four\n"
     assert places(text) == ["1:21", "1:24", "1:41"]
+
+
+def test_located_ahead_gives_the_text_and_the_same_places(tmp_path) -> None:
+    """Builds locate the draft's markers in a thread while pandoc reads it; the result is the
+    Locator verify would make, and a draft that cannot be read gives neither."""
+    from citeledger.document.locate import LocatedAhead
+
+    text = "# Sources of heat\n\nRoofs store heat.[1] Walls too.[2]\n"
+    draft = tmp_path / "d.md"
+    draft.write_text(text, encoding="utf-8")
+    got, located = LocatedAhead(draft, "d.md", DEFAULT_TITLES).result()
+    assert got == text and located is not None
+    assert located.titles == tuple(DEFAULT_TITLES)
+    found = scan(tree(text), known=lambda _n, _url: True)
+    assert located.place(found) == Locator.from_text("d.md", text).place(found)
+    assert LocatedAhead(tmp_path / "missing.md", "m.md", DEFAULT_TITLES).result() == (None, None)
+
+
+def test_verify_makes_the_locator_again_for_other_sources_titles(tmp_path) -> None:
+    """A Locator made ahead with the flags' titles is not used when the draft's own front
+    matter names another Sources title: its list would be located under the wrong heading."""
+    from citeledger.options import Options
+    from citeledger.verify import verify
+    from tests.helpers import ledger_of
+
+    text = (
+        "Roofs store heat.[1]\n\n# Provenance of claims\n\n"
+        "[1] https://example.org/a — A\n[2] https://example.org/b — B\n"
+    )
+    ledger = ledger_of(
+        tmp_path / "ledger.json",
+        [
+            (1, "https://example.org/a", "A", "2024-01-01"),
+            (2, "https://example.org/b", "B", "2024-01-01"),
+        ],
+    )
+    options = Options().updated({"sources-title": "Provenance of claims"})
+    wrong = Locator.from_text("d.md", text)  # the default titles: no list found
+    assert wrong.entries == {}
+    good = verify(tree(text), ledger, options, source_name="d.md", source_text=text)
+    ahead = verify(tree(text), ledger, options, source_name="d.md", source_text=text, located=wrong)
+    lines = [f.line() for f in good.findings]
+    assert any("d.md:6:" in line for line in lines), lines  # the entry of [2], located
+    assert [f.line() for f in ahead.findings] == lines

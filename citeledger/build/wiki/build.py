@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...document.locate import LocatedAhead
 from ...document.markers import Hit, Scan, ledger_links, scan
 from ...document.sources_block import titles_for
 from ...errors import BadInput, VerificationFailed
@@ -54,6 +55,8 @@ class _Build:
     split_level: int
     say: Say
     progress: Callable[[int, int], None] | None
+    # Each draft's text and markers, located while pandoc reads the drafts (verify only).
+    ahead: dict[Path, LocatedAhead] = dataclasses.field(default_factory=dict)
 
 
 def build_wiki(
@@ -87,6 +90,9 @@ def build_wiki(
 
 
 def _build(job: _Build, out_dir: Path, verify: bool, from_format: str | None) -> WikiResult:
+    if verify:
+        titles = titles_for(job.opts.sources_title)
+        job.ahead = {d: LocatedAhead(d, str(d), titles) for d in dict.fromkeys(job.drafts)}
     docs = [read_json(d, from_format=from_format) for d in job.drafts]
     if not job.opts.effective().trusted_html:
         from ..raw_html import sanitize_raw_html, writes_html
@@ -309,10 +315,8 @@ def _gfm_links(blocks: list[Json]) -> None:
 
 def _verify(draft: _Draft, job: _Build) -> bool:
     """Verify one draft as a whole (its findings said); True when it failed."""
-    try:
-        text: str | None = draft.path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        text = None
+    ahead = job.ahead.get(draft.path) or LocatedAhead(draft.path, str(draft.path), ())
+    text, located = ahead.result()
     report = verify_for_build(
         draft.doc,
         job.ledger,
@@ -320,6 +324,7 @@ def _verify(draft: _Draft, job: _Build) -> bool:
         draft.found,
         source_name=str(draft.path),
         source_text=text,
+        located=located,
         say=job.say,
     )
     return bool(report.failed)
