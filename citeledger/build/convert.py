@@ -320,7 +320,9 @@ def _warm_imports(targets: Sequence[Target]) -> threading.Thread:
         from ..renderers import preload
 
         for target in targets:
-            with contextlib.suppress(CiteledgerError, ImportError):
+            # Only a head start: whatever fails here fails again, and is told, where the
+            # writer needs it.
+            with contextlib.suppress(Exception):
                 placement_type("latex" if target.writer == "pdf" else target.writer)
                 if formats.is_rendered(target.writer):
                     preload(target.path.suffix)
