@@ -30,9 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from citeledger.build.wiki import FORMATS, build_wiki
 from citeledger.ledger import load_ledger
 from citeledger.pandoc import run_pandoc
+from citeledger.publish.wiki import FORMATS, build_wiki
 
 _TEXT = (
     "ice water density floats temperature glacier melt ocean salinity measured sample core "

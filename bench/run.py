@@ -46,10 +46,10 @@ import bench_filter
 import bench_ledger
 import bench_wiki
 
-from citeledger.build.wiki import FORMATS, build_wiki
 from citeledger.document.markers import scan
 from citeledger.ledger import load_ledger
 from citeledger.pandoc import pandoc_path, pandoc_version, run_pandoc
+from citeledger.publish.wiki import FORMATS, build_wiki
 from citeledger.verify import verify
 
 HERE = Path(__file__).resolve().parent

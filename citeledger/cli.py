@@ -6,8 +6,8 @@ mistake get every verb), the command modules import only the ledger core at modu
 pandoc, panflute and office code load inside the commands that need them. Text and flag
 parameters skip typer's pydantic coercion (``commands._common.plain_coercion``).
 
-What it prints goes through :class:`_TerminalSafe` (web content made inert, then the verdict
-words coloured on a terminal: :mod:`citeledger.console`). A reader that goes away (``| head``)
+What it prints goes through :class:`_TerminalSafe` (web content made inert, then the verdict words
+coloured on a terminal: :mod:`citeledger.commands._console`). A reader that goes away (``| head``)
 ends the run quietly, as ``git log | head`` does.
 """
 
@@ -24,7 +24,7 @@ from typing import Any, TextIO
 import typer
 from typer.core import TyperCommand
 
-from .console import colour_wanted, paint
+from .commands._console import colour_wanted, paint
 from .errors import BadInput, CiteledgerError
 from .escape import terminal_text
 

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from . import formats
-from .archives import check_archive
 from .errors import PandocError, ToolMissing
+from .files import check_archive
 from .formats import Version
 
 ENV = "CITELEDGER_PANDOC"

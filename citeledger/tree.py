@@ -16,7 +16,7 @@ here once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypedDict
 
 # A JSON value whose shape the code does not rely on: metadata payloads, an element's ``c``.
@@ -424,3 +424,27 @@ def code_cell_inlines(blocks: Blocks) -> set[int]:
     walk = _CodeCells()
     walk.blocks(blocks)
     return walk.found
+
+
+def replace_elements(node: object, change: Callable[[Json], list[Json] | None]) -> None:
+    """Replace, in every list under ``node``, each element ``change`` returns a list for; inner
+    elements are seen first, and an element ``change`` returns None for stays (``change`` may
+    still edit it in place)."""
+    if isinstance(node, list):
+        out: list[object] = []
+        changed = False
+        for item in node:
+            replace_elements(item, change)
+            if isinstance(item, dict) and "t" in item:
+                new = change(item)
+                if new is not None:
+                    out.extend(new)
+                    changed = True
+                    continue
+            out.append(item)
+        if changed:
+            node[:] = out
+    elif isinstance(node, dict):
+        content = node.get("c")
+        if isinstance(content, list):
+            replace_elements(content, change)

@@ -24,12 +24,12 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from ..console import NORMAL, QUIET, VERBOSE
 from ..errors import BadInput
 from ..ledger.files import read_file, read_stream
 from ..ledger.model import MAX_ID
 from ..ledger.store import locate_ledger
 from ..options import Options, flag_help, load_project
+from ._console import NORMAL, QUIET, VERBOSE
 
 LedgerOpt = Annotated[
     str | None, typer.Option("--ledger", metavar="FILE", help=flag_help("ledger"))

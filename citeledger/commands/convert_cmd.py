@@ -17,12 +17,12 @@ from typing import Annotated
 
 import typer
 
-from ..console import QUIET, Sink
 from ..document.pipeline import Pipeline  # light: typer reads the annotation
 from ..escape import terminal_text
 from ..messages import to_stderr
 from ..options import Options, with_flags
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
+from ._console import QUIET, Sink
 from ._pipeline import with_pipeline
 
 _ALLOW_HELP = "Fetch images from HOST even at a loopback or private address; repeatable."
@@ -83,7 +83,7 @@ def convert_command(
     draft is read, then citeproc (-C; on by itself when a bibliography is named), then
     citeledger; the writer options (--toc, -N, --pandoc-arg, anything after --) apply to
     every output."""
-    from ..build.convert import ConvertRequest, convert
+    from ..publish.convert import ConvertRequest, convert
 
     level = verbosity(ctx, quiet, verbose)
     options = global_ledger(ctx, options)

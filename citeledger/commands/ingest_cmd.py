@@ -33,7 +33,7 @@ def ingest(
     ledger: LedgerOpt = None,
 ) -> None:
     """Register every URL of JSON tool output or of a reference library (CSL-JSON, BibTeX, RIS)."""
-    from ..build.library import FORMATS, sniff
+    from ..document.library import FORMATS, sniff
 
     if from_format not in FORMATS:
         raise BadInput(f"unknown --from {from_format!r}", hint="use one of " + ", ".join(FORMATS))
@@ -80,7 +80,7 @@ def _ingest_library(path: Any, raw: str, where: str, fmt: str) -> None:
     if fmt == "csljson":
         payload = _parse_json(raw, where)
     else:
-        from ..build.library import csl_from_library
+        from ..document.library import csl_from_library
 
         payload = csl_from_library(raw, fmt, where)
     items, missing = library_items(payload)

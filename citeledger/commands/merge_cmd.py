@@ -3,7 +3,7 @@
 Reads another writer's ledger into this one (``ledger/merge.py`` says how ids are kept and
 translated), prints the id map (``other [3] -> [17]``), copies the evidence texts OTHER's
 quotes name into this ledger's evidence folder, and with ``--rewrite`` translates the markers
-of drafts written against OTHER (``citeledger/build/rewrite.py``), so they verify against the merged
+of drafts written against OTHER (``citeledger/edit/rewrite.py``), so they verify against the merged
 ledger. ``--dry-run`` does all the work and writes nothing. There is no ``renumber``: ids never
 change inside a ledger, and merge is the only place ids of another ledger are translated.
 
@@ -40,7 +40,7 @@ from ..ledger import Ledger, load_ledger, transaction
 from ._common import LedgerOpt, flag, ledger_path
 
 if TYPE_CHECKING:  # merging, evidence and pandoc load inside the command: `add` starts fast
-    from ..build.rewrite import Rewrite
+    from ..edit.rewrite import Rewrite
     from ..ledger.evidence_store import Copied
     from ..ledger.merge import MergeResult
 
@@ -58,7 +58,7 @@ def merge(
     ledger: LedgerOpt = None,
 ) -> None:
     """Merge another ledger into this one, translating its ids (and its drafts' markers)."""
-    from ..build.rewrite import plan_rewrite, read_markdown_draft
+    from ..edit.rewrite import plan_rewrite, read_markdown_draft
     from ..ledger.evidence_store import copy_texts, evidence_dir
     from ..ledger.merge import merge_ledgers
     from ..ledger.store import ledger_guard
@@ -115,7 +115,7 @@ def _write_draft(plan: Rewrite) -> None:
         raise DraftError(f"cannot read {plan.path} again: {exc}") from None
     if now != plan.original:
         raise DraftError(f"{plan.path} changed while merge ran; it was left as it is")
-    from ..outputs import write_bytes
+    from ..files import write_bytes
 
     # The draft is edited where it lives: through a symlinked draft, its target.
     write_bytes(plan.path, plan.text.encode("utf-8"), follow=True)

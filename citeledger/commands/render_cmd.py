@@ -1,5 +1,5 @@
 """``citeledger render``: print a Sources block, or rewrite a draft's block in place
-(``--replace-in``, through :mod:`citeledger.build.replace_in`). The block's title is
+(``--replace-in``, through :mod:`citeledger.edit.replace_in`). The block's title is
 ``--sources-title``, else the draft's ``citeledger: {sources-title: ...}``, else "Sources"; a
 block replaced in place keeps the draft's own title."""
 
@@ -44,7 +44,7 @@ def render(
         )
     path = ledger_path(ctx, ledger)
     if replace_in:
-        from ..build.replace_in import refuse_non_markdown
+        from ..edit.replace_in import refuse_non_markdown
 
         refuse_non_markdown(replace_in, path)
     wanted = parse_id_spec(only) if only else None
@@ -52,7 +52,7 @@ def render(
     flags = options
     draft = replace_in or cited_in
     if draft:
-        from ..build.replace_in import draft_citations
+        from ..edit.replace_in import draft_citations
 
         cited = draft_citations(draft, options, book, warn, from_format)
         options = cited.options
@@ -64,7 +64,7 @@ def render(
     if not block:
         raise NothingFound("no sources to render", hint=f"ledger {path}")
     if replace_in:
-        from ..build.replace_in import replace_block_in
+        from ..edit.replace_in import replace_block_in
 
         picked = pick_sources(book, wanted)
         # --sources-title renames the draft's block; otherwise it keeps the title it has.

@@ -1,5 +1,5 @@
 """``citeledger rewrite --keys DRAFT``: a draft written with the library's citation keys
-(``[@okafor2023]``) gets the ledger's ``[n]`` markers in place (``build/rewrite_keys.py``)."""
+(``[@okafor2023]``) gets the ledger's ``[n]`` markers in place (``edit/rewrite_keys.py``)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ def rewrite(
     """Turn a draft's [@key] citations into the ledger's [n] markers, in place."""
     if not keys:
         raise BadInput("rewrite needs --keys DRAFT", hint="citeledger rewrite --keys draft.md")
-    from ..build.rewrite import read_markdown_draft
-    from ..build.rewrite_keys import plan_key_rewrite
+    from ..edit.rewrite import read_markdown_draft
+    from ..edit.rewrite_keys import plan_key_rewrite
 
     path = ledger_path(ctx, ledger)
     book = load_ledger(path, missing_ok=True)
@@ -40,7 +40,7 @@ def rewrite(
         raise DraftError(f"cannot read {draft} again: {exc}") from None
     if now != plan.original:
         raise DraftError(f"{draft} changed while rewrite ran; it was left as it is")
-    from ..outputs import write_bytes
+    from ..files import write_bytes
 
     write_bytes(draft, plan.text.encode("utf-8"), follow=True)
     echo(f"{draft}: {plan.citations} citation(s) converted to [n] markers")

@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .. import formats
-from ..console import shown_all
 from ..document.pipeline import Pipeline  # light: typer reads the annotation
 from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..options import Options, load_project, with_flags
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
+from ._console import shown_all
 from ._pipeline import with_pipeline
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """``citeledger wiki DRAFT... -o DIR``: multi-page builds with a Sources list per page.
 
-The work is in :mod:`citeledger.build.wiki`; this module parses the flags, shows a progress bar on a
-terminal (rich, which typer brings) and prints one line per written page count.
+The work is in :mod:`citeledger.publish.wiki`; this module parses the flags, shows a progress bar on
+a terminal (rich, which typer brings) and prints one line per written page count.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Annotated
 
 import typer
 
-from ..console import QUIET, Sink
 from ..ledger import load_ledger, resolve_ledger_path
 from ..messages import to_stderr
 from ..options import Options, with_flags
 from ._common import FromOpt, QuietOpt, VerboseOpt, global_ledger, verbosity
+from ._console import QUIET, Sink
 
 # Below this many pages a bar would only flicker.
 PROGRESS_MIN_PAGES = 20
@@ -48,7 +48,7 @@ def wiki_command(
     options: Options,
 ) -> None:
     """Write wiki pages, each with its own Sources list, plus an index and a sources page."""
-    from ..build.wiki import build_wiki
+    from ..publish.wiki import build_wiki
 
     level = verbosity(ctx, quiet, verbose)
     options = global_ledger(ctx, options)

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 
-from ..docx_contract import bookmark_end, bookmark_start, noteref_field
+from ..formats.docx_marks import bookmark_end, bookmark_start, noteref_field
 from ..ledger import Source
 from ..tree import INLINES_AT_1, INLINES_AT_C, Json, Walk, header, link, para, span, str_
 from . import base

@@ -26,8 +26,15 @@ from pathlib import Path
 
 from ..escape import latex_text, latex_url
 from ..formats import family
+from ..formats.slide_fit import (
+    EMU_PER_PT,
+    BodyBox,
+    Entry,
+    paginate,
+    slide_level,
+    sources_page_title,
+)
 from ..ledger import Source
-from ..slides import EMU_PER_PT, BodyBox, Entry, paginate, slide_level, sources_page_title
 from ..tree import Json, header, raw_block, raw_inline
 from . import base
 

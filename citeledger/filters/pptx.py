@@ -19,8 +19,8 @@ cites (``[n] Title — URL``) and their evidence quotes from the ledger.
 
 from __future__ import annotations
 
+from ..formats.slide_fit import BodyBox, Entry, paginate, slide_level, sources_page_title
 from ..ledger import Source
-from ..slides import BodyBox, Entry, paginate, slide_level, sources_page_title
 from ..tree import Json, attr, header, inline_lists, link, str_, text_to_inlines
 from .base import CiteContext
 from .base import Placement as BasePlacement

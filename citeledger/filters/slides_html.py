@@ -1,21 +1,28 @@
 """The Sources list of an HTML slide show (reveal.js, slidy, s5, slideous, dzslides): one slide
 per page, "Sources (1/3)", "Sources (2/3)", ... as the pptx deck has.
 
-A slide shows what fits its box and cuts the rest: 31 entries on one reveal.js slide are 8,781
-px of a 700 px slide. The pages are measured by the estimate of :mod:`citeledger.slides`, for
+A slide shows what fits its box and cuts the rest: 31 entries on one reveal.js slide are 8,781 px of
+a 700 px slide. The pages are measured by the estimate of :mod:`citeledger.formats.slide_fit`, for
 reveal.js's slide (960 × 700 px, the themes' 40-42 px body text) with the list set at
-:data:`FONT_SCALE` of the body size, left-aligned (a reference list is read, not shown from
-afar). Each page's heading is at the deck's slide level, so each is a slide of its own, and the
-pages read back as one Sources block (``Sources (1/2)`` and ``Sources (2/2)`` at one level with
-only entries between: :func:`citeledger.document.sources_block.find_sources_block`).
+:data:`FONT_SCALE` of the body size, left-aligned (a reference list is read, not shown from afar).
+Each page's heading is at the deck's slide level, so each is a slide of its own, and the pages read
+back as one Sources block (``Sources (1/2)`` and ``Sources (2/2)`` at one level with only entries
+between: :func:`citeledger.document.sources_block.find_sources_block`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..formats.slide_fit import (
+    EMU_PER_PT,
+    BodyBox,
+    Entry,
+    paginate,
+    slide_level,
+    sources_page_title,
+)
 from ..ledger import Source
-from ..slides import EMU_PER_PT, BodyBox, Entry, paginate, slide_level, sources_page_title
 from ..tree import Json, attr, header, para, stringify
 from .base import source_anchor
 

@@ -16,9 +16,8 @@ import re
 
 from ..escape import typst_markup, typst_string
 from ..ledger import Source
-from ..tree import Json, elements, raw_block, raw_inline
+from ..tree import Json, elements, raw_block, raw_inline, replace_elements
 from . import base
-from .replace import replace_elements
 
 
 class Placement(base.Placement):

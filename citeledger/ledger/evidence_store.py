@@ -15,7 +15,7 @@ differently and report a change that is not there, and nothing a browser would r
 quote records the file's name as ``text_sha256``; its ``sha256`` stays what it was, the digest
 of the fetched bytes (for a UTF-8 text file without a BOM the two are equal).
 
-Files are written once per digest, through the one safe write (``citeledger.outputs``): two
+Files are written once per digest, through the one safe write (``citeledger.files``): two
 quotes from one page share a file, and a file is never rewritten while it still holds its text.
 The folder only grows: nothing in it is deleted, since any quote of any merged ledger may name
 any file.
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import EvidenceError
-from ..outputs import write_bytes
+from ..files import write_bytes
 from .files import make_folder, read_file
 from .model import Ledger, Quote, Source
 from .quotes import normalize_for_match

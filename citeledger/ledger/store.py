@@ -11,7 +11,7 @@ mid-write. So a change is one transaction:
    the same inode;
 2. read and validate the ledger. A file that does not parse or has the wrong shape raises
    ``LedgerError`` and is never written over: it may be a person's only copy;
-3. write the new text through the one safe write (``citeledger.outputs``: a temporary file in
+3. write the new text through the one safe write (``citeledger.files``: a temporary file in
    the same folder, forced to disk, then renamed over the ledger), so a reader sees the old or
    the new ledger, never half. A temporary file left by a writer killed mid-write is
    deleted by the next lock holder.
@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import LedgerError
-from ..outputs import Guard, remove_orphans, write_bytes
+from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .lock_file import lock_path, prepare_lock_path
 from .model import Ledger, ShapeError, UnsafeEntry

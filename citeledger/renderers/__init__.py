@@ -2,10 +2,9 @@
 
 ``finish(path, ledger=..., options=...)`` picks the renderer by the file's suffix: ``.docx``
 (``renderers/docx.py``: Word marks equal to ledger ids, endnotes) and ``.pptx``
-(``renderers/pptx.py``: Sources slides). ``citeledger finish`` and ``citeledger convert`` both
-call it. The office libraries load only here, inside ``finish``; what the filters and the
-renderers both need (``docx_contract``, ``slides``) lives below both, so neither imports the
-other.
+(``renderers/pptx.py``: Sources slides). ``citeledger finish`` and ``citeledger convert`` both call
+it. The office libraries load only here, inside ``finish``; what the filters and the renderers both
+need (``formats.docx_marks``, ``formats.slide_fit``) lives below both, so neither imports the other.
 """
 
 from __future__ import annotations
@@ -72,7 +71,7 @@ def refuse_doctype(path: Path) -> None:
     import zipfile
     import zlib
 
-    from ..archives import check_archive
+    from ..files import check_archive
 
     check_archive(path)
     try:
@@ -122,7 +121,7 @@ def save_in_place(package: Any, path: Path) -> None:
     a crash or a full disk leaves the file pandoc wrote, never half of the finished one."""
     import io
 
-    from ..outputs import write_bytes
+    from ..files import write_bytes
 
     buffer = io.BytesIO()
     package.save(buffer)

@@ -5,8 +5,8 @@ the relationship and content-type constants, and the XML the renderer writes. Th
 renderer speaks in notes, marks and fields; only this module knows where WordprocessingML keeps
 them and in which order the schema wants child elements.
 
-The filter's own snippets (bookmarks, ``NOTEREF`` fields) are text built in ``docx_contract.py``,
-which the filter imports without python-docx.
+The filter's own snippets (bookmarks, ``NOTEREF`` fields) are text built in
+``formats/docx_marks.py``, which the filter imports without python-docx.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from docx.oxml.ns import nsdecls, nsmap, qn
 from lxml import etree
 from lxml.etree import XMLSyntaxError
 
-from ..docx_contract import (
+from ..formats.docx_marks import (
     BOOKMARK_RE,
     ENDNOTE_REFERENCE,
     FOOTNOTE_REFERENCE,

@@ -34,9 +34,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from ..archives import check_archive
-from ..docx_contract import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..errors import BadInput
+from ..files import check_archive
+from ..formats.docx_marks import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..ledger import Ledger
 from ..options import Options
 from . import _oxml, save_in_place

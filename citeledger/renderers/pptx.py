@@ -18,7 +18,7 @@ the deck's slide level followed by one paragraph per cited source, paginated by 
 estimate for pandoc's default layout and body size. ``finish`` (``finish_pptx``) repaginates
 them for the deck's real layout at :data:`SOURCES_FONT_PT` and checks every link.
 
-How many lines fit is estimated by :mod:`citeledger.slides` (python-pptx cannot measure
+How many lines fit is estimated by :mod:`citeledger.formats.slide_fit` (python-pptx cannot measure
 rendered text); the filter paginates with the same estimate.
 
 Autofit is switched off on the rebuilt slides so PowerPoint and LibreOffice do not shrink text
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..document.sources_block import is_sources_title, own_titles
-from ..slides import (
+from ..formats.slide_fit import (
     INSET_LR,
     INSET_TB,
     SPACE_BEFORE,

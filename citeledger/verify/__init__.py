@@ -17,10 +17,10 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from ..document.docx_input import NoteCitations, note_citations
 from ..document.locate import Locator, drop_escaped
 from ..document.markers import OWN_TARGET, Scan, admit_defined, ledger_links
 from ..document.markers import scan as scan_doc
+from ..document.note_citations import NoteCitations, note_citations
 from ..document.sentences import sentences
 from ..document.sources_block import Entry, entries, titles_for
 from ..ledger import Ledger

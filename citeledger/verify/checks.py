@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..document.docx_input import NoteCitations
 from ..document.locate import heading_location, hit_location
 from ..document.markers import Hit, Marker, Scan
+from ..document.note_citations import NoteCitations
 from ..document.sentences import BIBLIOGRAPHY, Sentence
 from ..document.sources_block import Entry
 from ..ledger import Ledger, normalize_for_match

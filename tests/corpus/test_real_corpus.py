@@ -241,8 +241,8 @@ def test_cited_document_builds_a_latex_pdf_holding_its_scripts(cited: Built) -> 
     """Where the installed fonts set every script of the draft, the PDF's text layer holds each
     of its letters outside Latin; where one is missing, one line names that script."""
     need(shutil.which("xelatex") is not None, "xelatex (Debian: texlive-xetex)")
-    from citeledger.build import scripts
     from citeledger.errors import CiteledgerError
+    from citeledger.renderers import latex as scripts
 
     assert cited.doc is not None
     out = cited.folder / f"{cited.draft.stem}-latex.pdf"

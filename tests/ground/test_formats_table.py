@@ -1,4 +1,4 @@
-"""The formats table (citeledger/formats.py) walked against its other homes: the placement
+"""The formats table (citeledger/formats/__init__.py) walked against its other homes: the placement
 modules of the filter, pandoc's own lists of readers and writers, and the suffix maps."""
 
 from __future__ import annotations

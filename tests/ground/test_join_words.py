@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from citeledger import formats
-from citeledger.filters.replace import replace_elements
 from citeledger.pandoc import run_pandoc
-from citeledger.tree import join_words
+from citeledger.tree import join_words, replace_elements
 from tests.helpers import FIXTURES
 
 REAL = FIXTURES / "corpora" / "real"

@@ -1,4 +1,4 @@
-"""The one safe write (``citeledger.outputs``): the ledger, the evidence texts and every output
+"""The one safe write (``citeledger.files``): the ledger, the evidence texts and every output
 go through it, with each caller's own error line."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import pytest
 
 import citeledger
 from citeledger.errors import EvidenceError
+from citeledger.files import OutputError, write_bytes
 from citeledger.ledger import load_ledger, transaction
 from citeledger.ledger.evidence_store import store_text
-from citeledger.outputs import OutputError, write_bytes
 
 PACKAGE = Path(citeledger.__file__).parent
 # Nothing can be created in /proc/1, not even by root.
@@ -42,7 +42,7 @@ def test_only_the_safe_write_module_renames_or_fsyncs() -> None:
         for path in PACKAGE.rglob("*.py")
         if _calls(ast.parse(path.read_text(encoding="utf-8")), wanted)
     }
-    assert callers == {"outputs.py"}
+    assert callers == {"files.py"}
 
 
 def test_a_ledger_write_leaves_no_temporary_file_and_keeps_the_mode(tmp_path: Path) -> None:

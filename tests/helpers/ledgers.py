@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from citeledger.files import write_bytes
 from citeledger.ledger import Ledger, Source, dump_ledger
-from citeledger.outputs import write_bytes
 
 # A source as a test spells it: a Source, an entry as the file holds it ({"id", "url", ...}),
 # or (id, url, title, accessed).

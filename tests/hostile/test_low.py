@@ -54,7 +54,7 @@ def test_a_symlinked_evidence_folder_is_never_written_through(tmp_path: Path) ->
 
 
 def test_wiki_page_names_are_unique_under_case_folding_and_nfd() -> None:
-    from citeledger.build.wiki.pages import unique_slugs
+    from citeledger.publish.wiki.pages import unique_slugs
 
     titles = ["Straße", "Strasse", "σ", "ς", "Café", "Cafe\u0301", "ǅ", "ǆ"]
     slugs = unique_slugs(titles)
@@ -120,8 +120,8 @@ def test_invisible_characters_in_a_title_never_reach_the_terminal(
 
 
 def test_an_output_error_names_the_output_not_its_hidden_temporary_file(tmp_path: Path) -> None:
-    from citeledger.build.convert import _named_as
     from citeledger.errors import PandocError
+    from citeledger.publish.convert import _named_as
 
     tmp = tmp_path / ".d.pptx.123.abc.tmp.pptx"
     out = tmp_path / "d.pptx"

@@ -131,7 +131,7 @@ def test_an_output_that_is_a_device_or_links_to_one_is_refused(how: str, project
 
 @pytest.mark.parametrize("system", ["/dev/null", "/dev/stdout", "/proc/self/fd/1"])
 def test_a_system_device_is_refused_before_any_work(system: str) -> None:
-    from citeledger.outputs import Guard, OutputError
+    from citeledger.files import Guard, OutputError
 
     with pytest.raises(OutputError, match="standard output"):
         Guard().check(Path(system))
@@ -155,6 +155,6 @@ def test_an_output_in_the_evidence_folder_is_refused(output: str, project: Path)
 
 @pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="no /dev/shm")
 def test_a_file_in_dev_shm_is_an_ordinary_output() -> None:
-    from citeledger.outputs import Guard
+    from citeledger.files import Guard
 
     Guard().check(Path("/dev/shm") / f"citeledger-{os.getpid()}.html")

@@ -791,7 +791,7 @@ def test_a_zip_bomb_docx_is_refused_before_anything_inflates_it(bomb: dict, proj
 
 
 def test_real_office_files_pass_the_zip_bomb_check() -> None:
-    from citeledger.archives import check_archive
+    from citeledger.files import check_archive
 
     root = ROOT
     files = [

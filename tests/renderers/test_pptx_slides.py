@@ -13,12 +13,18 @@ from pptx import Presentation
 
 from citeledger.filters.main import apply
 from citeledger.filters.pptx import slide_level
+from citeledger.formats.slide_fit import (
+    BodyBox,
+    entry_height_pt,
+    fit_entry,
+    paginate,
+    wrapped_lines,
+)
+from citeledger.formats.slide_fit import Entry as SlideEntry
 from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import pandoc_path, run_pandoc
 from citeledger.renderers.pptx import finish_pptx
-from citeledger.slides import BodyBox, entry_height_pt, fit_entry, paginate, wrapped_lines
-from citeledger.slides import Entry as SlideEntry
 from citeledger.templates.make_reference_pptx import build as build_reference
 from tests.helpers import ROOT, make_ledger
 

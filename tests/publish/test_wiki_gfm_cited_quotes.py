@@ -3,7 +3,7 @@
 The gfm link rewriting walks every element's content as if it were an inline list, and a Quoted
 or Math element's content starts with its quote or math type: ``AttributeError: 'list' object
 has no attribute 'get'``. pandoc's MANUAL and changelog hit it. The link rewriting of the wiki
-package (``citeledger/build/wiki/links.py``) walks inline lists only.
+package (``citeledger/publish/wiki/links.py``) walks inline lists only.
 """
 
 from __future__ import annotations

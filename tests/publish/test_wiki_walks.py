@@ -7,9 +7,9 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from citeledger.build.wiki import Page
-from citeledger.build.wiki.links import CITE_CLASS, GfmLinks, Target, index_targets
 from citeledger.pandoc import read_json
+from citeledger.publish.wiki import Page
+from citeledger.publish.wiki.links import CITE_CLASS, GfmLinks, Target, index_targets
 from citeledger.tree import Json, elements, stringify
 
 DRAFT = """\

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from .errors import BadInput
-from .tree import stringify
+from ..errors import BadInput
+from ..tree import stringify
 
 COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render")
 _BOOL_TRUE = frozenset({"true", "yes", "on", "1"})

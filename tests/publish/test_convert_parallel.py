@@ -134,8 +134,8 @@ def test_without_fork_the_outputs_are_written_by_threads_the_same(
     """Where the system cannot fork (Windows), writers are threads of the build's process."""
     import multiprocessing
 
-    from citeledger.build.convert import ConvertRequest
-    from citeledger.build.convert import convert as build
+    from citeledger.publish.convert import ConvertRequest
+    from citeledger.publish.convert import convert as build
 
     monkeypatch.chdir(draft.parent)
     monkeypatch.setenv("CITELEDGER_LEDGER", str(draft.parent / "ledger.json"))
@@ -167,8 +167,8 @@ def test_a_writer_that_cannot_be_started_is_built_in_the_build_itself(
 ) -> None:
     import multiprocessing.context
 
-    from citeledger.build.convert import ConvertRequest
-    from citeledger.build.convert import convert as build
+    from citeledger.publish.convert import ConvertRequest
+    from citeledger.publish.convert import convert as build
 
     def refuse(self: object) -> None:
         raise OSError(12, "Cannot allocate memory")

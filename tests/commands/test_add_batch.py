@@ -100,6 +100,7 @@ def test_add_starts_without_pydantic_or_the_other_verbs(tmp_path: Path) -> None:
     assert loaded == [
         "citeledger.commands",
         "citeledger.commands._common",
+        "citeledger.commands._console",
         "citeledger.commands.add_cmd",
     ]
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .messages import Say
+from ..messages import Say
 
 QUIET, NORMAL, VERBOSE = -1, 0, 1
 

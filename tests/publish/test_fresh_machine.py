@@ -12,9 +12,9 @@ import pytest
 import typst
 from pypdf import PdfReader
 
-from citeledger.build.convert import TEMPLATES
 from citeledger.pandoc import run_pandoc
-from citeledger.renderers.typst_fonts import font_warning, missing_scripts
+from citeledger.publish.convert import TEMPLATES
+from citeledger.renderers.fonts import font_warning, missing_scripts
 from tests.helpers import make_ledger, need, require_cjk_font, run_citeledger
 
 JAPANESE = "# 食品ロス\n\n家庭から発生した食品ロスは、年間約236万トンと推計されている。[1]\n"

@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..errors import CiteledgerError
-from ..renderers.typst_fonts import CJK, NOTO, SCRIPTS, Script, script_of
 from ..tree import Json
+from .fonts import CJK, NOTO, SCRIPTS, Script, script_of
 
-# typst_fonts' table holds the scripts typst's own fonts lack; Latin Modern lacks these too.
+# fonts' table holds the scripts typst's own fonts lack; Latin Modern lacks these too.
 LATIN_MODERN_LACKS = (
     *SCRIPTS,
     Script("Greek", ((0x0370, 0x03FF), (0x1F00, 0x1FFF)), "fonts-dejavu-core"),

@@ -11,11 +11,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from citeledger.build import raw_html
-from citeledger.build.raw_html import sanitize_raw_html
-from citeledger.filters.replace import replace_elements
 from citeledger.pandoc import read_json
-from citeledger.tree import Json, elements
+from citeledger.publish import raw_html
+from citeledger.publish.raw_html import sanitize_raw_html
+from citeledger.tree import Json, elements, replace_elements
 
 
 def three_walks(doc: Json) -> int:

@@ -51,7 +51,7 @@ def compile_pdf(source: bytes, draft: Path, out: Path, fetched: list[Path], say:
             raise compile_error(exc, text, draft, out) from None
     if not isinstance(pdf, bytes):
         raise CiteledgerError(f"typst returned no PDF for {out}")
-    from ..renderers.typst_fonts import font_warning, missing_scripts
+    from .fonts import font_warning, missing_scripts
 
     missing = missing_scripts(text, pdf)
     if missing:

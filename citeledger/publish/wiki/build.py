@@ -19,6 +19,7 @@ from ...document.locate import LocatedAhead
 from ...document.markers import Hit, Scan, ledger_links, scan
 from ...document.sources_block import titles_for
 from ...errors import BadInput, VerificationFailed
+from ...files import Guard
 from ...filters import main as filter_main
 from ...filters.base import Entries
 from ...filters.cards import assets_html
@@ -26,7 +27,6 @@ from ...ledger import Ledger
 from ...ledger.lock_file import lock_path
 from ...messages import Say, to_stderr
 from ...options import Options, from_meta
-from ...outputs import Guard
 from ...pandoc import read_json
 from ...tree import Json, link, raw_block, text_to_inlines
 from ...verify import verify_for_build

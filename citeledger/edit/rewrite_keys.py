@@ -1,7 +1,7 @@
 """A markdown draft's citations by key (``[@okafor2023]``, ``[@source12; @b]``) turned into the
 ledger's ``[n]`` markers in place (``citeledger rewrite --keys``).
 
-As for ``merge --rewrite`` (``build/rewrite.py``), only real citations change and the draft is
+As for ``merge --rewrite`` (``edit/rewrite.py``), only real citations change and the draft is
 never re-rendered through pandoc:
 
 1. pandoc reads the draft: its ``Cite`` elements are the citations (never those in code, math,

@@ -134,7 +134,7 @@ def replace_block_in(
     ``draft``, found under "Sources", ``sources_title`` or a common title, keeping the title
     the draft gave it unless ``keep_title`` is false; returns its path."""
     from ..document.sources_block import titles_for
-    from ..outputs import write_bytes
+    from ..files import write_bytes
 
     target = Path(draft)
     try:

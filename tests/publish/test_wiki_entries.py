@@ -1,21 +1,21 @@
 """gfm builds write each Sources entry once and put its text into every page that lists it
-(``citeledger/build/wiki/entries.py``): a page must read exactly as if pandoc had written the entry
-in place, whatever the title holds."""
+(``citeledger/publish/wiki/entries.py``): a page must read exactly as if pandoc had written the
+entry in place, whatever the title holds."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from citeledger.build.wiki import FORMATS, Page, build_wiki
-from citeledger.build.wiki.build import sources_page
-from citeledger.build.wiki.entries import WrittenEntries
-from citeledger.build.wiki.links import GfmLinks
-from citeledger.build.wiki.writer import PageWriter
 from citeledger.filters import main as filter_main
 from citeledger.ledger import Ledger, load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import read_json
+from citeledger.publish.wiki import FORMATS, Page, build_wiki
+from citeledger.publish.wiki.build import sources_page
+from citeledger.publish.wiki.entries import WrittenEntries
+from citeledger.publish.wiki.links import GfmLinks
+from citeledger.publish.wiki.writer import PageWriter
 from citeledger.tree import Json
 
 # Titles whose gfm escaping could depend on what surrounds them: markup at either end, a

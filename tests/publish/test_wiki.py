@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.build.wiki import (
+from citeledger.errors import VerificationFailed
+from citeledger.ledger import load_ledger
+from citeledger.options import Options
+from citeledger.publish.wiki import (
     FORMATS,
     build_wiki,
     github_anchor,
     page_href,
     unique_slugs,
 )
-from citeledger.errors import VerificationFailed
-from citeledger.ledger import load_ledger
-from citeledger.options import Options
 from tests.helpers import GOLDEN_ROOT, make_ledger, run_citeledger
 
 DRAFT = """\

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from ...errors import BadInput
 from ...escape import html_text
+from ...files import Guard, OutputError, write_bytes
 from ...filters.cards import assets_html
-from ...outputs import Guard, OutputError, write_bytes
 from ...pandoc import run_pandoc
 from ...tree import Json
 from .formats import WikiFormat

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import formats
-from ..document.pipeline import Pipeline
-from ..errors import (
+from ... import formats
+from ...document.pipeline import Pipeline
+from ...errors import (
     BadInput,
     CiteledgerError,
     DraftError,
@@ -45,12 +45,13 @@ from ..errors import (
     ToolMissing,
     VerificationFailed,
 )
-from ..messages import Say, to_stderr
-from ..options import Options, from_meta, meta_entries
-from ..outputs import Guard, fill, staged
-from ..pandoc import format_for, read_json, run_pandoc
-from ..tree import Json, elements, join_words, stringify
-from .resources import (
+from ...files import Guard, fill, staged
+from ...messages import Say, to_stderr
+from ...options import Options, from_meta, meta_entries
+from ...pandoc import format_for, read_json, run_pandoc
+from ...renderers.latex import pandoc_variables
+from ...tree import Json, elements, join_words, stringify
+from ..images import (
     Confinement,
     Fetcher,
     confine_local_files,
@@ -63,14 +64,13 @@ from .resources import (
     named_resource_folders,
     refused_warning,
 )
-from .scripts import pandoc_variables
 
 if TYPE_CHECKING:
-    from ..document.locate import LocatedAhead
-    from ..document.markers import Scan
-    from ..ledger import Ledger
+    from ...document.locate import LocatedAhead
+    from ...document.markers import Scan
+    from ...ledger import Ledger
 
-TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 TYPST_TEMPLATE = TEMPLATES / "report.typst"
 LATEX_REPORT = TEMPLATES / "latex-report.tex"
 REFERENCE_DOCS = {"docx": TEMPLATES / "reference.docx", "pptx": TEMPLATES / "reference.pptx"}
@@ -203,7 +203,7 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
             f"--pdf-engine {req.pdf_engine}: not one of {', '.join(PDF_ENGINES)}",
             hint="use typst (no TeX needed) or an installed LaTeX engine",
         )
-    from ..pandoc import require
+    from ...pandoc import require
 
     for target in targets:
         writer = target.writer
@@ -238,11 +238,11 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
 
 def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
-    from ..document.markers import ledger_links, scan
-    from ..document.sources_block import titles_for
-    from ..ledger import load_ledger, resolve_ledger_path
-    from ..ledger.evidence_store import evidence_dir
-    from ..ledger.lock_file import lock_path
+    from ...document.markers import ledger_links, scan
+    from ...document.sources_block import titles_for
+    from ...ledger import load_ledger, resolve_ledger_path
+    from ...ledger.evidence_store import evidence_dir
+    from ...ledger.lock_file import lock_path
 
     say = req.say
     draft = Path(req.draft)
@@ -262,7 +262,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     warm = _warm_imports(targets)
     ahead = None
     if formats.is_markdown_source(from_format):
-        from ..document.locate import LocatedAhead
+        from ...document.locate import LocatedAhead
 
         ahead = LocatedAhead(draft, str(draft), titles_for(req.options.sources_title))
     try:
@@ -316,8 +316,8 @@ def _warm_imports(targets: Sequence[Target]) -> threading.Thread:
     here instead of in every forked writer. Started, and to be joined."""
 
     def load() -> None:
-        from ..filters.main import placement_type
-        from ..renderers import preload
+        from ...filters.main import placement_type
+        from ...renderers import preload
 
         for target in targets:
             # Only a head start: whatever fails here fails again, and is told, where the
@@ -554,7 +554,7 @@ def _writer(job: _Job, k: int, conn: Any) -> None:
     its pandoc first."""
     import signal
 
-    from .. import pandoc
+    from ... import pandoc
 
     def stop(signum: int, _frame: object) -> None:
         pandoc.stop_children()
@@ -577,7 +577,7 @@ def _fetch_first(job: _Job) -> None:
     that no writer fetches one again nor repeats the warning for one refused."""
     if "Image" not in job.build.kinds or not any(formats.is_binary(t.writer) for t in job.targets):
         return
-    from .resources import remote_images
+    from ..images import remote_images
 
     urls = remote_images(job.doc)
     for url in urls:
@@ -598,7 +598,7 @@ def _fetch_first(job: _Job) -> None:
 
 def _build_output(job: _Job, k: int, say: Say, *, in_place: bool) -> None:
     """Output ``k``: the filter applied to its own tree, pandoc, the renderer, in place."""
-    from ..filters.main import apply
+    from ...filters.main import apply
 
     target = job.targets[k]
     req = dataclasses.replace(job.req, say=say)
@@ -636,12 +636,12 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
     family = formats.family(fmt)
     changed = False
     if not build.trusted_html:
-        from .raw_html import sanitize_raw_html, writes_html
+        from ..raw_html import sanitize_raw_html, writes_html
 
         if writes_html(fmt):
             changed = sanitize_raw_html(doc) > 0
     if family == "typst":
-        from ..filters.typst import make_compilable, unresolved_warning
+        from ...filters.typst import make_compilable, unresolved_warning
 
         changed = True
         unresolved = make_compilable(doc)
@@ -651,7 +651,7 @@ def _prepare(doc: Json, fmt: str, target: Target, draft: Path, build: _Build, sa
     reads_files = images or bool(build.kinds & {"RawInline", "RawBlock"})
     # Every binary output (a package, a PDF) holds its images: pandoc would fetch remote ones.
     if formats.is_binary(target.writer) or formats.is_binary(family):
-        from .typst_pdf import placeholder_name
+        from ...renderers.typst import placeholder_name
 
         name = placeholder_name if family == "typst" else str
         if build.confinement is not None and (reads_files or family.startswith("epub")):
@@ -703,7 +703,7 @@ def _verify_once(
 ) -> None:
     """The one verification of a build; ``ahead``: a markdown draft's text and markers,
     located while pandoc read it (findings then name LINE:COL)."""
-    from ..verify import verify_for_build
+    from ...verify import verify_for_build
 
     text, located = ahead.result() if ahead is not None else (None, None)
     report = verify_for_build(
@@ -743,7 +743,7 @@ def _pandoc_args(fmt: str, req: ConvertRequest, draft: Path) -> list[str]:
 
 def _add_latex_look(doc: Json) -> None:
     """The report look for LaTeX: first in header-includes, before the filter's macros."""
-    from ..filters.base import add_header_include
+    from ...filters.base import add_header_include
 
     if LATEX_REPORT.is_file():
         add_header_include(doc, "latex", LATEX_REPORT.read_text(encoding="utf-8"))
@@ -765,8 +765,8 @@ def _write(
         _add_latex_look(doc)
     variables: dict[str, str] = {}
     if target.writer == "pdf" and family == "latex":
-        from ..filters.base import add_header_include
-        from .scripts import plan
+        from ...filters.base import add_header_include
+        from ...renderers.latex import plan
 
         chosen = plan(req.pdf_engine, build.text, doc.get("meta", {}), draft)
         for text in chosen.header:
@@ -785,7 +785,7 @@ def _write(
     with staged(out) as tmp, _named_as(tmp, out):
         args = _pandoc_args(fmt, req, draft)
         if target.writer == "pdf" and family == "typst":
-            from .typst_pdf import compile_pdf
+            from ...renderers.typst import compile_pdf
 
             source = run_pandoc(args, stdin=payload, what=str(draft))
             fetched = list(build.fetcher.fetched.values())
@@ -816,7 +816,7 @@ def _escape_braces(doc: Json) -> None:
     """pandoc's commonmark_x writer leaves ``{`` as it is, and its reader takes
     ``word{onclick=x}`` as attributes of the word: a title from the web (or the draft's text)
     would come back as a live span. Each ``{`` of the text is written escaped."""
-    from ..filters.replace import replace_elements
+    from ...tree import replace_elements
 
     def change(el: Json) -> list[Json] | None:
         if el.get("t") != "Str" or "{" not in el["c"]:
@@ -851,7 +851,7 @@ def _latex_pdf(
     the engine's log says it left letters out."""
     import tempfile
 
-    from . import scripts
+    from ...renderers import latex as scripts
 
     with tempfile.TemporaryDirectory(prefix="citeledger-latex-") as logs:
         log = Path(logs) / "pandoc-log.json"
@@ -882,7 +882,7 @@ def _latex_pdf(
 def _run_renderer(path: Path, ledger: Ledger, options: Options, *, say: Say, shown: Path) -> None:
     """The renderer on the staged file; its errors name the output, not the hidden file."""
     try:
-        from ..renderers import finish
+        from ...renderers import finish
     except ImportError:
         say(f"warn: {path.suffix} renderer not installed; marks keep pandoc's numbering")
         return

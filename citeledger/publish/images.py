@@ -36,8 +36,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 from ..errors import DraftError
-from ..filters.replace import replace_elements
-from ..tree import Json, elements
+from ..tree import Json, elements, replace_elements
 
 MAX_BYTES = 20 * 1024 * 1024
 TIMEOUT_SECONDS = 10.0

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.build import scripts
 from citeledger.errors import CiteledgerError
+from citeledger.renderers import latex as scripts
 from tests.helpers import need, run_citeledger
 
 DEVANAGARI = "हिन्दी"

@@ -100,7 +100,7 @@ def test_a_bookdown_chapter_with_determinants_builds(folder: Path) -> None:
 
 def test_a_typst_error_names_the_drafts_line_and_cause(folder: Path) -> None:
     # Raw typst that reads a file the folder lacks (a markdown image that is missing is
-    # written as its alt text instead: tests/build/test_missing_images.py).
+    # written as its alt text instead: tests/publish/test_missing_images.py).
     draft = (
         "# R\n\nIntro text.[1]\n\nThe lighthouse keeper's diagram:\n\n"
         '`#image("missing.png")`{=typst}\n'
