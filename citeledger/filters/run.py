@@ -4,7 +4,9 @@ console script (:mod:`citeledger.filters.main`), the panflute pieces
 
 Also how a filter process ends on an error (:func:`exit_with`) and what it learns of who
 started it (:func:`caller_from`): the two entries pandoc starts share them, so neither
-imports the other.
+imports the other. A job that runs the filter in-process (``citeledger convert``) imports what
+it does to the tree around the run from here too: the header-includes it adds, and what typst
+cannot compile made plain.
 """
 
 from __future__ import annotations
@@ -21,9 +23,21 @@ from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
 from ..tree import Inlines, Json, PandocDoc, text_to_inlines
 from ..verify import verify_for_build
-from .base import BasePlacement, Caller, CiteContext, State
+from .base import BasePlacement, Caller, CiteContext, State, add_header_include
 from .headings import keep_heading_ids
 from .registry import placement_for
+from .typst import make_compilable, unresolved_warning
+
+__all__ = [
+    "Caller",
+    "State",
+    "add_header_include",
+    "apply",
+    "caller_from",
+    "exit_with",
+    "make_compilable",
+    "unresolved_warning",
+]
 
 
 def _replace_hits(state: State, placement: BasePlacement) -> None:
