@@ -1,10 +1,11 @@
 """What every placement shares: the filter's state, and the generic placement that any pandoc
 output format can take (bracketed ids, a Sources list at the end).
 
-A format module (``filters/html.py``, ``filters/docx.py``, ...) subclasses :class:`Placement`
-and overrides what its readers expect differently. Placements build pandoc JSON elements, not
-raw markup, wherever pandoc can express the thing: the writer then escapes titles and URLs for
-its format, which is the only escaping that never drifts from the format's rules.
+A format module (``filters/html.py``, ``filters/docx.py``, ...) subclasses
+:class:`BasePlacement` as ``<Format>Placement`` and overrides what its readers expect
+differently. Placements build pandoc JSON elements, not raw markup, wherever pandoc can express
+the thing: the writer then escapes titles and URLs for its format, which is the only escaping
+that never drifts from the format's rules.
 """
 
 from __future__ import annotations
@@ -17,7 +18,36 @@ from ..formats import family
 from ..ledger import Ledger, Source
 from ..messages import Say, to_stderr
 from ..options import Options
-from ..tree import Json, header, link, para, raw_block, str_, text_to_inlines
+from ..tree import (
+    Block,
+    Inlines,
+    Json,
+    PandocDoc,
+    header,
+    link,
+    para,
+    raw_block,
+    str_,
+    text_to_inlines,
+)
+
+# The class of every citation element a placement makes (a link, or pptx's Span): what a later
+# step (the wiki build's gfm pages, the pptx speaker notes) finds them by.
+CITE_CLASS = "citeledger-cite"
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who started the filter run, told by the entry that starts it (the console script reads
+    its environment once, at its edge): a placement never asks the environment itself.
+
+    ``source_name`` names the draft in findings; ``under_pandoc``: pandoc runs the filter (a
+    bare ``pandoc --filter``), so nothing of citeledger's finishes the file unless ``finished``
+    says a build script runs ``citeledger finish`` on it."""
+
+    source_name: str = "input"
+    under_pandoc: bool = False
+    finished: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +66,7 @@ class CiteContext:
 class State:
     """The one state object of a filter run (panflute's ``doc.<name>`` habit, on plain JSON)."""
 
-    doc: Json
+    doc: PandocDoc
     format: str
     options: Options
     ledger: Ledger
@@ -49,6 +79,7 @@ class State:
     sources_at: int | None = None
     sources_level: int = 1
     say: Say = to_stderr  # where the run's warnings go (the caller's sink)
+    caller: Caller = field(default_factory=Caller)
     # A renderer finishes the written file (convert's docx and pptx): what it rebuilds for the
     # real layout need not be laid out here too.
     rendered: bool = False
@@ -89,7 +120,7 @@ def cite_anchor(source_id: int, occurrence: int) -> str:
     return f"cite-{source_id}-{occurrence}"
 
 
-def add_header_include(doc: Json, fmt: str, text: str) -> None:
+def add_header_include(doc: PandocDoc, fmt: str, text: str) -> None:
     """Append raw ``text`` to the document's ``header-includes`` metadata, keeping what the
     author put there (a single value becomes the first item of a list)."""
     meta = doc.setdefault("meta", {})
@@ -106,10 +137,10 @@ def add_header_include(doc: Json, fmt: str, text: str) -> None:
 ARCHIVED = "citeledger-archived"
 
 
-def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
+def entry_inlines(source: Source, *, with_url: bool = True) -> Inlines:
     """``Title. URL (accessed DATE) (archived URL)`` with live links: the text of a note or a
     list entry (the archived part only when the ledger holds an archived copy's address)."""
-    out: list[Json] = []
+    out: Inlines = []
     title = source.lead_sentence  # one line: a newline in a Str could start markup
     if title:
         out += text_to_inlines(title)
@@ -125,7 +156,7 @@ def entry_inlines(source: Source, *, with_url: bool = True) -> list[Json]:
     return out
 
 
-class Entries:
+class BaseEntries:
     """How a format writes one entry of a Sources list, ``[n] Title. URL (accessed DATE)``,
     from the format and the options alone. A placement renders its list's entries through it,
     and so does a list made outside any filter run (the wiki build's sources page), so both
@@ -136,11 +167,15 @@ class Entries:
         self.fmt = family(fmt)
         self.options = options
 
-    def entry(self, source: Source, number: int) -> list[Json]:
+    def entry(self, source: Source, number: int) -> Inlines:
         return [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
 
 
-class Placement:
+# The old name, for publish/wiki/build.py until it imports BaseEntries (issue 39's merge).
+Entries = BaseEntries
+
+
+class BasePlacement:
     """The generic placement: ``[n]`` stays as text, the Sources list comes last.
 
     Subclasses override :meth:`cite` (the inline form of one citation), :meth:`list_blocks`
@@ -152,35 +187,35 @@ class Placement:
     # Whether the written file records the options it was built with (files a renderer
     # finishes: ``citeledger finish`` reads them back).
     records_options = False
-    entries_type: ClassVar[type[Entries]] = Entries
+    entries_type: ClassVar[type[BaseEntries]] = BaseEntries
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.entries = self.entries_type(state.format, state.options)
 
     # Inline side -------------------------------------------------------------------------
-    def cite(self, source: Source, number: int, at: CiteContext) -> list[Json]:
+    def cite(self, source: Source, number: int, at: CiteContext) -> Inlines:
         """One citation of ``source``, shown as ``number``, where ``at`` says."""
         return [str_(f"[{number}]")]
 
-    def separator(self) -> list[Json]:
+    def separator(self) -> Inlines:
         return []
 
-    def provenance(self, marker: Marker) -> list[Json]:
+    def provenance(self, marker: Marker) -> Inlines:
         if self.state.options.provenance == "drop":
             return []
         return [str_(marker.text)]
 
     # Block side --------------------------------------------------------------------------
-    def entry(self, source: Source, number: int) -> list[Json]:
+    def entry(self, source: Source, number: int) -> Inlines:
         return self.entries.entry(source, number)
 
-    def sources_blocks(self) -> list[Json]:
+    def sources_blocks(self) -> list[Block]:
         """The Sources list, or nothing when the document cites nothing."""
         sources = self.state.list_order()
         return self.list_blocks(sources) if sources else []
 
-    def list_blocks(self, sources: list[Source]) -> list[Json]:
+    def list_blocks(self, sources: list[Source]) -> list[Block]:
         """The blocks of a Sources list of ``sources`` (never empty), in list order."""
         return [
             self.sources_header(),
@@ -192,7 +227,7 @@ class Placement:
         title = self.state.options.sources_title
         return header(self.state.sources_level, title, identifier, ["unnumbered"])
 
-    def place_sources(self, blocks: list[Json]) -> None:
+    def place_sources(self, blocks: list[Block]) -> None:
         """Put the list where the draft kept its Sources block, else at the end."""
         doc_blocks = self.state.doc["blocks"]
         at = self.state.sources_at

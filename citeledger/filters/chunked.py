@@ -13,13 +13,13 @@ two entries named ``src-12`` would send both chunks' ``[12]`` to the first one.
 from __future__ import annotations
 
 from ..ledger import Source
-from ..tree import Json, attr, elements, header, inline_lists, para
+from ..tree import Block, Inline, Inlines, attr, elements, header, inline_lists, para
 from . import base, cards, html
 
 SPLIT_LEVEL = 1
 
 
-def chunk_bounds(blocks: list[Json], split_level: int) -> list[tuple[int, int]]:
+def chunk_bounds(blocks: list[Block], split_level: int) -> list[tuple[int, int]]:
     """Top-level ``blocks[start:end]`` of each chunk pandoc will write."""
     bounds: list[tuple[int, int]] = []
     start = 0
@@ -32,7 +32,7 @@ def chunk_bounds(blocks: list[Json], split_level: int) -> list[tuple[int, int]]:
     return bounds
 
 
-class Placement(html.Placement):
+class ChunkedPlacement(html.HtmlPlacement):
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
         self.split_level = SPLIT_LEVEL
@@ -40,16 +40,16 @@ class Placement(html.Placement):
         self.occurrences: dict[int, list[str]] = {}
         # The citation links this placement made, by identity, with their source ids: a link
         # of the draft's own that carries the class ``citeledger-cite`` is the author's.
-        self.made: dict[int, tuple[Json, int]] = {}
+        self.made: dict[int, tuple[Inline, int]] = {}
 
-    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         out = super().cite(source, number, at)
         for el in elements(out):
             if el.get("t") == "Link":
                 self.made[id(el)] = (el, source.id)
         return out
 
-    def cite_links(self, blocks: list[Json]) -> list[tuple[Json, int]]:
+    def cite_links(self, blocks: list[Block]) -> list[tuple[Inline, int]]:
         """The citation links among ``blocks``, in reading order, with their source ids."""
         return [
             self.made[id(el)]
@@ -61,11 +61,11 @@ class Placement(html.Placement):
     def chunk_anchor(self, source_id: int) -> str:
         return f"c{self.chunk}-{base.source_anchor(source_id)}"
 
-    def back_links(self, source: Source) -> list[Json]:
+    def back_links(self, source: Source) -> Inlines:
         """Back-links to this chunk's citations of ``source`` only."""
         return self.back_marks(self.occurrences.get(source.id, []))
 
-    def chunk_list(self, ids: list[int]) -> list[Json]:
+    def chunk_list(self, ids: list[int]) -> list[Block]:
         sources = [s for s in self.state.list_order() if s.id in ids]
         entries = [
             {

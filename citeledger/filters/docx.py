@@ -19,7 +19,8 @@ footnotes is a ``NOTEREF`` to the source's note, or, when the source is cited no
   ``citeledger finish`` moves them to real Word endnotes; bare pandoc keeps footnotes and the
   filter, when pandoc runs it (``$PANDOC_VERSION`` set), says so in one warning line;
   ``citeledger convert`` runs the renderer itself and gets no warning. ``$CITELEDGER_FINISH``
-  silences it for a build script that always finishes.
+  silences it for a build script that always finishes (the entry pandoc starts reads both
+  and hands them in as :class:`~citeledger.filters.base.Caller`).
 - ``list``: no notes. ``[n]`` links to its entry (bookmark ``src-<id>``) in a Sources section.
 
 ``citeledger.numbering``: Word numbers footnotes itself, so bare pandoc shows Word's sequential
@@ -36,25 +37,36 @@ when ``citeledger.sources-title`` is set; ``-M citeledger.sources-title=`` (empt
 out. Each entry starts with the source's mark (a ``NOTEREF`` field, so it matches the notes).
 
 The filter records the options it was built with in the file's custom properties
-(``citeledger-options``, see ``filters/main.py``) for ``citeledger finish`` to read.
+(``citeledger-options``, see ``filters/run.py``) for ``citeledger finish`` to read.
 """
 
 from __future__ import annotations
 
-import os
-
 from ..formats.docx_marks import bookmark_end, bookmark_start, noteref_field
 from ..ledger import Source
-from ..tree import INLINES_AT_1, INLINES_AT_C, Json, Walk, header, link, para, span, str_
+from ..tree import (
+    INLINES_AT_1,
+    INLINES_AT_C,
+    Block,
+    Inline,
+    Inlines,
+    Json,
+    Walk,
+    header,
+    link,
+    para,
+    span,
+    str_,
+)
 from . import base
 from .base import entry_inlines
 
 
-def raw(xml: str) -> Json:
+def raw(xml: str) -> Inline:
     return {"t": "RawInline", "c": ["openxml", xml]}
 
 
-class Placement(base.Placement):
+class DocxPlacement(base.BasePlacement):
     records_options = True
 
     def __init__(self, state: base.State) -> None:
@@ -67,17 +79,17 @@ class Placement(base.Placement):
             sid for hit in state.scan.hits if not hit.in_note for m in hit.markers for sid in m.ids
         }
         self._noted: set[int] = set()
-        self._refs: list[tuple[Json, int, bool]] = []  # (RawInline, source id, as_mark)
+        self._refs: list[tuple[Inline, int, bool]] = []  # (RawInline, source id, as_mark)
         self._list = opts.notes == "list" or (
             bool(opts.sources_title.strip())
             and (state.scan.sources is not None or opts.is_set("sources-title"))
         )
-        under_pandoc = bool(os.environ.get("PANDOC_VERSION"))
+        caller = state.caller
         if (
             opts.notes == "endnotes"
             and state.scan.hits
-            and under_pandoc
-            and not os.environ.get("CITELEDGER_FINISH")
+            and caller.under_pandoc
+            and not caller.finished
         ):
             state.say(
                 "warn: citeledger.notes=endnotes: pandoc writes footnotes; run "
@@ -85,7 +97,7 @@ class Placement(base.Placement):
             )
 
     # Inline side -------------------------------------------------------------------------
-    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         if self.notes == "list":
             return [link([str_(f"[{number}]")], f"#src-{source.id}")]
         sid = source.id
@@ -100,18 +112,18 @@ class Placement(base.Placement):
             return [raw(bookmark_start(sid)), note, raw(bookmark_end(sid))]
         return [self._noteref(sid, as_mark=True)]
 
-    def _noteref(self, source_id: int, *, as_mark: bool) -> Json:
+    def _noteref(self, source_id: int, *, as_mark: bool) -> Inline:
         element = raw("")
         self._refs.append((element, source_id, as_mark))
         return element
 
-    def separator(self) -> list[Json]:
+    def separator(self) -> Inlines:
         if self.notes == "list":
             return []
         return [{"t": "Superscript", "c": [str_(",")]}]
 
     # Block side --------------------------------------------------------------------------
-    def entry(self, source: Source, number: int) -> list[Json]:
+    def entry(self, source: Source, number: int) -> Inlines:
         if self.notes == "list":
             label = span([str_(f"[{number}]")], f"src-{source.id}")
             return [label, {"t": "Space"}, *entry_inlines(source)]
@@ -120,7 +132,7 @@ class Placement(base.Placement):
             return [str_("["), label, str_("]"), {"t": "Space"}, *entry_inlines(source)]
         return [*entry_inlines(source)]
 
-    def sources_blocks(self) -> list[Json]:
+    def sources_blocks(self) -> list[Block]:
         return super().sources_blocks() if self._list else []
 
     def sources_header(self, identifier: str = "sources") -> Json:
@@ -144,7 +156,7 @@ class Placement(base.Placement):
 
 class _NoteCounter(Walk):
     """Counts Note elements in reading order, descending only where a note can be. A source's
-    note is the one :meth:`Placement.cite` wrapped in the source's bookmark: the Note right
+    note is the one :meth:`DocxPlacement.cite` wrapped in the source's bookmark: the Note right
     after the bookmark's start."""
 
     def __init__(self, starts: dict[str, int]) -> None:
@@ -153,8 +165,8 @@ class _NoteCounter(Walk):
         self.numbers: dict[int, int] = {}
         self.count = 0
 
-    def inlines(self, inlines: list[Json]) -> None:
-        before: Json | None = None
+    def inlines(self, inlines: Inlines) -> None:
+        before: Inline | None = None
         for el in inlines:
             t = el["t"]
             if t == "Note":
@@ -168,7 +180,7 @@ class _NoteCounter(Walk):
                 self.inlines(el["c"][1])
             before = el
 
-    def _bookmarked(self, el: Json | None) -> int | None:
+    def _bookmarked(self, el: Inline | None) -> int | None:
         if el is None or el["t"] != "RawInline" or el["c"][0] != "openxml":
             return None
         return self.starts.get(el["c"][1])

@@ -16,16 +16,16 @@ from collections.abc import Callable
 
 from ..escape import org_text, punctuation_escaped
 from ..ledger import Source
-from ..tree import Json, raw_inline, str_
+from ..tree import Inlines, raw_inline, str_
 from . import html
 
 ESCAPERS: dict[str, Callable[[str], str]] = {"org": org_text, "rst": punctuation_escaped}
 
 
-class Entries(html.Entries):
-    def entry(self, source: Source, number: int) -> list[Json]:
+class EscapedEntries(html.HtmlEntries):
+    def entry(self, source: Source, number: int) -> Inlines:
         escape = ESCAPERS[self.fmt]
-        out: list[Json] = []
+        out: Inlines = []
         for el in super().entry(source, number):
             if el.get("t") == "Str":
                 el = raw_inline(self.fmt, escape(el["c"]))
@@ -35,6 +35,6 @@ class Entries(html.Entries):
         return out
 
 
-class Placement(html.Placement):
-    entries: Entries
-    entries_type = Entries
+class EscapedPlacement(html.HtmlPlacement):
+    entries: EscapedEntries
+    entries_type = EscapedEntries

@@ -16,16 +16,23 @@ HTML a browser shows (html, html5, revealjs, chunkedhtml, the wiki's pages) gets
 citation link a ``title`` and an evidence card (``filters/cards.py``), back-links lettered as
 Wikipedia's are (``^`` for one citation, ``^ a b c`` for more), and the stylesheet and script
 after the list. ``marker-style: superscript`` raises the marks (``<sup>``) in any format.
+
+The wiki build's gfm pages write each citation link as raw ``<a href>`` around its text
+(:func:`gfm_cite_link`), defined here beside the link it rewrites.
 """
 
 from __future__ import annotations
 
+import html
+import re
+
 from .. import formats
 from ..ledger import Source
 from ..options import Options
-from ..tree import Json, attr, link, para, raw_block, raw_inline, span, str_
+from ..tree import Block, Inline, Inlines, attr, link, para, raw_block, raw_inline, span, str_
 from . import base, cards
-from .base import cite_anchor, entry_inlines, source_anchor
+from .base import CITE_CLASS, cite_anchor, entry_inlines, source_anchor
+from .slides_html import sources_slides
 
 BACK = "\u21a9"  # ↩
 CARET = "^"  # Wikipedia's back-link mark, before letters
@@ -40,7 +47,7 @@ def letters(k: int) -> str:
     return out
 
 
-class Entries(base.Entries):
+class HtmlEntries(base.BaseEntries):
     """An entry as pandoc elements, opening with the raw ``<a id>`` anchor where the format
     cannot carry a Span or Div id. The back-links are the placement's: they point at one
     document's citations."""
@@ -49,8 +56,8 @@ class Entries(base.Entries):
         super().__init__(fmt, options)
         self.raw_anchors = formats.raw_html_anchors(self.fmt)
 
-    def entry(self, source: Source, number: int) -> list[Json]:
-        inlines: list[Json] = []
+    def entry(self, source: Source, number: int) -> Inlines:
+        inlines: Inlines = []
         if self.raw_anchors:
             anchor = source_anchor(source.id)
             inlines.append(raw_inline("html", f'<a id="{anchor}"></a>'))
@@ -58,9 +65,9 @@ class Entries(base.Entries):
         return inlines
 
 
-class Placement(base.Placement):
-    entries: Entries
-    entries_type = Entries
+class HtmlPlacement(base.BasePlacement):
+    entries: HtmlEntries
+    entries_type = HtmlEntries
 
     card_prefix = ""
 
@@ -73,7 +80,7 @@ class Placement(base.Placement):
         self.superscript = state.options.marker_style == "superscript"
         self.described: dict[int, str] = {}  # each source's link title, made once
 
-    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         label = [str_(f"[{number}]")]
         if not self.links:
             return self.raised(label)
@@ -86,7 +93,7 @@ class Placement(base.Placement):
             label,
             "#" + source_anchor(source.id),
             cite_anchor(source.id, at.occurrence),
-            ["citeledger-cite"],
+            [CITE_CLASS],
         )
         if self.cards:
             mark["c"][2][1] = described
@@ -94,19 +101,19 @@ class Placement(base.Placement):
             mark["c"][0][2].append(["aria-describedby", card])
         return self.raised([mark])
 
-    def raised(self, inlines: list[Json]) -> list[Json]:
+    def raised(self, inlines: Inlines) -> Inlines:
         if not self.superscript:
             return inlines
         return [span([{"t": "Superscript", "c": inlines}], classes=["citeledger-mark"])]
 
-    def back_link(self, text: str, anchor: str) -> Json:
+    def back_link(self, text: str, anchor: str) -> Inline:
         out = link([str_(text)], "#" + anchor, classes=["citeledger-back"])
         if self.cards:  # a screen reader would say only "caret" or "a"
             label = "back to the citation" if text == CARET else f"back to citation {text}"
             out["c"][0][2].append(["aria-label", label])
         return out
 
-    def back_marks(self, anchors: list[str]) -> list[Json]:
+    def back_marks(self, anchors: list[str]) -> Inlines:
         """Links back to ``anchors``: ``↩`` for one citation, ``↩ 1 2 3`` for more; in HTML a
         browser shows, ``^`` and ``^ a b c`` as Wikipedia writes them."""
         if not anchors:
@@ -114,31 +121,32 @@ class Placement(base.Placement):
         mark = CARET if self.cards else BACK
         if len(anchors) == 1:
             return [self.back_link(mark, anchors[0])]
-        out: list[Json] = [str_(mark)]
+        out: Inlines = [str_(mark)]
         for k, anchor in enumerate(anchors, 1):
             text = letters(k) if self.cards else str(k)
             out += [{"t": "Space"}, self.back_link(text, anchor)]
         return out
 
-    def back_links(self, source: Source) -> list[Json]:
+    def back_links(self, source: Source) -> Inlines:
         count = self.state.seen.get(source.id, 0)
         if not self.links:
             return []
         return self.back_marks([cite_anchor(source.id, k) for k in range(1, count + 1)])
 
-    def entry(self, source: Source, number: int) -> list[Json]:
+    def entry(self, source: Source, number: int) -> Inlines:
         inlines = self.entries.entry(source, number)
         back = self.back_links(source)
         if back:
             inlines += [{"t": "Space"}, *back]
         return inlines
 
-    def list_blocks(self, sources: list[Source]) -> list[Json]:
+    def list_blocks(self, sources: list[Source]) -> list[Block]:
         if formats.is_slides(self.entries.fmt):
-            from .slides_html import sources_slides
-
-            return [*sources_slides(self, sources), *self.card_blocks(sources)]
-        entries: list[Json] = []
+            paragraphs = {
+                src.id: para(self.entry(src, self.state.number(src.id))) for src in sources
+            }
+            return [*sources_slides(self.state, paragraphs), *self.card_blocks(sources)]
+        entries: list[Block] = []
         for src in sources:
             entry = para(self.entry(src, self.state.number(src.id)))
             if self.raw_anchors or not self.links:
@@ -164,7 +172,7 @@ class Placement(base.Placement):
             )
         super().finalize()
 
-    def card_blocks(self, sources: list[Source]) -> list[Json]:
+    def card_blocks(self, sources: list[Source]) -> list[Block]:
         """The cards of ``sources``, the stylesheet and the script (HTML a browser shows)."""
         if not self.cards:
             return []
@@ -172,3 +180,24 @@ class Placement(base.Placement):
             raw_block("html", cards.cards_html(sources, self.card_prefix)),
             raw_block("html", cards.assets_html()),
         ]
+
+
+_HTML_SPECIAL = re.compile("[&<>\"']")
+
+
+def gfm_cite_link(cite: Inline) -> Inlines:
+    """A citation link as a gfm page of the wiki build writes it: ``<a href="#src-12"
+    id="cite-12-1">`` and ``</a>`` raw around the link's text. gfm cannot carry the link's
+    class, and ``citeledger verify`` reads ``[12]`` inside a markdown link as link text, not as
+    a citation: only this form keeps the page verifiable against the ledger."""
+    ident = cite["c"][0][0]
+    href = _escaped(cite["c"][2][0])
+    idattr = f' id="{_escaped(ident)}"' if ident else ""
+    opening = raw_inline("html", f'<a href="{href}"{idattr}>')
+    return [opening, *cite["c"][1], raw_inline("html", "</a>")]
+
+
+def _escaped(text: str) -> str:
+    """``html.escape(text)``, without its five replacements when there is nothing to escape
+    (``#src-12``, ``cite-12-1``: every citation's)."""
+    return html.escape(text) if _HTML_SPECIAL.search(text) else text

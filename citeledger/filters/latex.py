@@ -35,7 +35,7 @@ from ..formats.slide_fit import (
     sources_page_title,
 )
 from ..ledger import Source
-from ..tree import Json, header, raw_block, raw_inline
+from ..tree import Block, Inlines, header, raw_block, raw_inline
 from . import base
 
 # A beamer frame (128 × 96 mm) at the class's 11 pt: the text width inside its 1 cm margins
@@ -59,16 +59,16 @@ def header_snippet() -> str:
     return HEADER_FILE.read_text(encoding="utf-8")
 
 
-class Placement(base.Placement):
+class LatexPlacement(base.BasePlacement):
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
         self.bracketed = state.options.notes == "list"
         self.macro = r"\citeledgerbracket" if self.bracketed else r"\citeledgernote"
 
-    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         return [raw_inline("latex", f"{self.macro}{{{source.id}}}{{{number}}}{{{at.occurrence}}}")]
 
-    def separator(self) -> list[Json]:
+    def separator(self) -> Inlines:
         return [] if self.bracketed else [raw_inline("latex", r"\citeledgersep{}")]
 
     def entry_text(self, source: Source) -> str:
@@ -85,14 +85,14 @@ class Placement(base.Placement):
     def label(self, number: int) -> str:
         return f"[{number}]" if self.bracketed else f"{number}."
 
-    def list_blocks(self, sources: list[Source]) -> list[Json]:
+    def list_blocks(self, sources: list[Source]) -> list[Block]:
         numbers = {s.id: self.state.number(s.id) for s in sources}
         widest = latex_text(max((self.label(n) for n in numbers.values()), key=len))
         if family(self.state.format) == "beamer":
             return self._frames(sources, numbers, widest)
         return [self.sources_header(), self._listing(sources, numbers, widest)]
 
-    def _listing(self, sources: list[Source], numbers: dict[int, int], widest: str) -> Json:
+    def _listing(self, sources: list[Source], numbers: dict[int, int], widest: str) -> Block:
         lines = [r"\begin{citeledgersources}{" + widest + "}"]
         for src in sources:
             label = latex_text(self.label(numbers[src.id]))
@@ -100,7 +100,7 @@ class Placement(base.Placement):
         lines.append(r"\end{citeledgersources}")
         return raw_block("latex", "\n".join(lines))
 
-    def _frames(self, sources: list[Source], numbers: dict[int, int], widest: str) -> list[Json]:
+    def _frames(self, sources: list[Source], numbers: dict[int, int], widest: str) -> list[Block]:
         """Beamer: one frame per page, "Sources (1/3)", ..., at the deck's slide level (a
         heading above it would make a section, and its list a frame nothing paginates). The
         pages are measured as the other slide formats' are; ``shrink`` is the net under the
@@ -118,7 +118,7 @@ class Placement(base.Placement):
         by_id = {s.id: s for s in sources}
         pages = paginate(measured, BEAMER_FRAME)
         title = self.state.options.sources_title
-        blocks: list[Json] = []
+        blocks: list[Block] = []
         for k, page in enumerate(pages, 1):
             identifier = "sources" if k == 1 else f"sources-{k}"
             page_title = sources_page_title(title, k, len(pages))

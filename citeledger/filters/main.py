@@ -106,160 +106,19 @@ import gc
 import json
 import os
 import sys
-from importlib import import_module
-from typing import Any, NoReturn
+from typing import Any
 
-from .. import formats
-from ..document.markers import Marker, Scan, ledger_links, scan
-from ..document.sources_block import is_sources_title, title_core, titles_for
-from ..errors import CiteledgerError, VerificationFailed
-from ..ledger import Ledger, load_ledger, resolve_ledger_path
-from ..messages import Say, to_stderr
-from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta, manual_text
-from ..tree import Json, text_to_inlines
-from .base import CiteContext, Placement, State
-from .headings import keep_heading_ids
+from ..errors import CiteledgerError
+from ..messages import to_stderr
+from ..options import manual_text
+from .registry import placement_type
+from .run import apply, caller_from, exit_with
+
+# ``apply`` and ``placement_type`` are imported from here by publish/ until it imports
+# filters.run and filters.registry (issue 39's merge); then only ``main`` stays.
+__all__ = ["apply", "main", "placement_type"]
 
 __doc__ = (__doc__ or "") + "\n" + manual_text() + "\n"
-
-
-def placement_type(fmt: str) -> type[Placement]:
-    """The placement class of writer ``fmt`` (extensions ignored), named by its row in
-    :mod:`citeledger.formats`."""
-    module = import_module(f"{__package__}.{formats.placement(fmt)}")
-    placement: type[Placement] = module.Placement
-    return placement
-
-
-def placement_for(fmt: str, state: State) -> Placement:
-    return placement_type(fmt)(state)
-
-
-def _replace_hits(state: State, placement: Placement) -> None:
-    """Swap every marker for its placed form. Occurrences are counted in document order;
-    replacement then runs from the end of each inline list so earlier indices stay valid."""
-    planned: list[tuple[list[Json], int, int, list[Json]]] = []
-    for hit in state.scan.hits:
-        out: list[Json] = []
-        prev_cite = False
-        for piece in hit.pieces:
-            if isinstance(piece, Marker):
-                if piece.ids:
-                    for source_id in piece.ids:
-                        if prev_cite:
-                            out += placement.separator()
-                        out += _cite(state, placement, source_id, hit.in_note)
-                        prev_cite = True
-                else:
-                    out += placement.provenance(piece)
-                    prev_cite = False
-            else:
-                out += text_to_inlines(piece)
-                prev_cite = False
-        planned.append((hit.container, hit.start, hit.end, out))
-    for container, start, end, out in reversed(planned):
-        container[start : end + 1] = out
-
-
-def _cite(state: State, placement: Placement, source_id: int, in_note: bool) -> list[Json]:
-    """One citation, with the context only this walk knows: how many times the source has been
-    cited so far, and whether this citation sits in one of the draft's footnotes."""
-    state.seen[source_id] = state.seen.get(source_id, 0) + 1
-    at = CiteContext(occurrence=state.seen[source_id], in_note=in_note)
-    return placement.cite(state.source(source_id), state.number(source_id), at)
-
-
-def apply(
-    doc: Json,
-    fmt: str,
-    *,
-    options: Options | None = None,
-    ledger: Ledger | None = None,
-    say: Say = to_stderr,
-    verify: bool = True,
-    found: Scan | None = None,
-    rendered: bool = False,
-) -> State | None:
-    """Run the filter on a pandoc JSON document in place; return the run's state, or None
-    when the document cites nothing (it then passes through untouched). Every filter run comes
-    through here: the console script, the panflute pieces, convert and the wiki build.
-
-    prepare: options, ledger, markers, verification (unless the caller verified already);
-    action: marker -> citation; finalize: the Sources list and whatever the format needs
-    besides. The document keeps no ``citeledger`` option metadata (a local ledger path must not
-    reach a delivered file); a .docx or .pptx gets the options it was built with instead.
-    ``say`` takes the run's warnings and findings, one line each. ``found``: the caller's
-    scan of this very document, with the ledger's links known (a wiki page cut from a draft the
-    build scanned whole), so the document is not walked again. ``rendered``: a renderer will
-    finish the written file (convert's docx and pptx), so what it rebuilds is not laid out here.
-    """
-    meta = doc.setdefault("meta", {})
-    opts = options or from_meta(meta, say)
-    titles = titles_for(opts.sources_title)
-    given = found is not None
-    if found is None:
-        found = scan(doc, titles)
-    if not (found.hits or found.ordinary or found.sources) and opts.min_coverage is None:
-        return None
-    if ledger is None:
-        path = resolve_ledger_path(opts.ledger)
-        ledger = load_ledger(path)
-    if found.ordinary and not given:
-        # A numeric link set apart from the text cites only what the ledger knows.
-        found = scan(doc, titles, ledger_links(ledger))
-        if not found.hits and found.sources is None and opts.min_coverage is None:
-            return None
-    if verify:
-        _verify(doc, ledger, opts, found, say)
-    opts = _drafted_title(opts, found)
-    state = State(
-        doc=doc, format=fmt, options=opts, ledger=ledger, scan=found, say=say, rendered=rendered
-    )
-    for _hit, marker in found.markers():
-        for source_id in marker.ids:
-            state.order.setdefault(source_id, len(state.order) + 1)
-    placement = placement_for(fmt, state)
-    keep_heading_ids(doc["blocks"], found.hits)
-    _replace_hits(state, placement)
-    if found.sources is not None:
-        blocks = doc["blocks"]
-        first = blocks[found.sources.start]
-        if first.get("t") == "Header":
-            state.sources_level = first["c"][0]
-        state.sources_at = found.sources.start
-        del blocks[found.sources.start : found.sources.end]
-    placement.finalize()
-    for key in [k for k in meta if is_option_meta(k)]:
-        del meta[key]
-    if placement.records_options:
-        meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
-    return state
-
-
-def _drafted_title(opts: Options, found: Scan) -> Options:
-    """The list replaces the draft's own block under the draft's title ("References" stays
-    "References") unless the options name one."""
-    if found.sources is None or opts.is_set("sources-title"):
-        return opts
-    title = title_core(found.sources.title)
-    if not title or is_sources_title(title, (opts.sources_title,)):
-        return opts
-    return opts.updated({"sources-title": title})
-
-
-def _verify(doc: Json, ledger: Ledger, opts: Options, found: Scan, say: Say) -> None:
-    from ..verify import verify_for_build
-
-    source_name = os.environ.get("CITELEDGER_SOURCE_NAME", "input")
-    # Inside a build only findings are news: the stats line and "citations OK" stay quiet.
-    report = verify_for_build(
-        doc, ledger, opts, found, source_name=source_name, say=say, findings_only=True
-    )
-    if report.failed:
-        raise VerificationFailed(
-            "verification failed; no output written",
-            hint="fix the findings above, or run citeledger verify on the draft",
-        )
 
 
 def main(doc: Any = None) -> Any:
@@ -269,6 +128,7 @@ def main(doc: Any = None) -> Any:
     otherwise reads pandoc JSON on stdin and writes it to stdout.
     """
     if doc is not None:
+        # panflute is an optional extra: loaded only when a panflute filter hands in its Doc.
         from .panflute import main as panflute_main
 
         return panflute_main(doc)
@@ -283,7 +143,7 @@ def main(doc: Any = None) -> Any:
     gc.disable()
     try:
         data = json.loads(sys.stdin.buffer.read())
-        apply(data, fmt, say=to_stderr)
+        apply(data, fmt, say=to_stderr, caller=caller_from(os.environ))
     except CiteledgerError as exc:
         exit_with(exc)
     out = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -300,9 +160,3 @@ def _print_quietly(text: str | None) -> None:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(141)  # what the shell sees of a C program that SIGPIPE ended
-
-
-def exit_with(exc: CiteledgerError) -> NoReturn:
-    """The filter's edge: one line on stderr (pandoc shows it) and the error's exit code."""
-    print(f"pandoc-citeledger: {exc.line()}", file=sys.stderr)
-    sys.exit(exc.exit_code)

@@ -15,7 +15,7 @@ through untouched.
 A failed verification ends the filter as the console filter ends: the findings and one line
 on stderr, a non-zero exit, and pandoc writes nothing.
 
-The work is the raw-JSON filter's (``filters/main.py``, one code path): the document goes to
+The work is the raw-JSON filter's (``filters/run.py``, one code path): the document goes to
 pandoc JSON, through the filter and back into the panflute tree.
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 from typing import Any
 
 try:
@@ -35,7 +36,7 @@ except ModuleNotFoundError as missing:  # an optional extra: say which, not just
 
 from ..errors import CiteledgerError
 from ..messages import to_stderr
-from .main import apply, exit_with
+from .run import apply, caller_from, exit_with
 
 __all__ = ["finalize", "main", "prepare"]
 
@@ -65,7 +66,7 @@ def _filter(doc: pf.Doc) -> None:
     try:
         data = doc.to_json()
         try:
-            state = apply(data, doc.format, say=to_stderr)
+            state = apply(data, doc.format, say=to_stderr, caller=caller_from(os.environ))
         except CiteledgerError as exc:
             exit_with(exc)
         doc.citeledger = state

@@ -21,17 +21,15 @@ from __future__ import annotations
 
 from ..formats.slide_fit import BodyBox, Entry, paginate, slide_level, sources_page_title
 from ..ledger import Source
-from ..tree import Json, attr, header, inline_lists, link, str_, text_to_inlines
-from .base import CiteContext
-from .base import Placement as BasePlacement
+from ..tree import Block, Inlines, attr, header, inline_lists, link, str_, text_to_inlines
+from .base import CITE_CLASS, BasePlacement, CiteContext
 
-CITE_CLASS = "citeledger-cite"
 # Pandoc's default reference.pptx, "Title and Content": body placeholder size in EMU and the
 # master's first-level body size. Bare pandoc has no renderer to measure the real one.
 PANDOC_DEFAULT_BODY = BodyBox(width=8229600, height=3394472, font_pt=24.0)
 
 
-def slides(blocks: list[Json], level: int) -> list[tuple[int, int]]:
+def slides(blocks: list[Block], level: int) -> list[tuple[int, int]]:
     """Top-level ``blocks[start:end]`` ranges, one per slide pandoc will make."""
     bounds: list[tuple[int, int]] = []
     start = 0
@@ -46,14 +44,14 @@ def slides(blocks: list[Json], level: int) -> list[tuple[int, int]]:
     return bounds
 
 
-def _is_notes_div(block: Json) -> bool:
+def _is_notes_div(block: Block) -> bool:
     return block.get("t") == "Div" and "notes" in block["c"][0][1]
 
 
-class Placement(BasePlacement):
+class PptxPlacement(BasePlacement):
     records_options = True
 
-    def cite(self, source: Source, number: int, at: CiteContext) -> list[Json]:
+    def cite(self, source: Source, number: int, at: CiteContext) -> Inlines:
         # The Span carries the id to finalize(), which finds each slide's sources by it; the pptx
         # writer renders only its text.
         return [
@@ -67,7 +65,7 @@ class Placement(BasePlacement):
         title = source.display_lead
         return f"[{number}] {title} \u2014 " if title else f"[{number}] "
 
-    def sources_blocks(self, level: int | None = None) -> list[Json]:
+    def sources_blocks(self, level: int | None = None) -> list[Block]:
         if level is None:
             level = slide_level(self.state.doc["blocks"])
         sources = self.state.list_order()
@@ -81,7 +79,7 @@ class Placement(BasePlacement):
         # list (pandoc's pptx writer would spend time on slides the renderer deletes).
         pages = [entries] if self.state.rendered else paginate(entries, PANDOC_DEFAULT_BODY)
         title = self.state.options.sources_title
-        blocks: list[Json] = []
+        blocks: list[Block] = []
         for k, page in enumerate(pages, 1):
             blocks.append(header(level, sources_page_title(title, k, len(pages)), classes=[]))
             blocks += [{"t": "Para", "c": [*text_to_inlines(e.text), *_links(e)]} for e in page]
@@ -94,7 +92,7 @@ class Placement(BasePlacement):
             self._speaker_notes(blocks, start, end, level)
         blocks.extend(self.sources_blocks(level))
 
-    def _speaker_notes(self, blocks: list[Json], start: int, end: int, level: int) -> None:
+    def _speaker_notes(self, blocks: list[Block], start: int, end: int, level: int) -> None:
         """Move the slide's footnotes into its speaker notes and, when asked, list its sources
         there. A section slide (a heading above the slide level) gets nothing: content after
         its heading would change pandoc's slide level."""
@@ -102,7 +100,7 @@ class Placement(BasePlacement):
         if first.get("t") == "Header" and first["c"][0] < level:
             return
         body = [b for b in blocks[start:end] if not _is_notes_div(b)]
-        footnotes: list[Json] = []
+        footnotes: list[Block] = []
         cited: dict[int, None] = {}
         for inlines in inline_lists(body):
             if any(el.get("t") == "Note" for el in inlines):
@@ -113,14 +111,14 @@ class Placement(BasePlacement):
             for el in inlines:
                 if el.get("t") == "Span" and CITE_CLASS in el["c"][0][1]:
                     cited.setdefault(int(dict(el["c"][0][2])["source"]), None)
-        notes: list[Json] = list(footnotes)
+        notes: list[Block] = list(footnotes)
         if self.state.options.slide_notes and cited:
             notes += self._source_notes([i for i in self.state.ledger.ids() if i in cited])
         if notes:
             blocks.insert(end, {"t": "Div", "c": [attr("", ["notes"]), notes]})
 
-    def _source_notes(self, ids: list[int]) -> list[Json]:
-        out: list[Json] = []
+    def _source_notes(self, ids: list[int]) -> list[Block]:
+        out: list[Block] = []
         for source_id in ids:
             src = self.state.source(source_id)
             number = self.state.number(source_id)
@@ -140,7 +138,7 @@ class Placement(BasePlacement):
         return out
 
 
-def _links(entry: Entry) -> list[Json]:
+def _links(entry: Entry) -> Inlines:
     out = [link([str_(entry.url)], entry.url)]
     if entry.archived:
         archived = link([str_(entry.archived)], entry.archived)

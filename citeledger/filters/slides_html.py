@@ -12,8 +12,6 @@ between: :func:`citeledger.document.sources_block.find_sources_block`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..formats.slide_fit import (
     EMU_PER_PT,
     BodyBox,
@@ -22,12 +20,8 @@ from ..formats.slide_fit import (
     slide_level,
     sources_page_title,
 )
-from ..ledger import Source
-from ..tree import Json, attr, header, para, stringify
-from .base import source_anchor
-
-if TYPE_CHECKING:
-    from .html import Placement
+from ..tree import Block, attr, header, stringify
+from .base import State, source_anchor
 
 EMU_PER_PX = 9525
 BODY_PX = 42  # reveal.js's black theme, pandoc's default; the other themes set 40
@@ -45,16 +39,15 @@ SLIDE_BOX = BodyBox(
 STYLE = f"font-size: {FONT_SCALE}em; text-align: left"
 
 
-def sources_slides(placement: Placement, sources: list[Source]) -> list[Json]:
-    """The pages of the Sources list of ``sources`` (never empty), each a heading at the slide
-    level and its entries, as the html placement writes them."""
-    state = placement.state
+def sources_slides(state: State, entries: dict[int, Block]) -> list[Block]:
+    """The pages of a Sources list (never empty), each a heading at the slide level and its
+    entries: ``entries`` maps each source id, in list order, to its entry's paragraph as the
+    html placement writes it."""
     level = slide_level(state.doc["blocks"])
-    entries = {src.id: para(placement.entry(src, state.number(src.id))) for src in sources}
-    measured = [Entry(stringify(entries[src.id]["c"]), "", src.id) for src in sources]
+    measured = [Entry(stringify(entry["c"]), "", sid) for sid, entry in entries.items()]
     pages = paginate(measured, SLIDE_BOX)
     title = state.options.sources_title
-    blocks: list[Json] = []
+    blocks: list[Block] = []
     for k, page in enumerate(pages, 1):
         identifier = "sources" if k == 1 else f"sources-{k}"
         page_title = sources_page_title(title, k, len(pages))

@@ -16,12 +16,21 @@ import re
 
 from ..escape import typst_markup, typst_string
 from ..ledger import Source
-from ..tree import Json, elements, raw_block, raw_inline, replace_elements
+from ..tree import (
+    Block,
+    Inline,
+    Inlines,
+    PandocDoc,
+    elements,
+    raw_block,
+    raw_inline,
+    replace_elements,
+)
 from . import base
 
 
-class Placement(base.Placement):
-    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+class TypstPlacement(base.BasePlacement):
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         mark = typst_markup(f"[{number}]")
         target = base.source_anchor(source.id)
         here = base.cite_anchor(source.id, at.occurrence)
@@ -38,7 +47,7 @@ class Placement(base.Placement):
             parts.append("(archived " + f"#link({typst_string(source.archived)})" + ")")
         return " ".join(parts)
 
-    def list_blocks(self, sources: list[Source]) -> list[Json]:
+    def list_blocks(self, sources: list[Source]) -> list[Block]:
         cells: list[str] = []
         for src in sources:
             mark = typst_markup(f"[{self.state.number(src.id)}]")
@@ -76,7 +85,7 @@ _VMATRIX = (
 )
 
 
-def make_compilable(doc: Json) -> list[str]:
+def make_compilable(doc: PandocDoc) -> list[str]:
     """Change what typst cannot compile into what it can, in place; return the anchors that
     links pointed at and the document does not define (those links became their text).
 
@@ -90,7 +99,7 @@ def make_compilable(doc: Json) -> list[str]:
     defined = _defined_anchors(doc["blocks"])
     unresolved: dict[str, None] = {}
 
-    def change(el: Json) -> list[Json] | None:
+    def change(el: Inline) -> Inlines | None:
         kind = el.get("t")
         if kind == "Cite" and not keep_cites:
             return list(el["c"][1])
@@ -110,7 +119,7 @@ def make_compilable(doc: Json) -> list[str]:
     return list(unresolved)
 
 
-def _defined_anchors(blocks: list[Json]) -> set[str]:
+def _defined_anchors(blocks: list[Block]) -> set[str]:
     """The ids the document labels; a repeated id is removed from all but its first element."""
     defined: set[str] = set()
     for el in elements(blocks):

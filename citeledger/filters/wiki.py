@@ -32,7 +32,18 @@ from urllib.parse import quote
 from ..escape import punctuation_escaped
 from ..ledger import Source
 from ..options import Options
-from ..tree import Json, elements, link, raw_block, raw_inline, str_, stringify
+from ..tree import (
+    Block,
+    Inline,
+    Inlines,
+    Json,
+    elements,
+    link,
+    raw_block,
+    raw_inline,
+    str_,
+    stringify,
+)
 from . import base
 from .base import source_anchor
 
@@ -77,7 +88,7 @@ def _inert_links(node: Json) -> None:
             target[0] = safe
 
 
-def _captions_to_images(node: Json, placed: dict[int, Json]) -> None:
+def _captions_to_images(node: Json, placed: dict[int, Inline]) -> None:
     """pandoc 3's MediaWiki writer draws a figure from its image's alt text and drops the
     Figure's caption, where the citations were placed: a figure whose caption holds a placed
     citation gets that caption as its image's alt text, so ``[[File:x.png|... [[#src-2|[2]]]]]``
@@ -132,7 +143,7 @@ def _accessed(source: Source, fmt: str) -> str:
     return f" (accessed {date})"
 
 
-class Entries(base.Entries):
+class WikiEntries(base.BaseEntries):
     """An entry as raw markup of the wiki (see the module docstring for the escaping)."""
 
     def __init__(self, fmt: str, options: Options) -> None:
@@ -167,31 +178,31 @@ class Entries(base.Entries):
         url = url.replace("&", "&amp;")
         return f" (archived [{url} {url}])"
 
-    def entry(self, source: Source, number: int) -> list[Json]:
+    def entry(self, source: Source, number: int) -> Inlines:
         raw = self.markup(source, number)
         if self.fmt == "obsidian":
             raw += f" ^{source_anchor(source.id)}"
         return [raw_inline("markdown" if self.fmt == "obsidian" else self.fmt, raw)]
 
 
-class Placement(base.Placement):
+class WikiPlacement(base.BasePlacement):
     """The format and the reference style are the entries' (``self.entries``), which the
     inline side shares: a native MediaWiki note holds the entry's markup."""
 
-    entries: Entries
-    entries_type = Entries
+    entries: WikiEntries
+    entries_type = WikiEntries
 
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
-        self.placed: dict[int, Json] = {}  # every citation element placed, by id()
+        self.placed: dict[int, Inline] = {}  # every citation element placed, by id()
 
     # Inline side -------------------------------------------------------------------------
-    def cite(self, source: Source, number: int, at: base.CiteContext) -> list[Json]:
+    def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         out = self.cite_elements(source, number, at.occurrence)
         self.placed.update((id(el), el) for el in out)
         return out
 
-    def cite_elements(self, source: Source, number: int, occurrence: int) -> list[Json]:
+    def cite_elements(self, source: Source, number: int, occurrence: int) -> Inlines:
         anchor = source_anchor(source.id)
         fmt = self.entries.fmt
         if self.entries.native:
@@ -207,7 +218,7 @@ class Placement(base.Placement):
         return [link([str_(f"[{number}]")], "#" + anchor)]
 
     # Block side --------------------------------------------------------------------------
-    def list_blocks(self, sources: list[Source]) -> list[Json]:
+    def list_blocks(self, sources: list[Source]) -> list[Block]:
         if self.entries.native:
             return [self.sources_header(), raw_block("mediawiki", "<references />")]
         items = [[{"t": "Plain", "c": self.entry(s, self.state.number(s.id))}] for s in sources]

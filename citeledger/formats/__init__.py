@@ -7,8 +7,9 @@ looked up by what it returns. Adding a format is adding a row: the suffix maps, 
 (``pandoc.require``), the filter's placement, ``convert``'s ``--standalone`` and ``-o``, the
 verifier's LINE:COL locations and footnote lists, and zip sniffing all read it.
 
-Ground floor: standard library only. The placement is a module name in ``citeledger.filters``
-(each exports ``Placement``), so this table imports no filter code.
+Ground floor: standard library only. The placement is a key of the filter's registry
+(``citeledger.filters.registry.PLACEMENTS``, named for the module that holds the class), so
+this table imports no filter code.
 """
 
 from __future__ import annotations
@@ -307,7 +308,8 @@ def rendered_suffixes() -> tuple[str, ...]:
 
 
 def placement(fmt: str) -> str:
-    """The module in ``citeledger.filters`` whose ``Placement`` places citations for ``fmt``."""
+    """The key in ``citeledger.filters.registry.PLACEMENTS`` of the class that places
+    citations for ``fmt``."""
     row = find(fmt)
     return row.placement if row is not None else DEFAULT_PLACEMENT
 

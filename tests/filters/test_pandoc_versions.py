@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from citeledger.document.markers import scan
-from citeledger.filters.main import apply
+from citeledger.filters.run import apply
 from citeledger.ledger import Ledger
 from citeledger.options import Options
 from citeledger.pandoc import pandoc_path, run_pandoc

@@ -11,7 +11,9 @@ from citeledger.errors import BadInput, VerificationFailed
 from citeledger.escape import latex_text as latex_escape
 from citeledger.escape import latex_url, typst_string
 from citeledger.escape import typst_markup as typst_escape
-from citeledger.filters.main import apply
+from citeledger.filters.base import CITE_CLASS, Caller
+from citeledger.filters.html import gfm_cite_link
+from citeledger.filters.run import apply, caller_from
 from citeledger.ledger import Ledger
 from citeledger.options import Options, from_meta
 from citeledger.pandoc import run_pandoc
@@ -191,3 +193,35 @@ def test_bad_option_value_is_one_clear_error():
     doc = tree("---\nciteledger:\n  notes: sidenotes\n---\n\nx\n")
     with pytest.raises(BadInput, match="citeledger.notes"):
         from_meta(doc["meta"], warn=lambda line: None)
+
+
+def test_the_caller_names_the_draft_in_findings_not_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("CITELEDGER_SOURCE_NAME", "from-the-environment.md")
+    said: list[str] = []
+    with pytest.raises(VerificationFailed):
+        apply(
+            tree("Ice.[99]\n"),
+            "html",
+            options=Options(),
+            ledger=ledger_in(tmp_path),
+            say=said.append,
+            caller=Caller(source_name="report.md"),
+        )
+    assert any("report.md" in line for line in said)
+    assert not any("from-the-environment" in line for line in said)
+
+
+def test_the_console_entry_reads_who_started_it_from_the_environment():
+    env = {"PANDOC_VERSION": "3.9", "CITELEDGER_SOURCE_NAME": "d.md", "CITELEDGER_FINISH": "1"}
+    assert caller_from(env) == Caller(source_name="d.md", under_pandoc=True, finished=True)
+    assert caller_from({}) == Caller()
+
+
+def test_a_gfm_citation_link_becomes_raw_html_around_its_text(tmp_path):
+    doc = placed("Ice floats.[7]\n", "gfm", tmp_path, verify=False)
+    cite = doc["blocks"][0]["c"][-1]
+    assert CITE_CLASS in cite["c"][0][1]
+    out = gfm_cite_link(cite)
+    assert out[0] == {"t": "RawInline", "c": ["html", '<a href="#src-7" id="cite-7-1">']}
+    assert out[1:-1] == cite["c"][1]
+    assert out[-1] == {"t": "RawInline", "c": ["html", "</a>"]}

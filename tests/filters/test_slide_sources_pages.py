@@ -136,7 +136,7 @@ def test_a_deck_a_renderer_finishes_gets_one_sources_slide_from_the_filter(tmp_p
     """convert's pptx: the renderer repaginates for the deck's real layout, so the filter hands
     pandoc one Sources slide (pandoc's writer would spend time on pages the renderer deletes);
     the filter alone (bare pandoc) still paginates for pandoc's default layout."""
-    from citeledger.filters.main import apply
+    from citeledger.filters.run import apply
     from citeledger.ledger import load_ledger
     from citeledger.options import Options
 

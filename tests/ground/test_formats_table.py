@@ -1,5 +1,5 @@
-"""The formats table (citeledger/formats/__init__.py) walked against its other homes: the placement
-modules of the filter, pandoc's own lists of readers and writers, and the suffix maps."""
+"""The formats table (citeledger/formats/__init__.py) walked against its other homes: the filter's
+placement registry, pandoc's own lists of readers and writers, and the suffix maps."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 
 import citeledger.filters
 from citeledger import formats
-from citeledger.filters.base import Placement
+from citeledger.filters.base import BasePlacement
 from citeledger.filters.escaped import ESCAPERS
-from citeledger.filters.main import placement_type
+from citeledger.filters.registry import PLACEMENTS, placement_type
 from citeledger.pandoc import format_for, pandoc_path, reading, writing
 from tests.helpers import run_citeledger, running_pandoc_version
 
@@ -31,24 +31,35 @@ def _pandoc_list(which: str) -> set[str]:
 
 
 @pytest.mark.parametrize("row", formats.ROWS, ids=lambda row: row.name)
-def test_every_row_names_a_real_placement_class(row: formats.Format) -> None:
-    module = importlib.import_module(f"citeledger.filters.{row.placement}")
-    assert issubclass(module.Placement, Placement)
-    assert placement_type(row.name) is module.Placement
-    assert placement_type(f"{row.name}+smart-raw_html") is module.Placement
+def test_every_row_names_a_registered_placement_class(row: formats.Format) -> None:
+    placement = PLACEMENTS[row.placement]
+    assert issubclass(placement, BasePlacement)
+    assert placement_type(row.name) is placement
+    assert placement_type(f"{row.name}+smart-raw_html") is placement
 
 
-def _defines_placement(name: str) -> bool:
+def _placement_classes(name: str) -> list[type]:
     module = importlib.import_module(f"citeledger.filters.{name}")
-    found = getattr(module, "Placement", None)
-    return found is not None and found.__module__ == module.__name__
+    return [
+        found
+        for found in vars(module).values()
+        if isinstance(found, type)
+        and issubclass(found, BasePlacement)
+        and found.__module__ == module.__name__
+    ]
 
 
-def test_every_placement_module_places_some_row() -> None:
-    # base.Placement is what the others share; the default for an unknown writer is html's.
+def test_every_placement_class_is_registered_and_places_some_row() -> None:
+    # BasePlacement is what the others share; the default for an unknown writer is html's.
     names = {info.name for info in pkgutil.iter_modules(citeledger.filters.__path__)}
-    modules = {name for name in names if _defines_placement(name)} - {"base"}
-    assert modules == {row.placement for row in formats.ROWS}
+    defined = {cls for name in names for cls in _placement_classes(name)} - {BasePlacement}
+    assert defined == set(PLACEMENTS.values())
+    assert set(PLACEMENTS) == {row.placement for row in formats.ROWS}
+
+
+def test_each_placement_is_named_for_its_format() -> None:
+    for key, placement in PLACEMENTS.items():
+        assert placement.__name__ == f"{key.capitalize()}Placement"
 
 
 def test_every_writer_a_placement_singles_out_has_a_row_placed_by_it() -> None:

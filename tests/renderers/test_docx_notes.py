@@ -20,7 +20,8 @@ import pytest
 from lxml import etree
 
 from citeledger.errors import BadInput
-from citeledger.filters.main import apply
+from citeledger.filters.base import Caller
+from citeledger.filters.run import apply
 from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
@@ -64,11 +65,15 @@ def build(tmp_path: Path, draft: str, *meta: str, name: str = "out.docx") -> Pat
 
 
 def build_in_process(
-    tmp_path: Path, draft: str, options: Options, say: Callable[[str], None] = lambda line: None
+    tmp_path: Path,
+    draft: str,
+    options: Options,
+    say: Callable[[str], None] = lambda line: None,
+    caller: Caller | None = None,
 ) -> Path:
     ledger = load_ledger(write_ledger(tmp_path))
     doc = json.loads(run_pandoc(["-f", "markdown", "-t", "json"], stdin=draft))
-    apply(doc, "docx", options=options, ledger=ledger, say=say, verify=False)
+    apply(doc, "docx", options=options, ledger=ledger, say=say, verify=False, caller=caller)
     out = tmp_path / "inproc.docx"
     run_pandoc(["-f", "json", "-o", str(out)], stdin=json.dumps(doc))
     return out
@@ -254,17 +259,18 @@ def test_in_process_apply_gives_the_same_notes_as_the_pandoc_filter(tmp_path: Pa
 
 
 def test_endnotes_without_finish_warn_through_the_runs_sink_and_stay_footnotes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.delenv("CITELEDGER_FINISH", raising=False)
-    monkeypatch.setenv("PANDOC_VERSION", "3.9")  # as when pandoc runs the filter
     said: list[str] = []
-    out = build_in_process(tmp_path, DRAFT, Options(notes="endnotes"), say=said.append)
+    under_pandoc = Caller(under_pandoc=True)  # as the console entry tells it when pandoc runs it
+    out = build_in_process(
+        tmp_path, DRAFT, Options(notes="endnotes"), say=said.append, caller=under_pandoc
+    )
     assert len(said) == 1 and "citeledger finish" in said[0] and said[0].startswith("warn:")
     assert capsys.readouterr().err == ""  # the caller's sink, not a print of its own
     assert len(citation_notes(out)) == 3
     assert not has_part(out, "word/endnotes.xml")
-    monkeypatch.delenv("PANDOC_VERSION")  # in-process, as citeledger convert runs it
+    # in-process, as citeledger convert runs it: the default caller
     said.clear()
     build_in_process(tmp_path, DRAFT, Options(notes="endnotes"), say=said.append)
     assert said == []

@@ -1,0 +1,195 @@
+"""One filter run on a pandoc JSON tree: scan, verify, place. Every way in ends here: the
+console script (:mod:`citeledger.filters.main`), the panflute pieces
+(:mod:`citeledger.filters.panflute`), ``citeledger convert`` and the wiki build.
+
+Also how a filter process ends on an error (:func:`exit_with`) and what it learns of who
+started it (:func:`caller_from`): the two entries pandoc starts share them, so neither
+imports the other. A job that runs the filter in-process (``citeledger convert``) imports what
+it does to the tree around the run from here too: the header-includes it adds, and what typst
+cannot compile made plain.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import NoReturn
+
+from ..document.markers import Marker, Scan, ledger_links, scan
+from ..document.sources_block import is_sources_title, title_core, titles_for
+from ..errors import CiteledgerError, VerificationFailed
+from ..ledger import Ledger, load_ledger, resolve_ledger_path
+from ..messages import Say, to_stderr
+from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
+from ..tree import Inlines, Json, PandocDoc, text_to_inlines
+from ..verify import verify_for_build
+from .base import BasePlacement, Caller, CiteContext, State, add_header_include
+from .headings import keep_heading_ids
+from .registry import placement_for
+from .typst import make_compilable, unresolved_warning
+
+__all__ = [
+    "Caller",
+    "State",
+    "add_header_include",
+    "apply",
+    "caller_from",
+    "exit_with",
+    "make_compilable",
+    "unresolved_warning",
+]
+
+
+def _replace_hits(state: State, placement: BasePlacement) -> None:
+    """Swap every marker for its placed form. Occurrences are counted in document order;
+    replacement then runs from the end of each inline list so earlier indices stay valid."""
+    planned: list[tuple[Inlines, int, int, Inlines]] = []
+    for hit in state.scan.hits:
+        out: Inlines = []
+        prev_cite = False
+        for piece in hit.pieces:
+            if isinstance(piece, Marker):
+                if piece.ids:
+                    for source_id in piece.ids:
+                        if prev_cite:
+                            out += placement.separator()
+                        out += _cite(state, placement, source_id, hit.in_note)
+                        prev_cite = True
+                else:
+                    out += placement.provenance(piece)
+                    prev_cite = False
+            else:
+                out += text_to_inlines(piece)
+                prev_cite = False
+        planned.append((hit.container, hit.start, hit.end, out))
+    for container, start, end, out in reversed(planned):
+        container[start : end + 1] = out
+
+
+def _cite(state: State, placement: BasePlacement, source_id: int, in_note: bool) -> Inlines:
+    """One citation, with the context only this walk knows: how many times the source has been
+    cited so far, and whether this citation sits in one of the draft's footnotes."""
+    state.seen[source_id] = state.seen.get(source_id, 0) + 1
+    at = CiteContext(occurrence=state.seen[source_id], in_note=in_note)
+    return placement.cite(state.source(source_id), state.number(source_id), at)
+
+
+def apply(
+    doc: Json,
+    fmt: str,
+    *,
+    options: Options | None = None,
+    ledger: Ledger | None = None,
+    say: Say = to_stderr,
+    verify: bool = True,
+    found: Scan | None = None,
+    rendered: bool = False,
+    caller: Caller | None = None,
+) -> State | None:
+    """Run the filter on a pandoc JSON document in place; return the run's state, or None
+    when the document cites nothing (it then passes through untouched). Every filter run comes
+    through here: the console script, the panflute pieces, convert and the wiki build.
+
+    prepare: options, ledger, markers, verification (unless the caller verified already);
+    action: marker -> citation; finalize: the Sources list and whatever the format needs
+    besides. The document keeps no ``citeledger`` option metadata (a local ledger path must not
+    reach a delivered file); a .docx or .pptx gets the options it was built with instead.
+    ``say`` takes the run's warnings and findings, one line each. ``found``: the caller's
+    scan of this very document, with the ledger's links known (a wiki page cut from a draft the
+    build scanned whole), so the document is not walked again. ``rendered``: a renderer will
+    finish the written file (convert's docx and pptx), so what it rebuilds is not laid out here.
+    ``caller``: who started the run (:class:`~citeledger.filters.base.Caller`; an in-process
+    caller keeps the default).
+    """
+    caller = caller or Caller()
+    meta = doc.setdefault("meta", {})
+    opts = options or from_meta(meta, say)
+    titles = titles_for(opts.sources_title)
+    given = found is not None
+    if found is None:
+        found = scan(doc, titles)
+    if not (found.hits or found.ordinary or found.sources) and opts.min_coverage is None:
+        return None
+    if ledger is None:
+        path = resolve_ledger_path(opts.ledger)
+        ledger = load_ledger(path)
+    if found.ordinary and not given:
+        # A numeric link set apart from the text cites only what the ledger knows.
+        found = scan(doc, titles, ledger_links(ledger))
+        if not found.hits and found.sources is None and opts.min_coverage is None:
+            return None
+    if verify:
+        _verify(doc, ledger, opts, found, say, caller.source_name)
+    opts = _drafted_title(opts, found)
+    state = State(
+        doc=doc,
+        format=fmt,
+        options=opts,
+        ledger=ledger,
+        scan=found,
+        say=say,
+        rendered=rendered,
+        caller=caller,
+    )
+    for _hit, marker in found.markers():
+        for source_id in marker.ids:
+            state.order.setdefault(source_id, len(state.order) + 1)
+    placement = placement_for(fmt, state)
+    keep_heading_ids(doc["blocks"], found.hits)
+    _replace_hits(state, placement)
+    if found.sources is not None:
+        blocks = doc["blocks"]
+        first = blocks[found.sources.start]
+        if first.get("t") == "Header":
+            state.sources_level = first["c"][0]
+        state.sources_at = found.sources.start
+        del blocks[found.sources.start : found.sources.end]
+    placement.finalize()
+    for key in [k for k in meta if is_option_meta(k)]:
+        del meta[key]
+    if placement.records_options:
+        meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
+    return state
+
+
+def _drafted_title(opts: Options, found: Scan) -> Options:
+    """The list replaces the draft's own block under the draft's title ("References" stays
+    "References") unless the options name one."""
+    if found.sources is None or opts.is_set("sources-title"):
+        return opts
+    title = title_core(found.sources.title)
+    if not title or is_sources_title(title, (opts.sources_title,)):
+        return opts
+    return opts.updated({"sources-title": title})
+
+
+def _verify(
+    doc: PandocDoc, ledger: Ledger, opts: Options, found: Scan, say: Say, source_name: str
+) -> None:
+    # Inside a build only findings are news: the stats line and "citations OK" stay quiet.
+    report = verify_for_build(
+        doc, ledger, opts, found, source_name=source_name, say=say, findings_only=True
+    )
+    if report.failed:
+        raise VerificationFailed(
+            "verification failed; no output written",
+            hint="fix the findings above, or run citeledger verify on the draft",
+        )
+
+
+def caller_from(environ: Mapping[str, str]) -> Caller:
+    """What the process environment says of who started the filter, read once at an entry
+    pandoc starts: pandoc sets ``PANDOC_VERSION``; a build script that runs ``citeledger
+    finish`` on the file sets ``CITELEDGER_FINISH``; ``CITELEDGER_SOURCE_NAME`` names the draft
+    in findings."""
+    return Caller(
+        source_name=environ.get("CITELEDGER_SOURCE_NAME", "input"),
+        under_pandoc=bool(environ.get("PANDOC_VERSION")),
+        finished=bool(environ.get("CITELEDGER_FINISH")),
+    )
+
+
+def exit_with(exc: CiteledgerError) -> NoReturn:
+    """The filter's edge: one line on stderr (pandoc shows it) and the error's exit code."""
+    print(f"pandoc-citeledger: {exc.line()}", file=sys.stderr)
+    sys.exit(exc.exit_code)
