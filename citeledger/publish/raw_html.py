@@ -21,7 +21,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from ..tree import Json, elements
+from .. import formats
+from ..tree import Element, Json, elements
 
 _HTML_FORMATS = ("html", "html4", "html5")
 # Attributes harmless on any element: the writing direction and language of right-to-left
@@ -106,7 +107,7 @@ def _clean_attributes(node: object) -> int:
     return changed
 
 
-def _clean_raw(el: Json) -> int:
+def _clean_raw(el: Element) -> int:
     """Clean one raw element when its format is HTML; 1 when its text changed."""
     if el.get("t") not in ("RawInline", "RawBlock"):
         return 0
@@ -120,7 +121,7 @@ def _clean_raw(el: Json) -> int:
     return 1
 
 
-def _is_live_link(el: Json) -> bool:
+def _is_live_link(el: Element) -> bool:
     return el.get("t") == "Link" and bool(_LIVE_SCHEME.match(str(el["c"][2][0])))
 
 
@@ -170,8 +171,6 @@ def sanitize_raw_html(doc: Json) -> int:
 def writes_html(fmt: str) -> bool:
     """Whether the writer ``fmt`` puts raw HTML into a page a browser or an e-reader runs:
     the HTML writers and EPUB, not markdown (whose raw HTML the site that renders it owns)."""
-    from .. import formats
-
     if formats.family(fmt).startswith("epub"):
         return True
     return formats.raw_format(fmt) == "html" and not formats.is_markdown_source(fmt)

@@ -121,7 +121,7 @@ def test_invisible_characters_in_a_title_never_reach_the_terminal(
 
 def test_an_output_error_names_the_output_not_its_hidden_temporary_file(tmp_path: Path) -> None:
     from citeledger.errors import PandocError
-    from citeledger.publish.convert import _named_as
+    from citeledger.publish.convert.write import _named_as
 
     tmp = tmp_path / ".d.pptx.123.abc.tmp.pptx"
     out = tmp_path / "d.pptx"

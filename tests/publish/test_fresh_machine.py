@@ -13,7 +13,7 @@ import typst
 from pypdf import PdfReader
 
 from citeledger.pandoc import run_pandoc
-from citeledger.publish.convert import TEMPLATES
+from citeledger.publish.convert.tools import TEMPLATES
 from citeledger.renderers.fonts import font_warning, missing_scripts
 from tests.helpers import make_ledger, need, require_cjk_font, run_citeledger
 

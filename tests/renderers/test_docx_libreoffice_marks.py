@@ -111,7 +111,7 @@ def reference_with_fonts(folder: Path, fonts: dict[str, str]) -> Path:
 
     from lxml import etree
 
-    from citeledger.publish.convert import REFERENCE_DOCS
+    from citeledger.publish.convert.tools import REFERENCE_DOCS
 
     w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
     out = folder / "reference.docx"

@@ -1,0 +1,266 @@
+"""One output written: its tree prepared, the filter applied, pandoc run, the file put in place.
+
+Each output gets a tree of its own (the build's own for the last one built in a process, else a
+copy): what pandoc cannot be trusted with is done to that tree first (remote images made local,
+local files confined to the draft's folders, a draft's raw HTML made safe, for typst what it
+cannot compile made plain), then the filter places the citations for the output's format and
+pandoc writes it to a temporary file beside the output, renamed only when complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ... import formats
+from ...errors import CiteledgerError
+from ...files import fill, staged
+from ...messages import Say
+from ...options import Options
+from ...pandoc import run_pandoc
+from ...renderers.latex import pandoc_variables
+from ...tree import (
+    Inline,
+    Inlines,
+    PandocDoc,
+    elements,
+    join_words,
+    replace_elements,
+    stringify,
+)
+from ..confine import Confinement, confine_local_files, drop_missing_images, missing_warning
+from ..images import Fetcher, localize_images, refused_warning
+from .request import ConvertRequest, Output, is_stdout
+from .tools import add_latex_look, filters_at_write, latex_pdf, pandoc_args, run_renderer
+
+if TYPE_CHECKING:
+    from ...document.markers import Scan
+    from ...ledger import Ledger
+
+
+@dataclass
+class Build:
+    """What every output of one build shares: the remote images fetched once, the draft's
+    own text (its scripts choose a LaTeX PDF's fonts), the folders it may read files from."""
+
+    fetcher: Fetcher
+    text: str  # for a LaTeX PDF only (else empty): its scripts choose the fonts
+    confinement: Confinement | None = None
+    trusted_html: bool = False  # from a flag or the project file, never the draft
+    missing_said: set[str] = field(default_factory=set)  # local images a warning named
+    # The element types the draft holds (front matter included), found once: a draft with no
+    # image and no raw markup needs none of the per-output walks over images and raw files.
+    kinds: frozenset[str] = frozenset({"Image", "RawInline", "RawBlock"})
+
+
+@dataclass
+class Job:
+    """One build's outputs and what every one of them reads."""
+
+    outputs: list[Output]
+    doc: PandocDoc  # the verified tree; never changed in the build's own process
+    req: ConvertRequest
+    draft: Path
+    ledger: Ledger
+    options: Options
+    build: Build
+    found: Scan | None = None  # the draft's scan, made on ``doc`` and verified
+    # The tree as text, for outputs built in this process (made once, when first needed).
+    text: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def freeze(self) -> None:
+        """The tree as text, while no output has changed it yet."""
+        with self.lock:
+            if not self.text:
+                self.text.append(json.dumps(self.doc, ensure_ascii=False))
+
+    def tree(self, in_place: bool) -> PandocDoc:
+        """A tree the output may change: the build's own in a forked writer (its copy) or for
+        the last output built here, else a copy."""
+        if in_place:
+            return self.doc
+        self.freeze()
+        copy: PandocDoc = json.loads(self.text[0])
+        return copy
+
+
+def element_kinds(doc: PandocDoc) -> frozenset[str]:
+    """The element types in ``doc``'s blocks and front matter."""
+    nodes = [doc.get("blocks", []), list(doc.get("meta", {}).values())]
+    return frozenset(el.get("t", "") for el in elements(nodes))
+
+
+def draft_text(doc: PandocDoc) -> str:
+    """The draft's text and title, whose scripts choose a LaTeX PDF's fonts."""
+    title = doc.get("meta", {}).get("title")
+    return stringify(doc.get("blocks", [])) + ("\n" + stringify(title) if title else "")
+
+
+def build_output(job: Job, k: int, say: Say, *, in_place: bool) -> None:
+    """Output ``k``: the filter applied to its own tree, pandoc, the renderer, in place."""
+    from ...filters.main import apply
+
+    output = job.outputs[k]
+    req = dataclasses.replace(job.req, say=say)
+    writer = "typst" if output.writer == "pdf" and req.pdf_engine == "typst" else None
+    if output.writer == "pdf" and writer is None:
+        writer = "latex"
+    fmt = writer or output.writer
+    tree = job.tree(in_place)
+    # Threads of one build share the fetcher and the filter's imports; a forked writer has
+    # its own of everything, and the lock of its own copy is free.
+    with job.lock:
+        changed = _prepare(tree, fmt, output, job.draft, job.build, say)
+        # The draft's scan points into the build's own tree: reused while that tree is as the
+        # scan found it, else the filter scans its copy again.
+        found = job.found if in_place and not changed else None
+        state = apply(
+            tree,
+            fmt,
+            options=job.options,
+            ledger=job.ledger,
+            say=say,
+            verify=False,
+            found=found,
+            rendered=formats.is_rendered(fmt),
+        )
+    # The filter's options: a list under the draft's own title is found by that title.
+    used = state.options if state is not None else job.options
+    _write(output, fmt, tree, req, job.draft, job.ledger, used, job.build)
+
+
+def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build, say: Say) -> bool:
+    """What the writer needs of the tree before the filter runs: remote images made local
+    (pandoc never fetches), and for typst what it cannot compile made plain. Returns whether
+    the tree may have changed (the draft's scan then no longer points into it)."""
+    family = formats.family(fmt)
+    changed = False
+    if not build.trusted_html:
+        from ..raw_html import sanitize_raw_html, writes_html
+
+        if writes_html(fmt):
+            changed = sanitize_raw_html(doc) > 0
+    if family == "typst":
+        from ...filters.typst import make_compilable, unresolved_warning
+
+        changed = True
+        unresolved = make_compilable(doc)
+        if unresolved:
+            say(unresolved_warning(str(output.path), unresolved))
+    images = "Image" in build.kinds
+    reads_files = images or bool(build.kinds & {"RawInline", "RawBlock"})
+    # Every binary output (a package, a PDF) holds its images: pandoc would fetch remote ones.
+    if formats.is_binary(output.writer) or formats.is_binary(family):
+        from ...renderers.typst import placeholder_name
+
+        name = placeholder_name if family == "typst" else str
+        if build.confinement is not None and (reads_files or family.startswith("epub")):
+            changed = True
+            missing = drop_missing_images(doc, build.confinement) if images else []
+            warning = missing_warning(draft, [m for m in missing if m not in build.missing_said])
+            build.missing_said.update(missing)
+            if warning:
+                say(warning)
+            confine_local_files(
+                doc, build.confinement, writer=output.writer, family=family, point=family != "typst"
+            )
+        refused = localize_images(doc, build.fetcher, name=name) if images else []
+        changed = changed or images
+        warning = refused_warning(draft, refused, build.fetcher)
+        if warning:
+            say(warning)
+    elif build.confinement is not None and build.confinement.embeds and reads_files:
+        # pandoc's --embed-resources puts local files into a text output too.
+        changed = True
+        confine_local_files(doc, build.confinement, writer=output.writer, family=family)
+    return changed
+
+
+def _write(
+    output: Output,
+    fmt: str,
+    doc: PandocDoc,
+    req: ConvertRequest,
+    draft: Path,
+    ledger: Ledger,
+    options: Options,
+    build: Build,
+) -> None:
+    out = output.path
+    family = formats.family(fmt)
+    if family == "latex":
+        add_latex_look(doc)
+    variables: dict[str, str] = {}
+    if output.writer == "pdf" and family == "latex":
+        from ...filters.base import add_header_include
+        from ...renderers.latex import plan
+
+        chosen = plan(req.pdf_engine, build.text, doc.get("meta", {}), draft)
+        for text in chosen.header:
+            add_header_include(doc, "latex", text)
+        variables = chosen.variables
+    if family == "commonmark_x":
+        _escape_braces(doc)
+    if formats.joins_words(fmt) and not filters_at_write(req.pandoc_args):
+        join_words(doc.get("blocks", []))
+    payload = json.dumps(doc, ensure_ascii=False, check_circular=False, separators=(",", ":"))
+    if is_stdout(output):
+        data = run_pandoc(pandoc_args(fmt, req, draft), stdin=payload, what=str(draft))
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    with staged(out) as tmp, _named_as(tmp, out):
+        args = pandoc_args(fmt, req, draft)
+        if output.writer == "pdf" and family == "typst":
+            from ...renderers.typst import compile_pdf
+
+            source = run_pandoc(args, stdin=payload, what=str(draft))
+            fetched = list(build.fetcher.fetched.values())
+            fill(tmp, compile_pdf(source, draft, out, fetched, req.say), out)
+        elif output.writer == "pdf":
+            latex_pdf([*args, *pandoc_variables(variables)], payload, tmp, req, draft, out)
+        elif formats.is_binary(fmt):
+            run_pandoc([*args, "-o", str(tmp)], stdin=payload, what=str(draft))
+        else:
+            fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
+        if formats.is_rendered(fmt):
+            run_renderer(tmp, ledger, options, say=req.say, shown=out)
+
+
+def _escape_braces(doc: PandocDoc) -> None:
+    """pandoc's commonmark_x writer leaves ``{`` as it is, and its reader takes
+    ``word{onclick=x}`` as attributes of the word: a title from the web (or the draft's text)
+    would come back as a live span. Each ``{`` of the text is written escaped."""
+
+    def change(el: Inline) -> Inlines | None:
+        if el.get("t") != "Str" or "{" not in el["c"]:
+            return None
+        out: Inlines = []
+        for k, part in enumerate(el["c"].split("{")):
+            if k:
+                out.append({"t": "RawInline", "c": ["commonmark_x", "\\{"]})
+            if part:
+                out.append({"t": "Str", "c": part})
+        return out
+
+    replace_elements(doc.get("blocks", []), change)
+
+
+@contextlib.contextmanager
+def _named_as(tmp: Path, out: Path) -> Iterator[None]:
+    """An error inside the block names the output, never its hidden temporary file (pandoc's
+    own "resource exhausted" line on a full disk quotes the path it was given)."""
+    try:
+        yield
+    except CiteledgerError as exc:
+        if str(tmp) not in exc.message:
+            raise
+        raise type(exc)(exc.message.replace(str(tmp), str(out)), hint=exc.hint) from None
