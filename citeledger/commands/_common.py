@@ -28,6 +28,7 @@ from ..errors import BadInput
 from ..ledger.files import read_file, read_stream
 from ..ledger.model import MAX_ID
 from ..ledger.store import locate_ledger
+from ..messages import to_stderr
 from ..options import Options, flag_help
 from ..options.project import load_project
 from ._console import NORMAL, QUIET, VERBOSE
@@ -229,7 +230,8 @@ def echo(line: str) -> None:
 
 
 def warn(line: str) -> None:
-    print(f"citeledger: warning: {line}", file=sys.stderr)
+    """A command's own warning (not a build's finding), through the one sink."""
+    to_stderr(f"citeledger: warning: {line}")
 
 
 def read_text_input(source: str, what: str) -> str:

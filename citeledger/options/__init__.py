@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BadInput
-from ..tree import stringify
+from ..messages import Say
+from ..tree import MetaValue, stringify
 
 COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render")
 _BOOL_TRUE = frozenset({"true", "yes", "on", "1"})
@@ -402,8 +403,9 @@ def parse_values(raw: Mapping[str, Any], where: Callable[[Option], str]) -> dict
 RECORD_PROPERTY = "citeledger-options"
 
 
-def meta_value(value: Any) -> Any:
-    """A pandoc MetaValue as plain Python (strings, bools, lists, dicts)."""
+def meta_value(value: MetaValue) -> Any:
+    """A pandoc MetaValue as plain Python (strings, bools, lists, dicts); anything else (a
+    malformed value) as it is."""
     if not isinstance(value, dict):
         return value
     t = value.get("t")
@@ -421,7 +423,7 @@ def meta_value(value: Any) -> Any:
     return c
 
 
-def from_meta(meta: Mapping[str, Any], warn: Callable[[str], None]) -> Options:
+def from_meta(meta: Mapping[str, MetaValue], warn: Say) -> Options:
     """Options from a ``citeledger`` map and from flat ``citeledger.<key>`` entries (what
     ``-M citeledger.key=value`` makes); a flat key wins, an unknown key is a warning."""
     raw: dict[str, Any] = {}
@@ -485,7 +487,7 @@ _META_BOOLS = {
 _META_HINT = "write -M KEY=VALUE, e.g. -M citeledger.notes=endnotes"
 
 
-def meta_entries(items: Iterable[str], *, only_options: bool = False) -> dict[str, Any]:
+def meta_entries(items: Iterable[str], *, only_options: bool = False) -> dict[str, MetaValue]:
     """``-M`` entries as pandoc metadata (key -> MetaValue), for ``convert`` (the draft's
     metadata, as pandoc's ``-M``) and ``finish`` (``only_options``: there is no document).
 
@@ -494,7 +496,7 @@ def meta_entries(items: Iterable[str], *, only_options: bool = False) -> dict[st
     key, so an unknown one is warned about). A key repeated is a list, as in pandoc
     (``-M author=A -M author=B``); an option repeated, an empty key, and an option that is not
     true/false given without a value are refused."""
-    meta: dict[str, Any] = {}
+    meta: dict[str, MetaValue] = {}
     for text in items:
         key, raw = _split_meta(text)
         option = BY_KEY.get(key.removeprefix("citeledger.").replace("_", "-"))
@@ -529,7 +531,7 @@ def _split_meta(text: str) -> tuple[str, str | None]:
     return key, raw
 
 
-def _meta_scalar(raw: str | None) -> dict[str, Any]:
+def _meta_scalar(raw: str | None) -> MetaValue:
     if raw is None:
         return {"t": "MetaBool", "c": True}
     if raw in _META_BOOLS:
@@ -537,7 +539,7 @@ def _meta_scalar(raw: str | None) -> dict[str, Any]:
     return {"t": "MetaString", "c": raw}
 
 
-def _meta_items(value: dict[str, Any]) -> list[Any]:
+def _meta_items(value: MetaValue) -> list[MetaValue]:
     return list(value["c"]) if value["t"] == "MetaList" else [value]
 
 
