@@ -20,7 +20,7 @@ The filter reads metadata alone.
 from "set to the default" (a Word file gets a Sources section when ``sources-title`` is set).
 
 The package imports neither of its modules: they read the table from here. Only the standard
-library: ``citeledger add`` imports it at start-up, through the commands' shared flags.
+library: ``citeledger add`` imports it at start-up (through ``commands._common``).
 """
 
 from __future__ import annotations
