@@ -5,10 +5,10 @@ line printers.
 ``--ledger PATH`` is accepted before the verb (``citeledger --ledger L add ...``) and after it
 (``citeledger add --ledger L ...``); the one after the verb wins. Without it: the project
 file's ``ledger`` (``citeledger.toml`` or ``[tool.citeledger]``, see
-:func:`citeledger.options.load_project`), ``$CITELEDGER_LEDGER``, ``$HERMES_CITATION_LEDGER``,
-``$HERMES_HOME/cache/citations/ledger.json`` when ``$HERMES_HOME`` is set, else
-``./ledger.json`` (see ``locate_ledger``). ``-q``/``-v`` too are taken before the verb and
-after it (on verify, convert and wiki).
+:func:`citeledger.options.project.load_project`), ``$CITELEDGER_LEDGER``,
+``$HERMES_CITATION_LEDGER``, ``$HERMES_HOME/cache/citations/ledger.json`` when ``$HERMES_HOME``
+is set, else ``./ledger.json`` (see ``locate_ledger``). ``-q``/``-v`` too are taken before the
+verb and after it (on verify, convert and wiki).
 
 Module-level imports stay light (``add`` runs at every retrieval).
 """
@@ -28,7 +28,9 @@ from ..errors import BadInput
 from ..ledger.files import read_file, read_stream
 from ..ledger.model import MAX_ID
 from ..ledger.store import locate_ledger
-from ..options import Options, flag_help, load_project
+from ..messages import to_stderr
+from ..options import Options, flag_help
+from ..options.project import load_project
 from ._console import NORMAL, QUIET, VERBOSE
 
 LedgerOpt = Annotated[
@@ -228,7 +230,8 @@ def echo(line: str) -> None:
 
 
 def warn(line: str) -> None:
-    print(f"citeledger: warning: {line}", file=sys.stderr)
+    """A command's own warning (not a build's finding), through the one sink."""
+    to_stderr(f"citeledger: warning: {line}")
 
 
 def read_text_input(source: str, what: str) -> str:

@@ -16,8 +16,11 @@ from typing import Annotated, Any
 
 import typer
 
-from ..options import Options, Setting, from_meta, load_project, settings, with_flags
+from ..options import Options, from_meta
+from ..options.manual import Setting, settings
+from ..options.project import load_project
 from ._common import FromOpt, global_ledger, ledger_location
+from ._flags import with_flags
 
 
 @with_flags("config")

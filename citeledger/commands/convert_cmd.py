@@ -20,9 +20,10 @@ import typer
 from ..document.pipeline import Pipeline  # light: typer reads the annotation
 from ..escape import terminal_text
 from ..messages import to_stderr
-from ..options import Options, with_flags
+from ..options import Options
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
 from ._console import QUIET, Sink
+from ._flags import with_flags
 from ._pipeline import with_pipeline
 
 _ALLOW_HELP = "Fetch images from HOST even at a loopback or private address; repeatable."

@@ -22,8 +22,9 @@ import typer
 
 from ..errors import BadInput
 from ..ledger import load_ledger, resolve_ledger_path
-from ..options import Options, from_meta, meta_entries, with_flags
+from ..options import Options, from_meta, meta_entries
 from ._common import global_ledger
+from ._flags import with_flags
 
 
 def _meta_options(items: list[str]) -> Options:

@@ -12,8 +12,9 @@ import typer
 from ..errors import BadInput, NothingFound
 from ..ledger import load_ledger
 from ..ledger.render import HEADED_STYLES, STYLES, parse_id_spec, pick_sources, render_block
-from ..options import Options, with_flags
+from ..options import Options
 from ._common import FromOpt, LedgerOpt, echo, flag, ledger_path, warn
+from ._flags import with_flags
 
 _REPLACE_IN_HELP = "Rewrite this draft's trailing Sources block in place (implies --cited-in)."
 

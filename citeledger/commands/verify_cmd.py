@@ -36,9 +36,11 @@ from .. import formats
 from ..document.pipeline import Pipeline  # light: typer reads the annotation
 from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
-from ..options import Options, load_project, with_flags
+from ..options import Options
+from ..options.project import load_project
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
 from ._console import shown_all
+from ._flags import with_flags
 from ._pipeline import with_pipeline
 
 if TYPE_CHECKING:

@@ -15,9 +15,10 @@ import typer
 
 from ..ledger import load_ledger, resolve_ledger_path
 from ..messages import to_stderr
-from ..options import Options, with_flags
+from ..options import Options
 from ._common import FromOpt, QuietOpt, VerboseOpt, global_ledger, verbosity
 from ._console import QUIET, Sink
+from ._flags import with_flags
 
 # Below this many pages a bar would only flicker.
 PROGRESS_MIN_PAGES = 20

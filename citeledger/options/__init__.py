@@ -4,37 +4,37 @@ The pandoc filter reads options from document metadata (a ``citeledger:`` map, o
 ``-M citeledger.<key>=<value>``); ``convert``, ``wiki``, ``verify`` and ``finish`` take the same
 options as flags (``--min-coverage 0.6``) and as ``-M`` entries. All of them come from the one
 table below: the metadata reader, the typed :class:`Options` object, the typer flags of each
-command (:func:`with_flags`), the filter's manual and the README's table. A value is checked by
-the same rule wherever it enters (``--min-coverage nan`` is refused by every command and by the
-filter, in one line that names where it came from).
+command (:func:`citeledger.commands._flags.with_flags`), the filter's manual and the README's
+table (:mod:`.manual`). A value is checked by the same rule wherever it enters
+(``--min-coverage nan`` is refused by every command and by the filter, in one line that names
+where it came from).
 
 A project writes its options once in ``citeledger.toml``, or ``[tool.citeledger]`` of its
-``pyproject.toml`` (:func:`load_project`, the first found walking up from the working directory),
-with the table's keys and ``drafts``. The layers, most specific first: flag, the draft's front
+``pyproject.toml`` (:mod:`.project`). The layers, most specific first: flag, the draft's front
 matter, the project file, the default. The flags' :class:`Options` carry the project's as
-``beneath`` and :meth:`Options.merged` puts them under every layer; :func:`settings` says, per
-key, which layer gave the value (``citeledger config``). The filter reads metadata alone.
+``beneath`` and :meth:`Options.merged` puts them under every layer;
+:func:`.manual.settings` says, per key, which layer gave the value (``citeledger config``).
+The filter reads metadata alone.
 
 :class:`Options` remembers which keys were given, so a placement can tell "left at the default"
 from "set to the default" (a Word file gets a Sources section when ``sources-title`` is set).
 
-Only the standard library: ``citeledger add`` imports the ledger verbs, which import this.
+The package imports neither of its modules: they read the table from here. Only the standard
+library: ``citeledger add`` imports it at start-up (through ``commands._common``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import inspect
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Any
 
 from ..errors import BadInput
-from ..tree import stringify
+from ..messages import Say
+from ..tree import MetaValue, stringify
 
 COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render")
 _BOOL_TRUE = frozenset({"true", "yes", "on", "1"})
@@ -403,8 +403,9 @@ def parse_values(raw: Mapping[str, Any], where: Callable[[Option], str]) -> dict
 RECORD_PROPERTY = "citeledger-options"
 
 
-def meta_value(value: Any) -> Any:
-    """A pandoc MetaValue as plain Python (strings, bools, lists, dicts)."""
+def meta_value(value: MetaValue) -> Any:
+    """A pandoc MetaValue as plain Python (strings, bools, lists, dicts); anything else (a
+    malformed value) as it is."""
     if not isinstance(value, dict):
         return value
     t = value.get("t")
@@ -422,7 +423,7 @@ def meta_value(value: Any) -> Any:
     return c
 
 
-def from_meta(meta: Mapping[str, Any], warn: Callable[[str], None]) -> Options:
+def from_meta(meta: Mapping[str, MetaValue], warn: Say) -> Options:
     """Options from a ``citeledger`` map and from flat ``citeledger.<key>`` entries (what
     ``-M citeledger.key=value`` makes); a flat key wins, an unknown key is a warning."""
     raw: dict[str, Any] = {}
@@ -486,7 +487,7 @@ _META_BOOLS = {
 _META_HINT = "write -M KEY=VALUE, e.g. -M citeledger.notes=endnotes"
 
 
-def meta_entries(items: Iterable[str], *, only_options: bool = False) -> dict[str, Any]:
+def meta_entries(items: Iterable[str], *, only_options: bool = False) -> dict[str, MetaValue]:
     """``-M`` entries as pandoc metadata (key -> MetaValue), for ``convert`` (the draft's
     metadata, as pandoc's ``-M``) and ``finish`` (``only_options``: there is no document).
 
@@ -495,7 +496,7 @@ def meta_entries(items: Iterable[str], *, only_options: bool = False) -> dict[st
     key, so an unknown one is warned about). A key repeated is a list, as in pandoc
     (``-M author=A -M author=B``); an option repeated, an empty key, and an option that is not
     true/false given without a value are refused."""
-    meta: dict[str, Any] = {}
+    meta: dict[str, MetaValue] = {}
     for text in items:
         key, raw = _split_meta(text)
         option = BY_KEY.get(key.removeprefix("citeledger.").replace("_", "-"))
@@ -530,7 +531,7 @@ def _split_meta(text: str) -> tuple[str, str | None]:
     return key, raw
 
 
-def _meta_scalar(raw: str | None) -> dict[str, Any]:
+def _meta_scalar(raw: str | None) -> MetaValue:
     if raw is None:
         return {"t": "MetaBool", "c": True}
     if raw in _META_BOOLS:
@@ -538,228 +539,11 @@ def _meta_scalar(raw: str | None) -> dict[str, Any]:
     return {"t": "MetaString", "c": raw}
 
 
-def _meta_items(value: dict[str, Any]) -> list[Any]:
+def _meta_items(value: MetaValue) -> list[MetaValue]:
     return list(value["c"]) if value["t"] == "MetaList" else [value]
 
 
-# The project file ---------------------------------------------------------------------------
-
-PROJECT_FILE = "citeledger.toml"
-PYPROJECT = "pyproject.toml"
-PROJECT_ONLY = ("drafts",)  # keys of the project file that are no option of a document
-
-
-@dataclass(frozen=True)
-class Project:
-    """The project settings in force: the file they came from (None: no project file), its
-    options (a relative ``ledger`` made relative to the file's folder) and its ``drafts``
-    globs, which ``citeledger verify`` with no file checks."""
-
-    path: Path | None = None
-    options: Options = Options()
-    drafts: tuple[str, ...] = ()
-
-    @property
-    def folder(self) -> Path:
-        return self.path.parent if self.path is not None else Path.cwd()
-
-    def draft_files(self) -> list[Path]:
-        """The files the ``drafts`` globs match, relative to the project file's folder."""
-        found: dict[Path, None] = {}
-        for pattern in self.drafts:
-            for match in sorted(self.folder.glob(pattern)):
-                if match.is_file():
-                    found[match] = None
-        return list(found)
-
-
-def find_project_file(start: Path | None = None) -> Path | None:
-    """The first ``citeledger.toml``, or ``pyproject.toml`` holding ``[tool.citeledger]``,
-    walking up from ``start`` (the working directory); in one folder the first wins."""
-    here = (start or Path.cwd()).absolute()
-    for folder in (here, *here.parents):
-        own = folder / PROJECT_FILE
-        if own.is_file():
-            return own
-        pyproject = folder / PYPROJECT
-        if pyproject.is_file() and _has_tool_table(pyproject):
-            return pyproject
-    return None
-
-
-def _has_tool_table(path: Path) -> bool:
-    # A cheap look before a parse: most pyproject.toml files on the way up are not ours.
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-    return "tool.citeledger" in text or ("[tool]" in text and "citeledger" in text)
-
-
-def load_project(start: Path | None = None) -> Project:
-    """The project settings found from ``start`` (see :func:`find_project_file`), checked
-    through the options table; a bad key or value is one line naming the file, the key and
-    the fix."""
-    path = find_project_file(start)
-    if path is None:
-        return Project()
-    table = _read_table(path)
-    known: dict[str, Any] = {}
-    drafts: tuple[str, ...] = ()
-    for raw_key, value in table.items():
-        key = str(raw_key).replace("_", "-")
-        if key == "drafts":
-            drafts = _globs(path, value)
-            continue
-        option = BY_KEY.get(key)
-        if option is None:
-            keys = ", ".join([*BY_KEY, *PROJECT_ONLY])
-            raise BadInput(
-                f"{path}: unknown key {raw_key!r}", hint=f"remove it; the keys are {keys}"
-            )
-        try:
-            parsed = option.parse(value, f"{path}: {key}")
-        except BadInput as exc:
-            raise BadInput(exc.message, hint=f"write e.g. {_example(option)}") from None
-        if key == "ledger" and parsed is not None:
-            parsed = str(path.parent / Path(parsed).expanduser())
-        known[key] = parsed
-    return Project(path, Options().updated(known), drafts)
-
-
-def _read_table(path: Path) -> Mapping[str, Any]:
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
-        except ImportError:
-            raise BadInput(
-                f"{path}: reading a TOML project file needs Python 3.11, or tomli on 3.10",
-                hint="pip install tomli, or run citeledger on Python 3.11 or later",
-            ) from None
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise BadInput(f"{path}: not readable TOML ({exc})", hint="fix the file") from None
-    if path.name == PYPROJECT:
-        data = data.get("tool", {}).get("citeledger", {})
-        where = "[tool.citeledger]"
-    else:
-        where = "the file"
-    if not isinstance(data, dict):
-        raise BadInput(f"{path}: {where} is not a table", hint="write key = value lines")
-    return data
-
-
-def _globs(path: Path, value: Any) -> tuple[str, ...]:
-    items = [value] if isinstance(value, str) else value
-    if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() for i in items):
-        raise BadInput(
-            f"{path}: drafts: {value!r} is not a list of globs",
-            hint='write e.g. drafts = ["drafts/*.md"]',
-        )
-    return tuple(items)
-
-
-def _example(option: Option) -> str:
-    if option.kind == "choice":
-        return f'{option.key} = "{option.choices[0]}"'
-    if option.kind == "bool":
-        return f"{option.key} = true"
-    if option.kind == "fraction":
-        return f"{option.key} = 0.6"
-    return f'{option.key} = "{option.default or "ledger.json"}"'
-
-
-# The config listing ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Setting:
-    key: str
-    value: Any
-    origin: str  # "flag --key", "front matter of FILE", "project file PATH", "default"
-
-
-def settings(
-    project: Project, front: Options | None, front_name: str, flags: Options
-) -> list[Setting]:
-    """Every option's effective value and the layer it came from, most specific first: the
-    flag, the draft's front matter, the project file, the default."""
-    layers: list[tuple[Options, str]] = [(flags, "flag {flag}")]
-    if front is not None:
-        layers.append((front, f"front matter of {front_name}"))
-    layers.append((project.options, f"project file {project.path}"))
-    out: list[Setting] = []
-    for o in OPTIONS:
-        for layer, origin in layers:
-            if layer.is_set(o.key):
-                value = getattr(layer, o.field)
-                out.append(Setting(o.key, value, origin.format(flag=o.flag)))
-                break
-        else:
-            out.append(Setting(o.key, o.default, "default"))
-    drafts_origin = f"project file {project.path}" if project.drafts else "default"
-    out.append(Setting("drafts", list(project.drafts), drafts_origin))
-    return out
-
-
-# Flags ------------------------------------------------------------------------------------
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def flagged(command: str) -> list[Option]:
-    """The options ``command`` takes as flags; ``config`` shows what any of them would do."""
-    return [o for o in OPTIONS if command in o.commands or command == "config"]
-
-
-def with_flags(command: str) -> Callable[[F], F]:
-    """Give a typer command one flag per option the table assigns to ``command``; the command
-    receives them as one ``options: Options`` argument (a flag left out is not given)."""
-    import typer
-
-    def decorate(func: F) -> F:
-        # Annotations resolved now: typer reads the wrapper's signature as it is given.
-        signature = inspect.signature(func, eval_str=True)
-        kept = [p for p in signature.parameters.values() if p.name != "options"]
-        options = flagged(command)
-        added: list[inspect.Parameter] = []
-        annotations: dict[str, Any] = {p.name: p.annotation for p in kept}
-        for o in options:
-            if o.kind == "bool":
-                annotation: Any = Annotated[bool, typer.Option(o.flag, help=_help(o))]
-                default: Any = False
-            else:
-                annotation = Annotated[
-                    str | None, typer.Option(o.flag, help=_help(o), metavar=o.metavar)
-                ]
-                default = None
-            added.append(
-                inspect.Parameter(
-                    o.field, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
-                )
-            )
-            annotations[o.field] = annotation
-
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            given = {}
-            for o in options:
-                value = kwargs.pop(o.field)
-                if value is not None and value is not False:
-                    given[o.key] = value
-            under = load_project().options
-            parsed = Options(beneath=under if under.given else None)
-            parsed = parsed.updated(parse_values(given, lambda o: o.flag))
-            return func(*args, options=parsed, **kwargs)
-
-        wrapper.__signature__ = signature.replace(parameters=[*kept, *added])  # type: ignore[attr-defined]
-        wrapper.__annotations__ = annotations
-        return wrapper  # type: ignore[return-value]
-
-    return decorate
+# Help texts: a flag's, and the filter's manual ----------------------------------------------------
 
 
 def flag_help(key: str) -> str:
@@ -772,9 +556,6 @@ def _help(option: Option) -> str:
         return option.flag_help
     text = option.summary[0].upper() + option.summary[1:]
     return text.replace("`", "") + "."
-
-
-# Documentation ----------------------------------------------------------------------------
 
 
 def manual_text() -> str:
@@ -794,17 +575,6 @@ def manual_text() -> str:
         out.append(f"``{o.meta_key}`` ({shape})")
         out.extend(_wrap(o.manual, 96, "    "))
     return "\n".join(out)
-
-
-def readme_table() -> str:
-    """The README's option table, row for row."""
-    rows = [
-        "| key | values (default first) | meaning |",
-        "|---|---|---|",
-    ]
-    for o in OPTIONS:
-        rows.append(f"| `{o.meta_key}` | {o.values_text()} | {o.summary} |")
-    return "\n".join(rows)
 
 
 def _wrap(text: str, width: int, indent: str) -> Iterable[str]:

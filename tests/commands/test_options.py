@@ -16,7 +16,8 @@ from pptx import Presentation
 
 from citeledger.cli import app
 from citeledger.filters import main as filter_main
-from citeledger.options import OPTIONS, Options, from_meta, readme_table
+from citeledger.options import OPTIONS, Options, from_meta
+from citeledger.options.manual import readme_table
 from tests.helpers import OWN_VARS, ROOT, citeledger_env, make_ledger, run_citeledger
 
 README = ROOT / "README.md"
@@ -41,7 +42,7 @@ def test_every_option_is_in_the_manual_the_readme_and_its_flags(option) -> None:
 
 def test_readme_table_is_the_table_the_code_declares() -> None:
     readme = README.read_text(encoding="utf-8")
-    assert readme_table() in readme, "paste citeledger.options.readme_table() into README.md"
+    assert readme_table() in readme, "paste citeledger.options.manual.readme_table() into README.md"
 
 
 def test_filter_help_prints_the_manual() -> None:

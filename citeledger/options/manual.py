@@ -1,0 +1,57 @@
+"""The option table written out for people: the README's table of options and the listing
+``citeledger config`` prints (every option's effective value and the layer it came from).
+
+The filter's own manual (:func:`citeledger.options.manual_text`) stays in the package, beside
+the table: the filter's module imports it at start-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import OPTIONS, Options
+from .project import Project
+
+
+def readme_table() -> str:
+    """The README's option table, row for row."""
+    rows = [
+        "| key | values (default first) | meaning |",
+        "|---|---|---|",
+    ]
+    for o in OPTIONS:
+        rows.append(f"| `{o.meta_key}` | {o.values_text()} | {o.summary} |")
+    return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One line of ``citeledger config``: an option, its effective value, where it came from."""
+
+    key: str
+    value: Any
+    origin: str  # "flag --key", "front matter of FILE", "project file PATH", "default"
+
+
+def settings(
+    project: Project, front: Options | None, front_name: str, flags: Options
+) -> list[Setting]:
+    """Every option's effective value and the layer it came from, most specific first: the
+    flag, the draft's front matter, the project file, the default."""
+    layers: list[tuple[Options, str]] = [(flags, "flag {flag}")]
+    if front is not None:
+        layers.append((front, f"front matter of {front_name}"))
+    layers.append((project.options, f"project file {project.path}"))
+    out: list[Setting] = []
+    for o in OPTIONS:
+        for layer, origin in layers:
+            if layer.is_set(o.key):
+                value = getattr(layer, o.field)
+                out.append(Setting(o.key, value, origin.format(flag=o.flag)))
+                break
+        else:
+            out.append(Setting(o.key, o.default, "default"))
+    drafts_origin = f"project file {project.path}" if project.drafts else "default"
+    out.append(Setting("drafts", list(project.drafts), drafts_origin))
+    return out
