@@ -18,9 +18,11 @@ markdown it came from does.
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import formats
 from ..tree import Json
 
 if TYPE_CHECKING:
@@ -62,7 +64,6 @@ def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
     prints (see the module docstring), after the ``pipeline``'s filters and defaults."""
     import json
 
-    from .. import formats
     from ..pandoc import read_json, run_pandoc
 
     extra = pipeline.reading_args(path) if pipeline is not None else []
@@ -86,6 +87,26 @@ def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
             doc: Json = json.loads(out)
             return doc
     return read_json(path, from_format=fmt, extra_args=extra)
+
+
+def input_format(path: Path) -> str:
+    """The pandoc reader for ``path``: a zip's own description of what it holds, else the
+    suffix. Office and ODF files are zip archives; the part that names the kind of document
+    says which. Reading a deck as markdown would decode a zip as text."""
+    try:
+        with open(path, "rb") as handle:
+            is_zip = handle.read(4) == b"PK\x03\x04"
+        if is_zip:
+            with zipfile.ZipFile(path) as archive:
+                names = set(archive.namelist())
+                for part, needle, fmt in formats.zip_kinds():
+                    if part in names:
+                        with archive.open(part) as member:  # a zip bomb's part: 4 KB of it
+                            if needle in member.read(4096):
+                                return fmt
+    except (OSError, zipfile.BadZipFile):
+        pass
+    return formats.reader_for(path)
 
 
 _EMPTY_ATTR = ["", [], []]

@@ -110,8 +110,9 @@ from importlib import import_module
 from typing import Any, NoReturn
 
 from .. import formats
-from ..document.markers import Marker, Scan, ledger_links, scan
-from ..document.sources_block import is_sources_title, title_core, titles_for
+from ..document.grammar import Marker
+from ..document.markers import Scan, ledger_links, scan
+from ..document.sources_titles import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr

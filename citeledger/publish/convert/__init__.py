@@ -239,7 +239,7 @@ def check_tools(targets: Sequence[Target], req: ConvertRequest) -> None:
 def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
     from ...document.markers import ledger_links, scan
-    from ...document.sources_block import titles_for
+    from ...document.sources_titles import titles_for
     from ...ledger import load_ledger, resolve_ledger_path
     from ...ledger.evidence_store import evidence_dir
     from ...ledger.lock_file import lock_path
