@@ -5,7 +5,8 @@ The LaTeX reader turns ``{[}1{]}`` (how pandoc's own LaTeX writer escapes a brac
 but no longer one Str. Attribute-less Spans that hold only text are melted into the text around
 them, so a LaTeX file written by pandoc verifies like the markdown it came from (the readers
 that need it are marked ``splits_brackets`` in :mod:`citeledger.formats`). The command line
-applies this to its own copy of the tree; the filter never needs it (it sees the draft's tree).
+reads a draft through :func:`~.draft.open_draft`, which applies this by the reader's format; the
+filter, handed a tree without its reader's name, asks the tree (:func:`join_split_brackets`).
 
 The LaTeX and typst files the filter writes carry their citations in citeledger's own markup,
 which pandoc's readers drop or keep only half of (the typst reader loses a link's text, the
@@ -127,6 +128,26 @@ def join_bracket_spans(node: Json) -> None:
             if cur and isinstance(cur[0], dict) and "t" in cur[0] and _is_inlines(cur):
                 _melt(cur)
             stack.extend(cur)
+
+
+def join_split_brackets(doc: Json) -> bool:
+    """In place, for a tree whose reader is unknown (the filter is handed a tree, never the
+    format it was read from): :func:`join_bracket_spans` when the tree holds a bracket the LaTeX
+    reader wrapped (a bare Span of ``[`` or ``]`` alone, which no other reader makes of a draft
+    unless written so, ``[\\[]{}``). Whether it did."""
+    stack: list[Json] = [doc.get("blocks", [])]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            if cur.get("t") == "Span" and _bare_text(cur) in ("[", "]"):
+                join_bracket_spans(doc)
+                return True
+            c = cur.get("c")
+            if isinstance(c, list):
+                stack.append(c)
+        elif isinstance(cur, list):
+            stack.extend(cur)
+    return False
 
 
 def _is_inlines(items: list[Json]) -> bool:
