@@ -27,7 +27,7 @@ from ...ledger import Ledger
 from ...ledger.lock_file import lock_path
 from ...messages import Say, to_stderr
 from ...options import Options, from_meta
-from ...tree import Json, link, raw_block, text_to_inlines
+from ...tree import Blocks, Inline, Json, link, raw_block, text_to_inlines
 from ...verify import verify_for_build
 from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
@@ -308,7 +308,7 @@ def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) 
 _ASSETS = raw_block("html", assets_html())
 
 
-def _gfm_links(blocks: list[Json]) -> None:
+def _gfm_links(blocks: Blocks) -> None:
     GfmLinks().blocks(blocks)
 
 
@@ -329,7 +329,7 @@ def _verify(draft: _Draft, job: _Build) -> bool:
     return bool(report.failed)
 
 
-def _link(text: str, href: str) -> Json:
+def _link(text: str, href: str) -> Inline:
     return link(text_to_inlines(text), href)
 
 
