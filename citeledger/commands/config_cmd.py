@@ -41,12 +41,12 @@ def config_command(
     flags = global_ledger(ctx, options)
     front = None
     if draft is not None:
+        from ..document.draft import open_draft
         from ..errors import DraftError
-        from ..pandoc import format_for, read_json
 
         if not draft.is_file():
             raise DraftError(f"no such draft: {draft}", hint="check the path")
-        doc = read_json(draft, from_format=from_format or format_for(draft))
+        doc = open_draft(draft, from_format=from_format).tree
         front = from_meta(doc.get("meta", {}), lambda line: print(line, file=sys.stderr))
     if project.path is None:
         print(f"# no project file ({_searched()})")

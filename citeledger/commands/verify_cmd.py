@@ -23,10 +23,8 @@ Pandoc and the verifier load inside the command: ``citeledger add`` must not pay
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -124,29 +122,20 @@ def _verify_file(
     ledgers: dict[Path, Ledger],
     pipeline: Pipeline,
 ) -> Report:
-    from ..document.readers import join_bracket_spans, read_output, unwrap_slides
+    from ..document.draft import open_draft
+    from ..document.readers import unwrap_slides
     from ..options import from_meta
-    from ..pandoc import format_for, read_text_draft
     from ..verify import verify
 
-    path = Path(file)
-    fmt = from_format or input_format(path, format_for)
-    source_text = read_text_draft(path, fmt)
-    # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
-    gc.disable()
-    try:
-        doc = read_output(path, fmt, pipeline)
-    finally:
-        gc.enable()
-    if formats.splits_brackets(fmt):
-        join_bracket_spans(doc)
+    draft = open_draft(Path(file), from_format=from_format, pipeline=pipeline, name=file)
+    fmt, doc = draft.format, draft.tree
     if formats.family(fmt) == "html":
         unwrap_slides(doc)
     if metadata:
         from ..options import meta_entries
 
         doc.setdefault("meta", {}).update(meta_entries(metadata))
-    doc = pipeline.resolve_citations(doc, path)
+    doc = pipeline.resolve_citations(doc, draft.path)
     options = from_meta(doc.get("meta", {}), _warn).merged(options)
     ledger_path = resolve_ledger_path(options.ledger)
     if ledger_path not in ledgers:
@@ -156,7 +145,7 @@ def _verify_file(
         ledgers[ledger_path],
         options,
         source_name=file,
-        source_text=source_text,
+        source_text=draft.text,
         footnote_citations=formats.cites_in_notes(fmt),
     )
 
@@ -196,28 +185,6 @@ def _print(reports: list[Report], output_format: str, level: int) -> None:
         sys.stdout.write(json.dumps(sarif, ensure_ascii=False, indent=2) + "\n")
     sys.stdout.flush()
     print(verdict, file=sys.stderr)
-
-
-def input_format(path: Path, by_suffix: Callable[[Path], str]) -> str:
-    """The pandoc reader for ``path``: a zip's own description of what it holds, else the
-    suffix (``by_suffix``). Office and ODF files are zip archives; the part that names the kind
-    of document says which. Reading a deck as markdown would decode a zip as text."""
-    import zipfile
-
-    try:
-        with open(path, "rb") as handle:
-            is_zip = handle.read(4) == b"PK\x03\x04"
-        if is_zip:
-            with zipfile.ZipFile(path) as archive:
-                names = set(archive.namelist())
-                for part, needle, fmt in formats.zip_kinds():
-                    if part in names:
-                        with archive.open(part) as member:  # a zip bomb's part: 4 KB of it
-                            if needle in member.read(4096):
-                                return fmt
-    except (OSError, zipfile.BadZipFile):
-        pass
-    return by_suffix(path)
 
 
 def _warn(line: str) -> None:

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..tree import Json, text_to_inlines
-from .markers import MARKER_RE, Hit, Marker, Scan, parse_marker, scan
-from .sources_block import (
-    DEFAULT_TITLES,
+from .grammar import MARKER_RE, Marker, parse_marker
+from .markers import Hit, Scan, scan
+from .sources_lines import (
     ENTRY_PREFIX,
     FOOTNOTE_DEF,
     Definition,
@@ -39,6 +39,7 @@ from .sources_block import (
     fenced_lines,
     find_sources_lines,
 )
+from .sources_titles import DEFAULT_TITLES
 
 _REF_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
@@ -52,8 +53,10 @@ class LocatedAhead:
     while pandoc reads the draft: a wait that leaves a core idle, and on a 1.6 MB draft the
     light pass takes a fifth of a second. :meth:`result` waits for it."""
 
-    def __init__(self, path: Path, name: str, titles: Sequence[str]) -> None:
-        self.text: str | None = None
+    def __init__(
+        self, path: Path, name: str, titles: Sequence[str], text: str | None = None
+    ) -> None:
+        self.text: str | None = text
         self.located: Locator | None = None
         self._thread = threading.Thread(
             target=self._run, args=(path, name, tuple(titles)), name="citeledger-locate"
@@ -62,10 +65,11 @@ class LocatedAhead:
         self._thread.start()
 
     def _run(self, path: Path, name: str, titles: tuple[str, ...]) -> None:
-        try:
-            self.text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return  # the findings fall back to headings, as without the text
+        if self.text is None:  # the caller already read it (and refused what is not text)
+            try:
+                self.text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return  # the findings fall back to headings, as without the text
         self.located = Locator.from_text(name, self.text, titles)
 
     def result(self) -> tuple[str | None, Locator | None]:

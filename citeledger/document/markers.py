@@ -1,4 +1,4 @@
-"""The one marker finder: where a document tree cites what.
+"""The one marker finder: where a document tree cites what (what a marker is: :mod:`.grammar`).
 
 Works on pandoc's JSON tree as plain dicts and lists, the form pandoc hands a filter. Building
 panflute's object tree for a whole report costs more than the rest of a filter run together,
@@ -36,128 +36,51 @@ a marker (:func:`_rejoin_split`).
 
 One image is read: under pandoc-types 1.22 (pandoc before 3.0) a figure is a paragraph holding an
 Image titled ``fig:...``, and its alt text is the caption every writer prints.
-
-Marker grammar (the grounded-citations convention):
-
-- ``[n]``: 1-6 ASCII digits, not followed by ``(`` or ``:`` (that would be a link or a
-  definition); the seed read 1-4, and ids past 9999 must stay citable;
-- ``[unverified]``, ``[policy]``, ``[tool:<name>]`` with name ``[A-Za-z0-9][A-Za-z0-9_.-]*``;
-- ``[1, 2]``, ``[1-3]``, ``[1,2]``: several ids in one bracket, a *group*; it cites each id and
-  the verifier warns about its style.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..tree import BREAKS, INLINES_AT_C, Json, Walk, code_cell_inlines, is_old_figure_image
-from .sources_block import DEFAULT_TITLES, SourcesBlock, entries, find_sources_block
+from ..tree import (
+    BREAKS,
+    INLINES_AT_C,
+    Inline,
+    Inlines,
+    Json,
+    Walk,
+    code_cell_inlines,
+    is_old_figure_image,
+)
+from .grammar import (
+    GROUP_OPEN_RE,
+    GROUP_PART_RE,
+    MARKER_RE,
+    RAW_OWN_LINK,
+    Marker,
+    Piece,
+    has_marker,
+    link_marker_id,
+    own_cite_id,
+    split_markers,
+)
+from .sources_block import SourcesBlock, entries, find_sources_block
+from .sources_titles import DEFAULT_TITLES
 
 if TYPE_CHECKING:
     from ..ledger.model import Ledger
-    from ..options import Options
 
 # Whether a numeric link set apart from the text cites: its id and its target in, yes or no.
 LinkKnown = Callable[[int, str], bool]
 # A link right after one of these opens a parenthesis or a quote: it is set apart, not attached.
 _OPENERS = tuple("([{\"'\u201c\u2018\u00ab")
 
-# Ledger ids run to six digits (``MAX_ID``); ASCII digits only, so ``[²]`` or ``[٣]`` is text.
-_ID = r"[0-9]{1,6}"
-MARKER_RE = re.compile(
-    r"\[(?:"
-    rf"(?P<id>{_ID})"
-    rf"|(?P<group>{_ID}(?:\s*[,\u2013-]\s*{_ID})+)"
-    r"|(?P<unverified>unverified)"
-    r"|tool:(?P<tool>[A-Za-z0-9][A-Za-z0-9_.-]*)"
-    r"|(?P<policy>policy)"
-    r")\](?![(:])"
-)
-# A group that pandoc split at its spaces: ``[1,`` then ``2,`` then ``3]``.
-_GROUP_OPEN_RE = re.compile(rf"\[{_ID}(?:\s*,\s*{_ID})*,$")
-_GROUP_PART_RE = re.compile(rf"^{_ID},?")
-
-_MAX_GROUP_RANGE = 50
-
 SKIP_INLINES = frozenset({"Code", "Math", "RawInline", "Image", "Cite"})
-_LINK_ID = re.compile(rf"\[({_ID})\]|({_ID})")
-# The target of a citation citeledger's html/typst placement wrote (``filters/base.source_anchor``).
-OWN_TARGET = re.compile(rf"#src-({_ID})")
-# The raw anchor gfm and commonmark carry a citation in (they have no link attributes).
-_RAW_OWN_LINK = re.compile(rf'<a href="#src-({_ID})"')
 # What citeproc may put between the bracket it moved and the rest of the marker (a Cite, read
 # back from HTML, is a Span of class "citation").
 _CITEPROC_NOTES = frozenset({"Cite", "Note"})
-
-
-@dataclass(frozen=True, slots=True)
-class Marker:
-    """One marker as written. ``ids`` holds the ledger ids it cites (empty for provenance)."""
-
-    kind: str  # "id" | "group" | "unverified" | "tool" | "policy"
-    text: str
-    ids: tuple[int, ...] = ()
-    name: str | None = None
-
-    @property
-    def is_citation(self) -> bool:
-        return bool(self.ids)
-
-
-Piece = str | Marker
-
-
-def parse_marker(match: re.Match[str]) -> Marker:
-    text = match.group(0)
-    if match.group("id") is not None:
-        return Marker("id", text, (int(match.group("id")),))
-    if match.group("group") is not None:
-        return Marker("group", text, _group_ids(match.group("group")))
-    if match.group("tool") is not None:
-        return Marker("tool", text, name=match.group("tool"))
-    if match.group("policy") is not None:
-        return Marker("policy", text)
-    return Marker("unverified", text)
-
-
-def _group_ids(body: str) -> tuple[int, ...]:
-    ids: list[int] = []
-    for part in re.split(r"\s*,\s*", body.strip()):
-        bounds = re.split(r"\s*[\u2013-]\s*", part)
-        if len(bounds) == 2:
-            lo, hi = int(bounds[0]), int(bounds[1])
-            if lo <= hi and hi - lo <= _MAX_GROUP_RANGE:
-                ids.extend(range(lo, hi + 1))
-            else:
-                ids.extend((lo, hi))
-        else:
-            ids.extend(int(b) for b in bounds)
-    return tuple(dict.fromkeys(ids))
-
-
-def split_markers(text: str) -> list[Piece]:
-    """Split ``text`` into plain strings and Markers, in order. The single marker parser:
-    every other part of citeledger that needs markers in text calls this."""
-    if "[" not in text:
-        return [text]
-    pieces: list[Piece] = []
-    pos = 0
-    for match in MARKER_RE.finditer(text):
-        if match.start() > pos:
-            pieces.append(text[pos : match.start()])
-        pieces.append(parse_marker(match))
-        pos = match.end()
-    if pos < len(text):
-        pieces.append(text[pos:])
-    return pieces
-
-
-def has_marker(pieces: list[Piece]) -> bool:
-    return any(isinstance(p, Marker) for p in pieces)
 
 
 @dataclass(slots=True)
@@ -167,7 +90,7 @@ class Hit:
     ``heading`` the text of the nearest heading before it, ``in_note`` true inside a footnote.
     ``url`` is set when the hit is a Link whose text is a marker: its target."""
 
-    container: list[Json]
+    container: Inlines
     start: int
     end: int
     pieces: list[Piece]
@@ -265,7 +188,7 @@ class _Walker(Walk):
         self.listed = listed
         self.in_note = False
 
-    def inlines(self, inlines: list[Json]) -> None:
+    def inlines(self, inlines: Inlines) -> None:
         if self.code and id(inlines) in self.code:
             return
         i = 0
@@ -297,10 +220,10 @@ class _Walker(Walk):
                 self.in_note = outer
             i += 1
 
-    def str_hit(self, inlines: list[Json], i: int, text: str) -> int:
+    def str_hit(self, inlines: Inlines, i: int, text: str) -> int:
         """Record the markers of the Str at ``i``; return the index of the last element used."""
         end = i
-        if _GROUP_OPEN_RE.search(text):
+        if GROUP_OPEN_RE.search(text):
             end, text = _join_spaced_group(inlines, i, text)
         pieces = split_markers(text)
         if has_marker(pieces):
@@ -310,7 +233,7 @@ class _Walker(Walk):
             return end
         return i
 
-    def link_hit(self, inlines: list[Json], i: int, link: Json) -> None:
+    def link_hit(self, inlines: Inlines, i: int, link: Inline) -> None:
         own = own_cite_id(link)
         if own is not None:
             mark = Marker("id", f"[{own}]", (own,))
@@ -332,7 +255,7 @@ class _Walker(Walk):
             self.hits.append(hit)
 
 
-def _attached(inlines: list[Json], i: int) -> bool:
+def _attached(inlines: Inlines, i: int) -> bool:
     """Whether the element at ``i`` follows text with nothing between (``water.[7]``)."""
     if i == 0:
         return False
@@ -343,34 +266,7 @@ def _attached(inlines: list[Json], i: int) -> bool:
     return not (t == "Str" and before["c"].endswith(_OPENERS))
 
 
-def link_marker_id(link: Json) -> int | None:
-    """The id a Link cites when its text is a marker: text ``n`` or ``[n]`` (how pandoc reads
-    ``[n]`` with a definition, ``[n](url)`` and ``[[n]](url)``) and an http(s) target."""
-    text = link["c"][1]
-    if len(text) != 1 or text[0].get("t") != "Str":
-        return None
-    if not link["c"][2][0].startswith(("http://", "https://")):
-        return None
-    m = _LINK_ID.fullmatch(text[0]["c"])
-    if m is None:
-        return None
-    return int(m.group(1) or m.group(2))
-
-
-def own_cite_id(link: Json) -> int | None:
-    """The mark of a citation citeledger placed (a Link to ``#src-N`` whose text is ``[n]``)."""
-    text = link["c"][1]
-    if len(text) != 1 or text[0].get("t") != "Str":
-        return None
-    if OWN_TARGET.fullmatch(link["c"][2][0]) is None:
-        return None
-    m = _LINK_ID.fullmatch(text[0]["c"])
-    if m is None or m.group(1) is None:
-        return None
-    return int(m.group(1))
-
-
-def _raw_own_target(inlines: list[Json], i: int, pieces: list[Piece]) -> str | None:
+def _raw_own_target(inlines: Inlines, i: int, pieces: list[Piece]) -> str | None:
     """``#src-N`` when the Str at ``i`` is one mark alone inside a raw ``<a href="#src-N">``
     (a citation in the gfm or commonmark citeledger wrote, read back), else None."""
     if i == 0 or len(pieces) != 1 or not isinstance(pieces[0], Marker):
@@ -378,11 +274,11 @@ def _raw_own_target(inlines: list[Json], i: int, pieces: list[Piece]) -> str | N
     before = inlines[i - 1]
     if before.get("t") != "RawInline" or before["c"][0] != "html":
         return None
-    found = _RAW_OWN_LINK.match(before["c"][1])
+    found = RAW_OWN_LINK.match(before["c"][1])
     return f"#src-{found.group(1)}" if found else None
 
 
-def _rejoin_split(inlines: list[Json], i: int) -> bool:
+def _rejoin_split(inlines: Inlines, i: int) -> bool:
     """``.[`` Note ``10]`` (a marker note-style citeproc split, see the module docstring):
     move the bracket after the notes, in place, and say whether it did."""
     j = i + 1
@@ -396,7 +292,7 @@ def _rejoin_split(inlines: list[Json], i: int) -> bool:
         inlines[j] = _with_bracket(after)
     elif after.get("t") == "Str":
         rest = "[" + after["c"]
-        if not (MARKER_RE.match(rest) or _GROUP_OPEN_RE.fullmatch(rest.split(" ")[0])):
+        if not (MARKER_RE.match(rest) or GROUP_OPEN_RE.fullmatch(rest.split(" ")[0])):
             return False
         inlines[j] = {"t": "Str", "c": rest}
     else:
@@ -409,12 +305,12 @@ def _rejoin_split(inlines: list[Json], i: int) -> bool:
     return True
 
 
-def _is_citeproc_note(el: Json) -> bool:
+def _is_citeproc_note(el: Inline) -> bool:
     t = el.get("t")
     return t in _CITEPROC_NOTES or (t == "Span" and "citation" in el["c"][0][1])
 
 
-def _with_bracket(link: Json) -> Json:
+def _with_bracket(link: Inline) -> Inline:
     """``link`` with ``[`` put back before its text's first Str."""
     attr, text, target = link["c"]
     if not text or text[0].get("t") != "Str":
@@ -422,14 +318,14 @@ def _with_bracket(link: Json) -> Json:
     return {"t": "Link", "c": [attr, [{"t": "Str", "c": "[" + text[0]["c"]}, *text[1:]], target]}
 
 
-def _join_spaced_group(inlines: list[Json], i: int, text: str) -> tuple[int, str]:
+def _join_spaced_group(inlines: Inlines, i: int, text: str) -> tuple[int, str]:
     """``[1,`` Space ``2]``: join the Str/Space run that closes the group, if it does."""
     j = i
     joined = text
     n = len(inlines)
     while j + 2 < n and inlines[j + 1].get("t") == "Space" and inlines[j + 2].get("t") == "Str":
         nxt = inlines[j + 2]["c"]
-        if not _GROUP_PART_RE.match(nxt):
+        if not GROUP_PART_RE.match(nxt):
             break
         joined += " " + nxt
         j += 2
@@ -438,45 +334,3 @@ def _join_spaced_group(inlines: list[Json], i: int, text: str) -> tuple[int, str
         if not nxt.endswith(","):
             break
     return i, text
-
-
-@dataclass(frozen=True, slots=True)
-class DraftCitations:
-    """What a draft cites (distinct ids, in order of first citation) and the options its
-    metadata sets, flags given by the caller winning."""
-
-    ids: list[int]
-    options: Options
-
-
-def read_citations(
-    path: Path,
-    *,
-    from_format: str | None = None,
-    flags: Options | None = None,
-    ledger: Ledger | None = None,
-    warn: Callable[[str], None] = lambda _line: None,
-) -> DraftCitations:
-    """The ids a draft cites (its own Sources block does not count, nor do brackets the
-    author escaped, nor numeric links that are no citation) and its options. Runs pandoc."""
-    from ..options import Options, from_meta
-    from ..pandoc import format_for, read_json, read_text_draft
-    from .locate import Locator, drop_escaped
-    from .sources_block import titles_for
-
-    fmt = from_format or format_for(path)
-    text = read_text_draft(path, fmt)
-    doc = read_json(path, from_format=fmt)
-    options = from_meta(doc.get("meta", {}), warn).merged(flags or Options())
-    titles = titles_for(options.sources_title)
-    found = scan(doc, titles, ledger_links(ledger) if ledger is not None else None)
-    if text is not None:
-        locator = Locator.from_text(str(path), text, titles)
-        drop_escaped(doc, found, locator, titles)
-        admit_defined(doc, found, titles, (d.id for d in locator.definitions))
-    return DraftCitations(found.cited_ids(), options)
-
-
-def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:
-    """:func:`read_citations`' ids, with no ledger to ask about numeric links."""
-    return read_citations(path, from_format=from_format).ids

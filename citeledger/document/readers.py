@@ -5,7 +5,8 @@ The LaTeX reader turns ``{[}1{]}`` (how pandoc's own LaTeX writer escapes a brac
 but no longer one Str. Attribute-less Spans that hold only text are melted into the text around
 them, so a LaTeX file written by pandoc verifies like the markdown it came from (the readers
 that need it are marked ``splits_brackets`` in :mod:`citeledger.formats`). The command line
-applies this to its own copy of the tree; the filter never needs it (it sees the draft's tree).
+reads a draft through :func:`~.draft.open_draft`, which applies this by the reader's format; the
+filter, handed a tree without its reader's name, asks the tree (:func:`join_split_brackets`).
 
 The LaTeX and typst files the filter writes carry their citations in citeledger's own markup,
 which pandoc's readers drop or keep only half of (the typst reader loses a link's text, the
@@ -18,9 +19,11 @@ markdown it came from does.
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import formats
 from ..tree import Json
 
 if TYPE_CHECKING:
@@ -62,7 +65,6 @@ def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
     prints (see the module docstring), after the ``pipeline``'s filters and defaults."""
     import json
 
-    from .. import formats
     from ..pandoc import read_json, run_pandoc
 
     extra = pipeline.reading_args(path) if pipeline is not None else []
@@ -88,6 +90,26 @@ def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
     return read_json(path, from_format=fmt, extra_args=extra)
 
 
+def input_format(path: Path) -> str:
+    """The pandoc reader for ``path``: a zip's own description of what it holds, else the
+    suffix. Office and ODF files are zip archives; the part that names the kind of document
+    says which. Reading a deck as markdown would decode a zip as text."""
+    try:
+        with open(path, "rb") as handle:
+            is_zip = handle.read(4) == b"PK\x03\x04"
+        if is_zip:
+            with zipfile.ZipFile(path) as archive:
+                names = set(archive.namelist())
+                for part, needle, fmt in formats.zip_kinds():
+                    if part in names:
+                        with archive.open(part) as member:  # a zip bomb's part: 4 KB of it
+                            if needle in member.read(4096):
+                                return fmt
+    except (OSError, zipfile.BadZipFile):
+        pass
+    return formats.reader_for(path)
+
+
 _EMPTY_ATTR = ["", [], []]
 
 
@@ -106,6 +128,26 @@ def join_bracket_spans(node: Json) -> None:
             if cur and isinstance(cur[0], dict) and "t" in cur[0] and _is_inlines(cur):
                 _melt(cur)
             stack.extend(cur)
+
+
+def join_split_brackets(doc: Json) -> bool:
+    """In place, for a tree whose reader is unknown (the filter is handed a tree, never the
+    format it was read from): :func:`join_bracket_spans` when the tree holds a bracket the LaTeX
+    reader wrapped (a bare Span of ``[`` or ``]`` alone, which no other reader makes of a draft
+    unless written so, ``[\\[]{}``). Whether it did."""
+    stack: list[Json] = [doc.get("blocks", [])]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            if cur.get("t") == "Span" and _bare_text(cur) in ("[", "]"):
+                join_bracket_spans(doc)
+                return True
+            c = cur.get("c")
+            if isinstance(c, list):
+                stack.append(c)
+        elif isinstance(cur, list):
+            stack.extend(cur)
+    return False
 
 
 def _is_inlines(items: list[Json]) -> bool:

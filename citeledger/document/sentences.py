@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from ..ledger.quotes import word_count
 from ..tree import INLINES_AT_C, OPAQUE_BLOCKS, Json, Walk, stringify
-from .markers import Hit, Marker, Scan
+from .grammar import Marker
+from .markers import Hit, Scan
 
 # The kind of marker a pandoc citation ([@key], resolved by --citeproc or not) makes.
 BIBLIOGRAPHY = "bibliography"

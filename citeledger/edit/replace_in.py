@@ -5,16 +5,16 @@ rendered from); otherwise nothing is written."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import BadInput, DraftError
 from ..ledger.files import read_file
+from ..tree import PandocDoc
 
 if TYPE_CHECKING:
-    from ..document.markers import DraftCitations
+    from ..document.draft import DraftCitations
     from ..ledger import Ledger
     from ..ledger.model import Source
     from ..options import Options
@@ -34,7 +34,7 @@ def draft_citations(
     path = Path(draft)
     if not path.is_file():
         raise DraftError(f"no draft file {draft}", hint="check the path")
-    from ..document.markers import read_citations
+    from ..document.draft import read_citations
 
     return read_citations(path, from_format=from_format, flags=flags, ledger=ledger, warn=warn)
 
@@ -43,15 +43,15 @@ def refuse_non_markdown(draft: str, ledger: Path | None = None) -> None:
     """The block is markdown: written into an HTML page it would land after ``</html>``. And
     a draft that is the ``ledger`` (or its lock or evidence, also through a link) is refused
     before it is read."""
+    from ..document.readers import input_format
     from ..formats import is_markdown_source
-    from ..pandoc import format_for
 
     if ledger is not None:
         from ..ledger.store import ledger_guard
 
         ledger_guard(ledger).check(Path(draft), what="draft")
 
-    fmt = format_for(draft)
+    fmt = input_format(Path(draft))
     if not is_markdown_source(fmt):
         raise BadInput(
             f"--replace-in {draft}: a {fmt} file, not a markdown draft",
@@ -71,18 +71,17 @@ def _replace_block(
     the block its lines name must be the one pandoc reads, the new draft must read as the old
     one with only the block changed, and the new block must list ``sources`` with their URLs;
     otherwise nothing is written."""
-    from ..document.sources_block import AmbiguousBlock, replace_in_text
+    from ..document.draft import read_draft_text
+    from ..document.readers import input_format
+    from ..document.sources_lines import AmbiguousBlock, replace_in_text
     from ..formats import is_markdown_source
-    from ..pandoc import format_for, run_pandoc
 
-    fmt = format_for(target)
-    trees: dict[str, Any] = {}
+    fmt = input_format(target)
+    trees: dict[str, PandocDoc] = {}
 
-    def read(text: str) -> Any:
+    def read(text: str) -> PandocDoc:
         if text not in trees:
-            trees[text] = json.loads(
-                run_pandoc(["-f", fmt, "-t", "json"], stdin=text, what=str(target))
-            )
+            trees[text] = read_draft_text(text, fmt, str(target))
         return trees[text]
 
     markdown = is_markdown_source(fmt)
@@ -106,7 +105,7 @@ def _replace_block(
     return updated
 
 
-def _read_back(tree: Any, titles: Sequence[str], sources: Sequence[Source]) -> str | None:
+def _read_back(tree: PandocDoc, titles: Sequence[str], sources: Sequence[Source]) -> str | None:
     """What the rewritten draft's block, as pandoc reads it, gets wrong about ``sources``."""
     from ..document.sources_block import entries, find_sources_block
     from ..ledger.urls import same_url
@@ -133,7 +132,7 @@ def replace_block_in(
     """Write ``block`` (the rendered ``sources``) over the Sources block of the markdown draft
     ``draft``, found under "Sources", ``sources_title`` or a common title, keeping the title
     the draft gave it unless ``keep_title`` is false; returns its path."""
-    from ..document.sources_block import titles_for
+    from ..document.sources_titles import titles_for
     from ..files import write_bytes
 
     target = Path(draft)

@@ -30,15 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..document.grammar import MARKER_RE, Marker, parse_marker
 from ..document.locate import Locator
-from ..document.markers import MARKER_RE, Marker, Scan, parse_marker, scan
-from ..document.sources_block import (
-    ANY_HEADING,
-    entries,
-    find_sources_lines,
-    replace_in_text,
-    titles_for,
-)
+from ..document.markers import Scan, scan
+from ..document.sources_block import entries
+from ..document.sources_lines import find_sources_lines, replace_in_text
+from ..document.sources_titles import ANY_HEADING, titles_for
 from ..errors import DraftError
 from ..ledger import Ledger, render_block
 from ..ledger.urls import url_key

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..document.markers import scan
-from ..document.sources_block import fenced_lines
+from ..document.sources_lines import fenced_lines
 from ..errors import DraftError
 from ..ledger import Ledger
 from ..ledger.bibliography import GENERATED_KEY

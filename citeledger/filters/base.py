@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..document.markers import Marker, Scan
+from ..document.grammar import Marker
+from ..document.markers import Scan
 from ..formats import family
 from ..ledger import Ledger, Source
 from ..messages import Say, to_stderr

@@ -109,10 +109,9 @@ import sys
 from typing import Any
 
 from ..errors import CiteledgerError
-from ..messages import to_stderr
 from ..options import manual_text
 from .registry import placement_type
-from .run import apply, caller_from, exit_with
+from .run import apply, apply_handed, exit_with
 
 # ``apply`` and ``placement_type`` are imported from here by publish/ until it imports
 # filters.run and filters.registry (issue 39's merge); then only ``main`` stays.
@@ -143,7 +142,7 @@ def main(doc: Any = None) -> Any:
     gc.disable()
     try:
         data = json.loads(sys.stdin.buffer.read())
-        apply(data, fmt, say=to_stderr, caller=caller_from(os.environ))
+        apply_handed(data, fmt, os.environ)
     except CiteledgerError as exc:
         exit_with(exc)
     out = json.dumps(data, ensure_ascii=False, separators=(",", ":"))

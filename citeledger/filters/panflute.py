@@ -35,8 +35,7 @@ except ModuleNotFoundError as missing:  # an optional extra: say which, not just
     ) from None
 
 from ..errors import CiteledgerError
-from ..messages import to_stderr
-from .run import apply, caller_from, exit_with
+from .run import apply_handed, exit_with
 
 __all__ = ["finalize", "main", "prepare"]
 
@@ -66,7 +65,7 @@ def _filter(doc: pf.Doc) -> None:
     try:
         data = doc.to_json()
         try:
-            state = apply(data, doc.format, say=to_stderr, caller=caller_from(os.environ))
+            state = apply_handed(data, doc.format, os.environ)
         except CiteledgerError as exc:
             exit_with(exc)
         doc.citeledger = state

@@ -15,8 +15,10 @@ import sys
 from collections.abc import Mapping
 from typing import NoReturn
 
-from ..document.markers import Marker, Scan, ledger_links, scan
-from ..document.sources_block import is_sources_title, title_core, titles_for
+from ..document.grammar import Marker
+from ..document.markers import Scan, ledger_links, scan
+from ..document.readers import join_split_brackets
+from ..document.sources_titles import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
@@ -175,6 +177,15 @@ def _verify(
             "verification failed; no output written",
             hint="fix the findings above, or run citeledger verify on the draft",
         )
+
+
+def apply_handed(doc: Json, fmt: str, environ: Mapping[str, str]) -> State | None:
+    """:func:`apply` for a tree pandoc hands the filter (the console script, the panflute
+    entry). pandoc never says which reader built it, so what a reader does to a draft's markers
+    is undone here, as :func:`~citeledger.document.draft.open_draft` undoes it for the commands:
+    the LaTeX reader's ``{[}1{]}`` is ``[1]`` again (``join_split_brackets``)."""
+    join_split_brackets(doc)
+    return apply(doc, fmt, say=to_stderr, caller=caller_from(environ))
 
 
 def caller_from(environ: Mapping[str, str]) -> Caller:

@@ -31,7 +31,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..document.sources_block import is_sources_title, own_titles
+from ..document.sources_titles import is_sources_title, own_titles
 from ..formats.slide_fit import (
     INSET_LR,
     INSET_TB,
@@ -227,7 +227,7 @@ def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[Entr
 
 def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[Entry]:
     """A deck made without the filter: the ids its slides cite, in ledger order."""
-    from ..document.markers import Marker, split_markers
+    from ..document.grammar import Marker, split_markers
 
     cited: set[int] = set()
     for slide in slides:

@@ -17,12 +17,14 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+from ..document.grammar import OWN_TARGET
 from ..document.locate import Locator, drop_escaped
-from ..document.markers import OWN_TARGET, Scan, admit_defined, ledger_links
+from ..document.markers import Scan, admit_defined, ledger_links
 from ..document.markers import scan as scan_doc
 from ..document.note_citations import NoteCitations, note_citations
 from ..document.sentences import sentences
-from ..document.sources_block import Entry, entries, titles_for
+from ..document.sources_block import DraftEntry, entries
+from ..document.sources_titles import titles_for
 from ..ledger import Ledger
 from ..options import Options
 from .build_check import verify_for_build
@@ -129,7 +131,7 @@ def _verify(
     if locator is not None:
         positions = locator.place(found)
         entry_positions = {i: f"{line}:{col}" for i, (line, col) in locator.entries.items()}
-        listed += [Entry(d.id, d.url, f"[{d.id}]: {d.url}", -1) for d in locator.definitions]
+        listed += [DraftEntry(d.id, d.url, f"[{d.id}]: {d.url}", -1) for d in locator.definitions]
     checker = Checker(
         ledger=ledger,
         options=options,

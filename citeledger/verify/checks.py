@@ -14,11 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..document.grammar import Marker
 from ..document.locate import heading_location, hit_location
-from ..document.markers import Hit, Marker, Scan
+from ..document.markers import Hit, Scan
 from ..document.note_citations import NoteCitations
 from ..document.sentences import BIBLIOGRAPHY, Sentence
-from ..document.sources_block import Entry
+from ..document.sources_block import DraftEntry
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, same_url
 from ..options import Options
@@ -79,7 +80,7 @@ class Checker:
     require_sources_block: bool
     found: Scan
     sentences: list[Sentence]
-    entries: list[Entry]
+    entries: list[DraftEntry]
     notes: NoteCitations
     name: str
     positions: list[list[str | None]] | None
@@ -102,7 +103,7 @@ class Checker:
                 return self.marker_location(ref.hit, ref.ordinal)
         return heading_location(self.name, s.heading)
 
-    def entry_location(self, entry: Entry) -> str:
+    def entry_location(self, entry: DraftEntry) -> str:
         pos = self.entry_positions.get(entry.id)
         if pos:
             return f"{self.name}:{pos}"
@@ -186,7 +187,7 @@ class Checker:
 
     def sources_block(
         self,
-        listed: dict[int, Entry],
+        listed: dict[int, DraftEntry],
         cited: list[int],
         marker_cited: list[int],
         first: dict[int, str],
@@ -232,7 +233,7 @@ class Checker:
                     (sid,),
                 )
 
-    def linked(self, listed: dict[int, Entry]) -> None:
+    def linked(self, listed: dict[int, DraftEntry]) -> None:
         """A marker written as a link (``[7]`` with a ``[7]: url`` definition, ``[7](url)``)
         promises that URL for the source: it must be the ledger's. Once per id and URL; a
         link whose URL is the Sources entry's own is the entry's finding, not a second one."""
@@ -308,7 +309,7 @@ class Checker:
                     (i,),
                 )
 
-    def unused(self, listed: dict[int, Entry], cited: set[int]) -> None:
+    def unused(self, listed: dict[int, DraftEntry], cited: set[int]) -> None:
         """Sources nobody cites are warnings, not failures: a Sources entry the text never
         cites misleads a reader; a ledger source this draft leaves out may be another
         draft's, so it keeps the seed's one grouped line."""

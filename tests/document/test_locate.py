@@ -7,7 +7,8 @@ from typing import Any
 
 from citeledger.document.locate import Locator, drop_escaped
 from citeledger.document.markers import scan
-from citeledger.document.sources_block import DEFAULT_TITLES, entries
+from citeledger.document.sources_block import entries
+from citeledger.document.sources_titles import DEFAULT_TITLES
 from citeledger.pandoc import run_pandoc
 from citeledger.tree import stringify
 

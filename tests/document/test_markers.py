@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from citeledger.document.markers import Marker, cited_ids_in_file, scan, split_markers
+from citeledger.document.draft import cited_ids_in_file
+from citeledger.document.grammar import Marker, split_markers
+from citeledger.document.markers import scan
 from citeledger.pandoc import run_pandoc
 
 

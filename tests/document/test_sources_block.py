@@ -8,13 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.document.sources_block import (
-    find_sources_block,
-    find_sources_lines,
-    is_sources_title,
-    replace_in_text,
-    titles_for,
-)
+from citeledger.document.sources_block import find_sources_block
+from citeledger.document.sources_lines import find_sources_lines, replace_in_text
+from citeledger.document.sources_titles import is_sources_title, titles_for
 from citeledger.pandoc import read_json
 from tests.helpers import make_ledger, run_citeledger
 

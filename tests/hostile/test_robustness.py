@@ -32,7 +32,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from citeledger.document.markers import MARKER_RE, Marker, link_marker_id, scan, split_markers
+from citeledger.document.grammar import MARKER_RE, Marker, link_marker_id, split_markers
+from citeledger.document.markers import scan
 from citeledger.document.sentences import split_text
 from citeledger.filters.cards import assets_html
 from citeledger.ledger import (

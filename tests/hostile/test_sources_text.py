@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.document.sources_block import replace_in_text
+from citeledger.document.sources_lines import replace_in_text
 from tests.helpers import run_citeledger
 
 DRAFT = """# Report

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from citeledger.pandoc import read_json
 from citeledger.publish.wiki import Page
-from citeledger.publish.wiki.links import CITE_CLASS, GfmLinks, Target, index_targets
+from citeledger.publish.wiki.links import CITE_CLASS, GfmLinks, LinkTarget, index_targets
 from citeledger.tree import Json, elements, stringify
 
 DRAFT = """\
@@ -46,11 +46,11 @@ Term [t](#x)
 """
 
 
-def _reference(pages: list[Page]) -> dict[str, Target]:
+def _reference(pages: list[Page]) -> dict[str, LinkTarget]:
     """What the index found with the full walk of ``tree.elements`` (before it passed over
     text elements)."""
     at = {"Header": 1, "Div": 0, "Span": 0, "CodeBlock": 0, "Code": 0, "Figure": 0, "Table": 0}
-    targets: dict[str, Target] = {}
+    targets: dict[str, LinkTarget] = {}
     for page in pages:
         for el in elements(page.blocks):
             t = el["t"]
@@ -64,7 +64,7 @@ def _reference(pages: list[Page]) -> dict[str, Target]:
             ident = el["c"][at[t]][0]
             if ident and ident not in targets:
                 heading = stringify(el["c"][2]) if t == "Header" else None
-                targets[ident] = Target(page.slug, ident, heading)
+                targets[ident] = LinkTarget(page.slug, ident, heading)
     return targets
 
 

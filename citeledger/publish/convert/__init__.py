@@ -23,11 +23,11 @@ import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ... import formats
+from ...document.draft import Draft, open_draft
+from ...document.sources_titles import titles_for
 from ...errors import BadInput, DraftError, VerificationFailed
 from ...files import Guard
 from ...options import Options, from_meta, meta_entries
-from ...pandoc import format_for, read_json
 from ...tree import PandocDoc
 from ..confine import Confinement, embeds_resources, named_resource_folders
 from ..images import Fetcher, host_list
@@ -37,7 +37,6 @@ from .tools import check_tools
 from .write import Build, Job, draft_text, element_kinds
 
 if TYPE_CHECKING:
-    from ...document.locate import LocatedAhead
     from ...document.markers import Scan
     from ...ledger import Ledger
     from ...messages import Say
@@ -48,7 +47,6 @@ __all__ = ["ConvertRequest", "Output", "convert", "writer_for"]
 def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
     from ...document.markers import ledger_links, scan
-    from ...document.sources_block import titles_for
     from ...ledger import load_ledger, resolve_ledger_path
     from ...ledger.evidence_store import evidence_dir
     from ...ledger.lock_file import lock_path
@@ -69,7 +67,7 @@ def convert(req: ConvertRequest) -> list[Path]:
 
     warm = warm_imports(outputs)
     try:
-        doc, options, ahead = _read_draft(req, draft)
+        read, doc, options = _read_draft(req, draft)
     finally:
         warm.join()  # before anything forks: a fork amid an import would hold its lock
     if options.is_set("pdf-engine") and options.pdf_engine != req.pdf_engine:
@@ -89,7 +87,7 @@ def convert(req: ConvertRequest) -> list[Path]:
     ledger = load_ledger(ledger_path)
 
     found = scan(doc, titles_for(options.sources_title), ledger_links(ledger))
-    _verify_once(doc, ledger, options, found, draft, ahead, say)
+    _verify_once(doc, ledger, options, found, read, say)
 
     build = Build(
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
@@ -109,24 +107,17 @@ def convert(req: ConvertRequest) -> list[Path]:
     return written
 
 
-def _read_draft(req: ConvertRequest, draft: Path) -> tuple[PandocDoc, Options, LocatedAhead | None]:
-    """The one reading of the draft: its tree (the user's filters and defaults, ``-M`` and
-    citeproc applied), its options (the request's flags over its front matter), and for a
-    markdown draft its text and markers, located while pandoc reads it."""
-    from ...document.sources_block import titles_for
-
-    from_format = req.from_format or format_for(draft)
-    ahead = None
-    if formats.is_markdown_source(from_format):
-        from ...document.locate import LocatedAhead
-
-        ahead = LocatedAhead(draft, str(draft), titles_for(req.options.sources_title))
-    read = read_json(draft, from_format=from_format, extra_args=req.pipeline.reading_args(draft))
-    read.setdefault("meta", {}).update(meta_entries(req.metadata))
-    doc: PandocDoc = req.pipeline.resolve_citations(read, draft)
+def _read_draft(req: ConvertRequest, draft: Path) -> tuple[Draft, PandocDoc, Options]:
+    """The draft read as every job reads it (:func:`~citeledger.document.draft.open_draft`),
+    then its tree made what the outputs are written from (the request's ``-M`` entries, the
+    user's citeproc) and its options (the request's flags over its front matter)."""
+    titles = titles_for(req.options.sources_title)
+    read = open_draft(draft, from_format=req.from_format, pipeline=req.pipeline, titles=titles)
+    read.tree.setdefault("meta", {}).update(meta_entries(req.metadata))
+    doc: PandocDoc = req.pipeline.resolve_citations(read.tree, draft)
     meta = doc.setdefault("meta", {})
     options = from_meta(meta, req.say).merged(req.options)
-    return doc, options, ahead
+    return read, doc, options
 
 
 def _verify_once(
@@ -134,27 +125,26 @@ def _verify_once(
     ledger: Ledger,
     options: Options,
     found: Scan,
-    draft: Path,
-    ahead: LocatedAhead | None,
+    read: Draft,
     say: Say,
 ) -> None:
-    """The one verification of a build; ``ahead``: a markdown draft's text and markers,
-    located while pandoc read it (findings then name LINE:COL)."""
+    """The one verification of a build; a markdown draft's findings name LINE:COL (its markers
+    were located while pandoc read it)."""
     from ...verify import verify_for_build
 
-    text, located = ahead.result() if ahead is not None else (None, None)
+    text, located = read.text, read.locator(titles_for(options.sources_title))
     report = verify_for_build(
         doc,
         ledger,
         options,
         found,
-        source_name=str(draft),
+        source_name=read.name,
         source_text=text,
         located=located,
         say=say,
     )
     if report.failed:
         raise VerificationFailed(
-            f"{draft}: verification failed; no output written",
+            f"{read.name}: verification failed; no output written",
             hint="fix the findings above, then convert again",
         )

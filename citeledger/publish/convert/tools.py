@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ... import formats
+from ...document.readers import input_format
 from ...errors import BadInput, CiteledgerError, PandocError, ToolMissing
 from ...messages import Say
 from ...options import Options
-from ...pandoc import format_for, run_pandoc
+from ...pandoc import run_pandoc
 from ...tree import PandocDoc
 from .request import ConvertRequest, Output
 
@@ -107,7 +108,7 @@ def check_tools(outputs: Sequence[Output], req: ConvertRequest) -> None:
         writer = output.writer
         if writer == "pdf":
             writer = "typst" if req.pdf_engine == "typst" else "latex"
-        require(reads=req.from_format or format_for(req.draft), writes=writer)
+        require(reads=req.from_format or input_format(Path(req.draft)), writes=writer)
     if any(o.writer == "pdf" for o in outputs):
         if req.pdf_engine == "typst":
             if not TYPST_TEMPLATE.is_file():

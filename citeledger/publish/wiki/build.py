@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...document.locate import LocatedAhead
+from ...document.draft import Draft, open_draft
 from ...document.markers import Hit, Scan, ledger_links, scan
-from ...document.sources_block import titles_for
+from ...document.sources_titles import titles_for
 from ...errors import BadInput, VerificationFailed
 from ...files import Guard
 from ...filters import main as filter_main
@@ -27,8 +27,7 @@ from ...ledger import Ledger
 from ...ledger.lock_file import lock_path
 from ...messages import Say, to_stderr
 from ...options import Options, from_meta
-from ...pandoc import read_json
-from ...tree import Json, link, raw_block, text_to_inlines
+from ...tree import Blocks, Inline, Json, link, raw_block, text_to_inlines
 from ...verify import verify_for_build
 from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
@@ -55,8 +54,8 @@ class _Build:
     split_level: int
     say: Say
     progress: Callable[[int, int], None] | None
-    # Each draft's text and markers, located while pandoc reads the drafts (verify only).
-    ahead: dict[Path, LocatedAhead] = dataclasses.field(default_factory=dict)
+    # Each draft as read: its text and markers, located while pandoc read it (verify only).
+    read: dict[Path, Draft] = dataclasses.field(default_factory=dict)
 
 
 def build_wiki(
@@ -90,10 +89,10 @@ def build_wiki(
 
 
 def _build(job: _Build, out_dir: Path, verify: bool, from_format: str | None) -> WikiResult:
-    if verify:
-        titles = titles_for(job.opts.sources_title)
-        job.ahead = {d: LocatedAhead(d, str(d), titles) for d in dict.fromkeys(job.drafts)}
-    docs = [read_json(d, from_format=from_format) for d in job.drafts]
+    titles = titles_for(job.opts.sources_title) if verify else None
+    reads = [open_draft(d, from_format=from_format, titles=titles) for d in job.drafts]
+    job.read = {r.path: r for r in reads}
+    docs: list[Json] = [r.tree for r in reads]
     if not job.opts.effective().trusted_html:
         from ..raw_html import sanitize_raw_html, writes_html
 
@@ -309,14 +308,14 @@ def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) 
 _ASSETS = raw_block("html", assets_html())
 
 
-def _gfm_links(blocks: list[Json]) -> None:
+def _gfm_links(blocks: Blocks) -> None:
     GfmLinks().blocks(blocks)
 
 
 def _verify(draft: _Draft, job: _Build) -> bool:
     """Verify one draft as a whole (its findings said); True when it failed."""
-    ahead = job.ahead.get(draft.path) or LocatedAhead(draft.path, str(draft.path), ())
-    text, located = ahead.result()
+    read = job.read[draft.path]
+    text, located = read.text, read.locator(titles_for(job.opts.sources_title))
     report = verify_for_build(
         draft.doc,
         job.ledger,
@@ -330,7 +329,7 @@ def _verify(draft: _Draft, job: _Build) -> bool:
     return bool(report.failed)
 
 
-def _link(text: str, href: str) -> Json:
+def _link(text: str, href: str) -> Inline:
     return link(text_to_inlines(text), href)
 
 

@@ -29,7 +29,7 @@ import re
 import secrets
 from collections.abc import Callable
 
-from ...tree import Json, elements, para, raw_block, raw_inline
+from ...tree import Blocks, Json, elements, para, raw_block, raw_inline
 from .pages import Page
 from .writer import PageWriter
 
@@ -43,14 +43,14 @@ class WrittenEntries:
     rewriting): applied to the blocks a page keeps and to each distinct paragraph once, not to
     every copy."""
 
-    def __init__(self, writer: PageWriter, prepare: Callable[[list[Json]], None]) -> None:
+    def __init__(self, writer: PageWriter, prepare: Callable[[Blocks], None]) -> None:
         self.writer = writer
         self.prepare = prepare
         self.mark = f"citeledger-entry-{secrets.token_hex(8)}-"
         self.numbers: dict[bytes, int] = {}  # a paragraph, pickled -> its number
         self.written: list[Page] = []  # each paragraph as a page of its own, by number
 
-    def swap(self, blocks: list[Json], start: int) -> None:
+    def swap(self, blocks: Blocks, start: int) -> None:
         """Replace the paragraphs of a page's list (``blocks`` from ``start`` on) by
         placeholders, one per run of paragraphs; a paragraph seen on an earlier page is not
         written again. A paragraph with a footnote stays: its note is numbered and placed by the

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from ...filters.wiki import dokuwiki_section_id
-from ...tree import OPAQUE_BLOCKS, Json, Walk, child_inlines, stringify
+from ...tree import OPAQUE_BLOCKS, Blocks, Element, Inlines, Json, Walk, child_inlines, stringify
 from .formats import WikiFormat
 from .pages import Page
 
@@ -28,7 +28,7 @@ _ATTR_AT = {"Header": 1, "Div": 0, "Span": 0, "CodeBlock": 0, "Code": 0, "Figure
 
 
 @dataclass
-class Target:
+class LinkTarget:
     slug: str
     anchor: str  # the id as pandoc assigned it
     heading: str | None  # heading text when the id is a heading's
@@ -47,12 +47,12 @@ def page_href(fmt: WikiFormat, slug: str, anchor: str = "") -> str:
     return f"{base}#{anchor}" if anchor else base
 
 
-def index_targets(pages: list[Page]) -> dict[str, Target]:
+def index_targets(pages: list[Page]) -> dict[str, LinkTarget]:
     """Every id of the build (the first wins) and the page that holds it. The walk visits
     every element of every page, so it also notes each page's links (for :func:`rewrite_links`)
     and marks the pages that hold footnotes (the writer needs to know) rather than walking all
     pages twice more."""
-    targets: dict[str, Target] = {}
+    targets: dict[str, LinkTarget] = {}
     for page in pages:
         for el in _elements(page.blocks):
             t = el["t"]
@@ -67,7 +67,7 @@ def index_targets(pages: list[Page]) -> dict[str, Target]:
             ident = el["c"][at][0]
             if ident and ident not in targets:
                 heading = stringify(el["c"][2]) if t == "Header" else None
-                targets[ident] = Target(page.slug, ident, heading)
+                targets[ident] = LinkTarget(page.slug, ident, heading)
     return targets
 
 
@@ -78,7 +78,7 @@ _INERT = frozenset(
 )
 
 
-def _elements(blocks: list[Json]) -> Iterator[Json]:
+def _elements(blocks: Blocks) -> Iterator[Element]:
     """:func:`~citeledger.tree.elements` of ``blocks`` without the inert ones (above), in the
     same order, in a third of its time on the 500-page benchmark (pages of mostly text)."""
     stack = [iter(blocks)]
@@ -100,7 +100,7 @@ def _elements(blocks: list[Json]) -> Iterator[Json]:
             stack.pop()
 
 
-def _anchor(fmt: WikiFormat, target: Target) -> str:
+def _anchor(fmt: WikiFormat, target: LinkTarget) -> str:
     if fmt.name == "gfm" and target.heading is not None:
         return github_anchor(target.heading)
     if fmt.name == "obsidian" and target.heading is not None:
@@ -111,7 +111,7 @@ def _anchor(fmt: WikiFormat, target: Target) -> str:
 
 
 def rewrite_links(
-    page: Page, fmt: WikiFormat, targets: dict[str, Target], files: dict[str, str]
+    page: Page, fmt: WikiFormat, targets: dict[str, LinkTarget], files: dict[str, str]
 ) -> None:
     """Point the page's internal links (as :func:`index_targets` found them) at the page that
     now holds their target; ``files`` maps a draft's file name to its page's slug (a build of
@@ -161,7 +161,7 @@ class GfmLinks(Walk):
         # another while this walk runs.
         self.seen: dict[int, list[Json]] = {}
 
-    def inlines(self, inlines: list[Json]) -> None:
+    def inlines(self, inlines: Inlines) -> None:
         if id(inlines) in self.seen:
             return
         self.seen[id(inlines)] = inlines
@@ -187,7 +187,7 @@ class GfmLinks(Walk):
             inlines[:] = _raw_cite_links(inlines, cites)
 
 
-def _raw_cite_links(inlines: list[Json], cites: list[int]) -> list[Json]:
+def _raw_cite_links(inlines: Inlines, cites: list[int]) -> Inlines:
     """``inlines`` with the citation links at ``cites`` (their indices, in order) as raw
     ``<a href>`` around their text; the elements between them are copied a slice at a time."""
     out: list[Json] = []

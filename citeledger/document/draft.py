@@ -1,0 +1,144 @@
+"""The one reading of a draft: :func:`open_draft`, and what a draft cites.
+
+Every job that starts from a draft (verify, convert, the wiki, ``render --cited-in`` and
+``--replace-in``, ``config``) reads it here, so they agree on what it says. A reading decides
+the pandoc reader by one rule (``--from``, else a zip's own description of what it holds, else
+the suffix: :func:`~.readers.input_format`), refuses a markdown draft that is not UTF-8 text
+before pandoc chews on it, and gives the tree as pandoc's reader gives it for that format with
+the one repair markers need: the LaTeX reader wraps each bracket of ``{[}1{]}`` (how pandoc's
+own LaTeX writer escapes ``[1]``) in a bare Span, and the Spans are melted back
+(:func:`~.readers.join_bracket_spans`), so a ``.tex`` draft cites what the markdown it came from
+cites. Before, verify did this and the builds did not: a ``.tex`` draft verified with its
+citation and was built with ``[1]`` left as plain text.
+
+A markdown draft's markers are located in its raw text (``LINE:COL`` for findings, escaped
+brackets, ``[n]: url`` definitions) in a thread while pandoc reads it; other formats have no
+text to locate in, and their findings name headings.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import formats
+from ..options import Options, from_meta
+from ..pandoc import read_text_draft, run_pandoc
+from ..tree import PandocDoc
+from .locate import LocatedAhead, Locator, drop_escaped
+from .markers import admit_defined, ledger_links, scan
+from .readers import input_format, join_bracket_spans, read_output
+from .sources_titles import titles_for
+
+if TYPE_CHECKING:
+    from ..ledger.model import Ledger
+    from .pipeline import Pipeline
+
+
+@dataclass(slots=True)
+class Draft:
+    """A draft as read: its path and the name findings give it, the pandoc reader that read
+    it, its text (a markdown draft's; None for other formats) and pandoc's tree of it."""
+
+    path: Path
+    name: str
+    format: str
+    text: str | None
+    tree: PandocDoc
+    _located: dict[tuple[str, ...], Locator] = field(default_factory=dict, repr=False)
+
+    def locator(self, titles: Sequence[str]) -> Locator | None:
+        """Where the draft's markers are in its text, its Sources block found under
+        ``titles``; None without text. Located once per set of titles."""
+        if self.text is None:
+            return None
+        key = tuple(titles)
+        if key not in self._located:
+            self._located[key] = Locator.from_text(self.name, self.text, key)
+        return self._located[key]
+
+
+def open_draft(
+    path: Path,
+    *,
+    from_format: str | None = None,
+    pipeline: Pipeline | None = None,
+    titles: Sequence[str] | None = None,
+    name: str | None = None,
+) -> Draft:
+    """Read the draft at ``path`` (see the module docstring). ``from_format``: the reader the
+    user named; ``pipeline``: the filters and defaults pandoc reads it with; ``titles``: the
+    Sources titles to locate the markers under while pandoc reads (the caller's guess before
+    the front matter is known; :meth:`Draft.locator` locates again under others); ``name``:
+    what findings call the draft (default: the path). Runs pandoc."""
+    fmt = from_format or input_format(path)
+    name = name if name is not None else str(path)
+    text = read_text_draft(path, fmt)
+    ahead = LocatedAhead(path, name, titles, text) if text is not None and titles else None
+    # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        tree: PandocDoc = read_output(path, fmt, pipeline)
+    finally:
+        if collecting:
+            gc.enable()
+    if formats.splits_brackets(fmt):
+        join_bracket_spans(tree)
+    draft = Draft(path, name, fmt, text, tree)
+    if ahead is not None and titles is not None:
+        located = ahead.result()[1]
+        if located is not None:
+            draft._located[tuple(titles)] = located
+    return draft
+
+
+def read_draft_text(text: str, fmt: str, what: str) -> PandocDoc:
+    """Pandoc's tree of a draft's text that is not (or not yet) the file: the rewrite a job is
+    about to write, checked against the reading of the draft it replaces. ``fmt`` is that
+    draft's :attr:`Draft.format`."""
+    import json
+
+    tree: PandocDoc = json.loads(run_pandoc(["-f", fmt, "-t", "json"], stdin=text, what=what))
+    if formats.splits_brackets(fmt):
+        join_bracket_spans(tree)
+    return tree
+
+
+@dataclass(frozen=True, slots=True)
+class DraftCitations:
+    """What a draft cites (distinct ids, in order of first citation) and the options its
+    metadata sets, flags given by the caller winning."""
+
+    ids: list[int]
+    options: Options
+
+
+def read_citations(
+    path: Path,
+    *,
+    from_format: str | None = None,
+    flags: Options | None = None,
+    ledger: Ledger | None = None,
+    warn: Callable[[str], None] = lambda _line: None,
+) -> DraftCitations:
+    """The ids a draft cites (its own Sources block does not count, nor do brackets the
+    author escaped, nor numeric links that are no citation) and its options. Runs pandoc."""
+    draft = open_draft(path, from_format=from_format)
+    doc = draft.tree
+    options = from_meta(doc.get("meta", {}), warn).merged(flags or Options())
+    titles = titles_for(options.sources_title)
+    found = scan(doc, titles, ledger_links(ledger) if ledger is not None else None)
+    locator = draft.locator(titles)
+    if locator is not None:
+        drop_escaped(doc, found, locator, titles)
+        admit_defined(doc, found, titles, (d.id for d in locator.definitions))
+    return DraftCitations(found.cited_ids(), options)
+
+
+def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:
+    """:func:`read_citations`' ids, with no ledger to ask about numeric links."""
+    return read_citations(path, from_format=from_format).ids
