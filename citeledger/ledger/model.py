@@ -37,16 +37,10 @@ from .bibliography import (
     lead,
     one_line,
 )
+from .display import display_text
 from .quotes import normalize_for_match
 from .urls import is_legacy, normalize_url, published_url, stored_url_problem, url_key
 
-# What no output may show: C0 and C1 controls and DEL (XML cannot hold them, a terminal obeys
-# them), noncharacters and lone surrogates, and the bidirectional controls that make a reader
-# see other text than is there. Zero-width joiners stay: scripts need them.
-_HIDDEN_RE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff\ufffe\uffff]"
-)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 SCHEMA_VERSION = 1
@@ -64,19 +58,6 @@ def clip_title(title: str | None) -> str:
     """A title as the ledger stores it: one line, at most :data:`MAX_TITLE` characters."""
     one = " ".join(_SURROGATE_RE.sub("\ufffd", title or "").split())
     return one if len(one) <= MAX_TITLE else one[: MAX_TITLE - 1] + "\u2026"
-
-
-def display_text(text: str, limit: int) -> str:
-    """``text`` on one line, without hidden characters, at most ``limit`` characters (cut at a
-    word boundary where one is near, with "…"): what every output and message shows."""
-    one = " ".join(_HIDDEN_RE.sub(" ", text).split())
-    if len(one) <= limit:
-        return one
-    cut = one[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip() + "\u2026"
 
 
 def today() -> str:
