@@ -14,9 +14,6 @@ FAIL findings fail the run; ``strict`` turns warnings into failures too (``Repor
 
 from __future__ import annotations
 
-import gc
-from typing import Any
-
 from ..document.locate import Locator, drop_escaped
 from ..document.markers import OWN_TARGET, Scan, admit_defined, ledger_links
 from ..document.markers import scan as scan_doc
@@ -24,8 +21,9 @@ from ..document.note_citations import NoteCitations, note_citations
 from ..document.sentences import sentences
 from ..document.sources_block import Entry, entries, titles_for
 from ..ledger import Ledger
+from ..messages import Say
 from ..options import Options
-from .build_check import verify_for_build
+from ..tree import JsonDoc, PandocDoc, no_gc
 from .checks import Checker
 from .report import Finding, Report, stats_line
 
@@ -33,7 +31,7 @@ __all__ = ["Finding", "Report", "stats_line", "verify", "verify_for_build"]
 
 
 def verify(
-    doc: Any,
+    doc: PandocDoc | JsonDoc,
     ledger: Ledger,
     options: Options | None = None,
     *,
@@ -60,9 +58,7 @@ def verify(
     """
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a long report, costs a third of the verifier's own time.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with no_gc():
         return _verify(
             doc,
             ledger,
@@ -74,9 +70,45 @@ def verify(
             footnote_citations=footnote_citations,
             located=located,
         )
-    finally:
-        if collecting:
-            gc.enable()
+
+
+# The lines of a finding; the rest (the stats line, "citations OK") are a summary.
+FINDING_PREFIXES = ("warn", "FAIL")
+
+
+def verify_for_build(
+    doc: PandocDoc,
+    ledger: Ledger,
+    options: Options,
+    found: Scan,
+    *,
+    source_name: str,
+    say: Say,
+    source_text: str | None = None,
+    located: Locator | None = None,
+    findings_only: bool = False,
+) -> Report:
+    """Verify the draft a build is about to write and say the report's lines (only its
+    findings with ``findings_only``: inside a pandoc run, the summary is noise).
+
+    The console filter, ``citeledger convert`` and the wiki build all call this, so a draft gets
+    the same findings whichever builds it. A build renders the Sources list from the ledger, so
+    the draft need not carry one. Raising (and what the failure line says) stays with the
+    caller, which knows what it was about to write."""
+    report = verify(
+        doc,
+        ledger,
+        options,
+        scan=found,
+        source_name=source_name,
+        source_text=source_text,
+        build=True,
+        located=located,
+    )
+    for line in report.lines():
+        if not findings_only or line.startswith(FINDING_PREFIXES):
+            say(line)
+    return report
 
 
 def _own_links(found: Scan, ledger: Ledger) -> None:
@@ -96,7 +128,7 @@ def _own_links(found: Scan, ledger: Ledger) -> None:
 
 
 def _verify(
-    doc: Any,
+    doc: PandocDoc | JsonDoc,
     ledger: Ledger,
     options: Options,
     scan: Scan | None,

@@ -22,6 +22,7 @@ from ..document.sources_block import Entry
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, same_url
 from ..options import Options
+from .evidence_trail import recheck_findings
 from .report import Finding
 from .rules import (
     FOOTNOTE_URL_NOT_IN_LEDGER,
@@ -137,8 +138,6 @@ class Checker:
         if self.options.evidence:
             self.evidence(first)
         if self.options.recheck:
-            from .evidence_trail import recheck_findings
-
             self.findings.extend(recheck_findings(self.ledger, cited, first))
         self.unused(listed, set(cited))
         self.crowded_sentences()

@@ -15,7 +15,7 @@ PACKAGE = ROOT / "citeledger"
 BUILDERS = ("filters", "renderers", "build")
 # The ledger core: the standard library, filelock and these ground-floor modules only (outputs:
 # the one safe write, which writes the ledger and its evidence texts too).
-LEDGER_MAY_IMPORT = {"ledger", "errors", "escape", "outputs"}
+LEDGER_MAY_IMPORT = {"ledger", "errors", "escape", "files"}
 MAX_FUNCTION_LINES = 80
 
 
