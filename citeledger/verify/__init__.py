@@ -4,7 +4,9 @@
 command line, inside a pandoc build, or read back from the Word file it became gets the same
 answer. It never reads raw markdown for markers: the tree's marker finder
 (:mod:`citeledger.document.markers`) decides what is a citation; the raw text, when given, only
-turns a marker into a ``LINE:COL`` location.
+turns a marker into a ``LINE:COL`` location. Every build (the console filter, ``citeledger
+convert``, the wiki build) calls it through :func:`verify_for_build`, which also says the
+report's lines.
 
 Checks (the grounded-citations ``sources.py verify`` semantics, then more): every finding's
 code, level, meaning and the flag that asks for it are one row each in :mod:`.rules`
@@ -91,10 +93,9 @@ def verify_for_build(
     """Verify the draft a build is about to write and say the report's lines (only its
     findings with ``findings_only``: inside a pandoc run, the summary is noise).
 
-    The console filter, ``citeledger convert`` and the wiki build all call this, so a draft gets
-    the same findings whichever builds it. A build renders the Sources list from the ledger, so
-    the draft need not carry one. Raising (and what the failure line says) stays with the
-    caller, which knows what it was about to write."""
+    A build renders the Sources list from the ledger, so the draft need not carry one. Raising
+    (and what the failure line says) stays with the caller, which knows what it was about to
+    write."""
     report = verify(
         doc,
         ledger,
