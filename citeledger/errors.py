@@ -5,9 +5,12 @@ failed, 2 bad input).
     CiteledgerError                 exit 2, the base: something the user can fix
     ├── BadInput                    exit 2
     │   ├── LedgerError             missing, unreadable, corrupt or wrongly shaped ledger
+    │   │   └── LedgerShapeError    the JSON parsed but is not a ledger (says where: sources[3].id)
+    │   │       └── UnsafeLedgerEntry   a URL no reader should open (javascript:, a hidden host)
     │   ├── BadURL                  not http(s), not a DOI or arXiv id
     │   ├── EvidenceError           an evidence file that cannot be read or is too large
     │   ├── DraftError              a draft that does not exist or cannot be read
+    │   ├── OutputError             an output that must not or cannot be written
     │   └── ToolMissing             pandoc, a TeX engine, LibreOffice or a template is absent
     ├── PandocError                 exit 2: pandoc ran and refused the input
     └── CheckFailed                 exit 1: a check ran and said no
@@ -15,7 +18,8 @@ failed, 2 bad input).
         ├── NothingFound            ingest found no URL
         └── VerificationFailed      the verifier found failures
 
-Every message is one line: what, where, and how to fix it.
+Every message is one line: what, where, and how to fix it. The two shape errors stay inside
+the ledger core: its store re-raises them as a ``LedgerError`` that names the file.
 """
 
 from __future__ import annotations
@@ -41,6 +45,14 @@ class LedgerError(BadInput):
     pass
 
 
+class LedgerShapeError(LedgerError):
+    """The JSON parsed but is not a ledger; the message says where (``sources[3].id``)."""
+
+
+class UnsafeLedgerEntry(LedgerShapeError):
+    """An entry whose URL a reader could not safely open (``javascript:``, a hidden host)."""
+
+
 class BadURL(BadInput):
     pass
 
@@ -51,6 +63,10 @@ class EvidenceError(BadInput):
 
 class DraftError(BadInput):
     pass
+
+
+class OutputError(BadInput):
+    """An output that must not or cannot be written."""
 
 
 class ToolMissing(BadInput):

@@ -38,15 +38,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import BadInput, CiteledgerError, DraftError
+from .errors import CiteledgerError, DraftError, OutputError
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
 _UNCHANGED = "; the old file, if any, is unchanged"
-
-
-class OutputError(BadInput):
-    """An output that must not or cannot be written."""
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -35,12 +35,12 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from . import formats
-from .errors import PandocError, ToolMissing
+from .errors import DraftError, PandocError, ToolMissing
 from .files import check_archive
 from .formats import Version
+from .tree import PandocDoc
 
 ENV = "CITELEDGER_PANDOC"
 # The pypandoc-binary release whose pandoc (3.9) does everything the commands use; pyproject
@@ -398,7 +398,7 @@ def read_json(
     *,
     from_format: str | None = None,
     extra_args: Sequence[str] = (),
-) -> dict[str, Any]:
+) -> PandocDoc:
     """Parse ``path`` with pandoc and return the document as pandoc JSON (plain dicts).
     ``extra_args`` come first: a defaults file among them must not override ``-f``/``-t``."""
     fmt = from_format or format_for(path)
@@ -408,7 +408,7 @@ def read_json(
     args = [*extra_args, "-t", "json", "-f", fmt, "--", str(path)]
     out = run_pandoc(args, what=str(path))
     try:
-        doc: dict[str, Any] = json.loads(out)
+        doc: PandocDoc = json.loads(out)
     except ValueError:
         raise PandocError(
             f"{pandoc_path()} gave no document tree for {path}", hint=f"check {ENV}"
@@ -424,8 +424,6 @@ def read_text_draft(path: str | Path, fmt: str) -> str | None:
     """The draft's text when ``fmt`` is a markdown flavour, refusing what is not UTF-8 text
     before pandoc sees it (pandoc falls back to latin1 on a binary file and chews on it for
     minutes); None for other formats."""
-    from .errors import DraftError
-
     if not formats.is_markdown_source(fmt):
         return None
     try:

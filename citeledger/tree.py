@@ -1,9 +1,24 @@
-"""Pandoc's document tree as plain JSON: the element type, builders, plain text, and the walk.
+"""Pandoc's document tree as plain JSON: its named shapes, builders, plain text, and the walk.
 
 Everything that reads or builds a document works on the JSON pandoc hands a filter, as plain
 dicts and lists: building panflute's object tree for a whole report costs more than the rest of
 a filter run together. This module is the one place that knows the tree's shape, below the
 verifier, the filters and the renderers alike.
+
+The shapes, for signatures (``mypy --strict`` then tells a block list from a metadata map)::
+
+    PandocDoc   {"pandoc-api-version": [1, 23], "meta": Meta, "blocks": Blocks}
+    JsonDoc     anything that gives its PandocDoc by ``to_json()`` (a panflute Doc)
+    Meta        {"title": MetaValue, ...}: the ``meta`` map
+    MetaValue   {"t": "MetaInlines", "c": Inlines}, MetaString, MetaMap, MetaList...
+    Element     {"t": "Str", "c": "ice"}: one inline or block; Inline and Block name its role
+    Inlines     [Inline, ...]: a paragraph's content, a heading's text, a link's text
+    Blocks      [Block, ...]: a document's body, a list item, a note, a table cell
+    Attr        ["identifier", ["class", ...], [["key", "value"], ...]]
+    Json        any JSON value whose shape the code does not rely on (an element's ``c``)
+
+An element is an alias, not a TypedDict: its ``c`` changes shape with its ``t`` and is read by
+position (a Link's text is ``c[1]``), which a union of a hundred TypedDicts would only repeat.
 
 The walk (:class:`Walk`) visits blocks in the order a reader meets them in every writer's output,
 because that order decides which citation of a source comes first (its Word note, its back-link,
@@ -11,31 +26,59 @@ its sequential number): a figure's image before its caption, a table's caption b
 rows, each body's intermediate head rows before its rows, the foot last. Each consumer (the
 marker finder, the sentence splitter, the Word note counter, the slide placement, the Sources
 entries) subclasses it and says what to do with an inline list; the block structure is defined
-here once.
+here once. Where a consumer replaces elements rather than reading them (a filter swapping an
+image for a raw block), :func:`replace_elements` visits every list instead, inner elements
+first.
+
+Decoding, walking and rebuilding a large tree makes millions of fresh objects and no garbage:
+:func:`no_gc` pauses the cyclic collector for such work.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypedDict
+from typing import Any, Protocol, TypedDict
 
-# A JSON value whose shape the code does not rely on: metadata payloads, an element's ``c``.
+# The named shapes (see the module docstring).
 Json = Any
-# One element of the tree, ``{"t": "Str", "c": "ice"}``: an inline or a block.
 Element = dict[str, Any]
 Inline = Element
 Block = Element
 Inlines = list[Inline]
 Blocks = list[Block]
-# A metadata value (``MetaString``, ``MetaInlines``, ``MetaMap``...), as the ``meta`` map holds it.
 MetaValue = Element
-# ``[identifier, [classes], [[key, value], ...]]``
+Meta = dict[str, MetaValue]
 Attr = list[Any]
-# The whole document pandoc hands a filter.
 PandocDoc = TypedDict(
     "PandocDoc",
-    {"pandoc-api-version": list[int], "meta": dict[str, MetaValue], "blocks": Blocks},
+    {"pandoc-api-version": list[int], "meta": Meta, "blocks": Blocks},
 )
+
+
+class JsonDoc(Protocol):
+    """A document that gives its pandoc JSON (a panflute ``Doc``)."""
+
+    def to_json(self) -> PandocDoc: ...
+
+
+@contextlib.contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a large tree is decoded, walked or rebuilt.
+
+    A pandoc tree (and a document an office library builds from one) is a large acyclic
+    structure of fresh objects: a collection pass on the way finds nothing to free, yet passes
+    cost from a tenth to more than half of such work. The collector is restored as it was, so a
+    caller that had turned it off keeps it off."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
 
 # Inline elements that hold an inline list: directly as their content, or as c[1] (after an
 # attribute, a quote type or a citation list). A Note holds blocks.
@@ -89,11 +132,11 @@ def link(inlines: Inlines, url: str, identifier: str = "", classes: Iterable[str
     return {"t": "Link", "c": [attr(identifier, classes), inlines, [url, ""]]}
 
 
-def span(inlines: Inlines, identifier: str = "", classes: Iterable[str] = ()) -> Json:
+def span(inlines: Inlines, identifier: str = "", classes: Iterable[str] = ()) -> Inline:
     return {"t": "Span", "c": [attr(identifier, classes), inlines]}
 
 
-def div(blocks: Blocks, identifier: str = "", classes: Iterable[str] = ()) -> Json:
+def div(blocks: Blocks, identifier: str = "", classes: Iterable[str] = ()) -> Block:
     return {"t": "Div", "c": [attr(identifier, classes), blocks]}
 
 
@@ -109,7 +152,7 @@ def bullet_list(items: list[Inlines]) -> Block:
     return {"t": "BulletList", "c": items}
 
 
-def header(level: int, text: str, identifier: str = "", classes: Iterable[str] = ()) -> Json:
+def header(level: int, text: str, identifier: str = "", classes: Iterable[str] = ()) -> Block:
     return {"t": "Header", "c": [level, attr(identifier, classes), text_to_inlines(text)]}
 
 
@@ -177,7 +220,7 @@ def _stringify_into(node: Json, out: list[str]) -> None:
         _stringify_into(c, out)
 
 
-def elements(node: Json) -> Iterator[Json]:
+def elements(node: Json) -> Iterator[Element]:
     """Every element (a dict with ``t``) under ``node``, depth first in document order."""
     stack = [node]
     while stack:
@@ -385,7 +428,7 @@ class _CodeCells(Walk):
             self.found.add(id(inner))
 
 
-def _cell_opening(block: Json) -> str:
+def _cell_opening(block: Block) -> str:
     """The fence (```` ``` ```` or longer) when ``block`` is a paragraph whose first line is a
     cell fence with braces (```` ```{python} ````, ```` ```{{python}} ````), else ""."""
     if block.get("t") not in ("Para", "Plain") or not block["c"]:
@@ -400,7 +443,7 @@ def _cell_opening(block: Json) -> str:
     return fence if text[len(fence) : len(fence) + 1] == "{" else ""
 
 
-def _cell_closes(block: Json, fence: str) -> bool:
+def _cell_closes(block: Block, fence: str) -> bool:
     if block.get("t") not in ("Para", "Plain") or not block["c"]:
         return False
     last = block["c"][-1]
@@ -426,7 +469,7 @@ def code_cell_inlines(blocks: Blocks) -> set[int]:
     return walk.found
 
 
-def replace_elements(node: object, change: Callable[[Json], list[Json] | None]) -> None:
+def replace_elements(node: object, change: Callable[[Element], list[Element] | None]) -> None:
     """Replace, in every list under ``node``, each element ``change`` returns a list for; inner
     elements are seen first, and an element ``change`` returns None for stays (``change`` may
     still edit it in place)."""

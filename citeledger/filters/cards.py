@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from .. import formats
 from ..escape import html_text
 from ..ledger import Source
-from ..ledger.model import display_text
+from ..ledger.display import display_text
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 STYLESHEET = TEMPLATES / "citeledger.css"

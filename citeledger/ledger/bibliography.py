@@ -9,7 +9,7 @@ stays byte for byte what sources.py wrote)::
     "key":    "okafor2023"     the library's citation key (``[@okafor2023]`` in a draft)
 
 They come from web pages and other people's libraries: names, dates and sites are shown through
-:func:`~citeledger.ledger.model.display_text` and escaped wherever titles are; a key is checked
+:func:`~citeledger.ledger.display.display_text` and escaped wherever titles are; a key is checked
 against the citation-key grammar on load, since it is written unescaped as a BibTeX key.
 
 :func:`lead` composes what every output shows before the URL, in one house style: ``Author
@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from .display import display_text
 
 NAME_PARTS = ("family", "given", "literal", "non-dropping-particle", "dropping-particle", "suffix")
 MAX_NAMES = 100
@@ -135,8 +137,6 @@ def _name_text(name: dict[str, Any]) -> str:
 
 def names_text(names: list[dict[str, Any]] | None) -> str:
     """``Okafor, Ada; Lee, Bo`` (the first name and "et al." past :data:`NAMES_SHOWN`)."""
-    from .model import display_text
-
     shown = [display_text(_name_text(n), MAX_NAME_SHOWN) for n in names or []]
     shown = [n for n in shown if n]
     if len(shown) > NAMES_SHOWN:
@@ -146,8 +146,6 @@ def names_text(names: list[dict[str, Any]] | None) -> str:
 
 def year_text(issued: str | None) -> str:
     """The year of ``issued``; a date that is no ISO date is shown whole (as text)."""
-    from .model import display_text
-
     if not issued:
         return ""
     match = ISSUED_RE.match(issued.strip())
@@ -161,8 +159,6 @@ def _sentence(text: str) -> str:
 def lead(title: str, details: Details) -> str:
     """The entry's text before its URL, without a final full stop (see the module docstring):
     ``title`` (the display title) when no detail is known."""
-    from .model import display_text
-
     names = names_text(details.author)
     year = year_text(details.issued)
     site = display_text(details.site or "", MAX_SITE_SHOWN)

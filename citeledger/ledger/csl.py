@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CiteledgerError
-from . import bibliography as bib
+from .bibliography import (
+    GENERATED_KEY,
+    MAX_SITE,
+    Details,
+    check_key,
+    clean_names,
+    csl_date,
+    issued_from_csl,
+    one_line,
+)
 from .dates import parse_accessed
 from .model import Source
 from .urls import normalize_url
@@ -38,7 +47,7 @@ class LibraryItem:
     url: str
     title: str
     accessed: str | None
-    details: bib.Details
+    details: Details
 
 
 def is_csl(payload: Any) -> bool:
@@ -98,7 +107,7 @@ def _without_sentence_end(url: str) -> str:
 
 
 def _accessed(item: dict[str, Any]) -> str | None:
-    date = bib.issued_from_csl(item.get("accessed"))
+    date = issued_from_csl(item.get("accessed"))
     if date is None:
         note = _ACCESSED_NOTE.search(_text(item, "note"))
         date = note.group(1) if note else None
@@ -112,7 +121,7 @@ def _accessed(item: dict[str, Any]) -> str | None:
 
 def _site(item: dict[str, Any]) -> str | None:
     for key in ("container-title", "publisher"):
-        text = bib.one_line(_text(item, key), bib.MAX_SITE)
+        text = one_line(_text(item, key), MAX_SITE)
         if text and not _URL_IN_TEXT.match(text):
             return text
     return None
@@ -136,10 +145,10 @@ def library_items(payload: Any) -> tuple[list[LibraryItem], list[str]]:
         if url is None:
             missing.append(name)
             continue
-        key = name if not bib.GENERATED_KEY.fullmatch(name) and not bib.check_key(name) else None
-        details = bib.Details(
-            author=bib.clean_names(item.get("author")) or None,
-            issued=bib.issued_from_csl(item.get("issued")),
+        key = name if not GENERATED_KEY.fullmatch(name) and not check_key(name) else None
+        details = Details(
+            author=clean_names(item.get("author")) or None,
+            issued=issued_from_csl(item.get("issued")),
             site=_site(item),
             key=key,
         )
@@ -159,11 +168,11 @@ def csl_item(source: Source) -> dict[str, Any]:
     if source.author:
         item["author"] = source.author
     if source.issued:
-        item["issued"] = bib.csl_date(source.issued)
+        item["issued"] = csl_date(source.issued)
     if source.site:
         item["container-title"] = source.site
     if source.accessed:
-        item["accessed"] = bib.csl_date(source.accessed)
+        item["accessed"] = csl_date(source.accessed)
     return item
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import BadInput
 from . import Ledger
-from .model import display_text
+from .display import display_text
 
 MAX_SLUG = 120
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import BadURL, LedgerError
+from ..errors import BadURL, LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from .bibliography import (
     MAX_ISSUED_SHOWN,
     MAX_SITE,
@@ -37,16 +37,10 @@ from .bibliography import (
     lead,
     one_line,
 )
+from .display import display_text
 from .quotes import normalize_for_match
 from .urls import is_legacy, normalize_url, published_url, stored_url_problem, url_key
 
-# What no output may show: C0 and C1 controls and DEL (XML cannot hold them, a terminal obeys
-# them), noncharacters and lone surrogates, and the bidirectional controls that make a reader
-# see other text than is there. Zero-width joiners stay: scripts need them.
-_HIDDEN_RE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff\ufffe\uffff]"
-)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 SCHEMA_VERSION = 1
@@ -66,19 +60,6 @@ def clip_title(title: str | None) -> str:
     return one if len(one) <= MAX_TITLE else one[: MAX_TITLE - 1] + "\u2026"
 
 
-def display_text(text: str, limit: int) -> str:
-    """``text`` on one line, without hidden characters, at most ``limit`` characters (cut at a
-    word boundary where one is near, with "…"): what every output and message shows."""
-    one = " ".join(_HIDDEN_RE.sub(" ", text).split())
-    if len(one) <= limit:
-        return one
-    cut = one[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip() + "\u2026"
-
-
 def today() -> str:
     """The local date as the ledger writes it (``YYYY-MM-DD``)."""
     return _dt.date.today().isoformat()
@@ -89,14 +70,6 @@ _SOURCE_KEYS = frozenset(
     {"id", "url", "title", "accessed", "quotes", "author", "issued", "site", "key", "archived"}
 )
 _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
-
-
-class ShapeError(ValueError):
-    """The JSON parsed but is not a ledger; the message says where (``sources[3].id``)."""
-
-
-class UnsafeEntry(ShapeError):
-    """An entry whose URL a reader could not safely open (``javascript:``, a hidden host)."""
 
 
 @dataclass
@@ -111,10 +84,10 @@ class Quote:
     @classmethod
     def from_dict(cls, data: Any, where: str) -> Quote:
         if not isinstance(data, dict):
-            raise ShapeError(f"{where} is not an object")
+            raise LedgerShapeError(f"{where} is not an object")
         text = data.get("text")
         if not isinstance(text, str):
-            raise ShapeError(f"{where}.text is missing or not a string")
+            raise LedgerShapeError(f"{where}.text is missing or not a string")
         return cls(
             text=text,
             added=_optional_str(data, "added", where) or "",
@@ -207,35 +180,35 @@ class Source:
     @classmethod
     def from_dict(cls, data: Any, where: str) -> Source:
         if not isinstance(data, dict):
-            raise ShapeError(f"{where} is not an object")
+            raise LedgerShapeError(f"{where} is not an object")
         sid = data.get("id")
         if isinstance(sid, bool) or not isinstance(sid, int) or sid < 1:
-            raise ShapeError(f"{where}.id is missing or not a positive whole number")
+            raise LedgerShapeError(f"{where}.id is missing or not a positive whole number")
         if sid > MAX_ID:
-            raise ShapeError(f"{where}.id is larger than {MAX_ID}")
+            raise LedgerShapeError(f"{where}.id is larger than {MAX_ID}")
         url = data.get("url")
         if not isinstance(url, str) or not url.strip():
-            raise ShapeError(f"{where}.url is missing or not a string")
+            raise LedgerShapeError(f"{where}.url is missing or not a string")
         problem = stored_url_problem(url)
         if problem:
-            raise UnsafeEntry(f"{where}.url: {problem}")
+            raise UnsafeLedgerEntry(f"{where}.url: {problem}")
         raw_quotes = data.get("quotes", [])
         if not isinstance(raw_quotes, list):
-            raise ShapeError(f"{where}.quotes is not a list")
+            raise LedgerShapeError(f"{where}.quotes is not a list")
         quotes = [Quote.from_dict(q, f"{where}.quotes[{i}]") for i, q in enumerate(raw_quotes)]
         author = data.get("author")
         if author is not None:
             problem = check_names(author, f"{where}.author")
             if problem:
-                raise ShapeError(problem)
+                raise LedgerShapeError(problem)
         key = _optional_str(data, "key", where)
         if key is not None and check_key(key):
-            raise ShapeError(f"{where}.key {check_key(key)}")
+            raise LedgerShapeError(f"{where}.key {check_key(key)}")
         archived = _optional_str(data, "archived", where)
         if archived is not None:
             problem = archived_problem(archived)
             if problem:
-                raise UnsafeEntry(f"{where}.archived: {problem}")
+                raise UnsafeLedgerEntry(f"{where}.archived: {problem}")
         return cls(
             id=sid,
             url=url,
@@ -443,29 +416,29 @@ class Ledger:
     @classmethod
     def from_dict(cls, path: Path, data: Any) -> Ledger:
         if not isinstance(data, dict):
-            raise ShapeError("the top level is not an object")
+            raise LedgerShapeError("the top level is not an object")
         version = data.get("version", SCHEMA_VERSION)
         if isinstance(version, bool) or not isinstance(version, int):
-            raise ShapeError("version is not a whole number")
+            raise LedgerShapeError("version is not a whole number")
         if version > SCHEMA_VERSION:
-            raise ShapeError(f"version {version} is newer than this citeledger reads")
+            raise LedgerShapeError(f"version {version} is newer than this citeledger reads")
         raw_sources = data.get("sources")
         if not isinstance(raw_sources, list):
-            raise ShapeError("sources is missing or not a list")
+            raise LedgerShapeError("sources is missing or not a list")
         sources = [Source.from_dict(s, f"sources[{i}]") for i, s in enumerate(raw_sources)]
         seen: set[int] = set()
         keys: set[str] = set()
         for s in sources:
             if s.id in seen:
-                raise ShapeError(f"id {s.id} appears twice in sources")
+                raise LedgerShapeError(f"id {s.id} appears twice in sources")
             seen.add(s.id)
             if s.key is not None:
                 if s.key in keys:
-                    raise ShapeError(f"key {s.key!r} appears twice in sources")
+                    raise LedgerShapeError(f"key {s.key!r} appears twice in sources")
                 keys.add(s.key)
         last_id = data.get("last_id", 0)
         if isinstance(last_id, bool) or not isinstance(last_id, int):
-            raise ShapeError("last_id is not a whole number")
+            raise LedgerShapeError("last_id is not a whole number")
         extra = {k: v for k, v in data.items() if k not in _LEDGER_KEYS}
         return cls(path, sources, version=version, last_id=last_id, extra=extra)
 
@@ -484,5 +457,5 @@ def _optional_str(data: dict[str, Any], key: str, where: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ShapeError(f"{where}.{key} is not a string")
+        raise LedgerShapeError(f"{where}.{key} is not a string")
     return value

@@ -34,7 +34,11 @@ from collections.abc import Iterable
 
 from ..errors import BadInput
 from ..escape import bibtex_text, latex_url, markdown_text
+from .bibliography import ISSUED_RE, MAX_NAME_SHOWN
+from .csl import csljson_text
+from .display import display_text
 from .model import Ledger, Quote, Source
+from .urls import shown
 
 STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence", "csljson")
 # Styles whose block opens with a Sources heading, which is what lets --replace-in find the
@@ -94,9 +98,6 @@ def _bibtex_entry(s: Source) -> str:
 
 def bibtex_details(s: Source) -> list[str]:
     """The author, year, organization and url fields of a source that has details."""
-    from .bibliography import ISSUED_RE, MAX_NAME_SHOWN
-    from .model import display_text
-
     out: list[str] = []
     names = []
     for name in s.author or []:
@@ -143,8 +144,6 @@ def render_block(
     if style == "bibtex":
         return "\n".join(_bibtex_entry(s) for s in picked)
     if style == "csljson":
-        from .csl import csljson_text
-
         return csljson_text(picked)
     if style == "footnotes":
         return "\n".join(f"[^{s.id}]: {_entry(s)}" for s in picked)
@@ -160,8 +159,6 @@ def render_block(
 
 def parse_id_spec(spec: str) -> set[int]:
     """``"1,3,5-7"`` as ``{1, 3, 5, 6, 7}``; anything else raises ``BadInput``."""
-    from .urls import shown
-
     out: set[int] = set()
     for chunk in spec.replace(" ", "").split(","):
         if not chunk:

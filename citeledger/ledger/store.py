@@ -29,11 +29,11 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import LedgerError
+from ..errors import LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .lock_file import lock_path, prepare_lock_path
-from .model import Ledger, ShapeError, UnsafeEntry
+from .model import Ledger
 
 DEFAULT_NAME = "ledger.json"
 # Far above any real ledger (10,000 sources with quotes is a few MB), low enough that a wrong
@@ -184,13 +184,13 @@ def parse_ledger(path: Path, raw: bytes) -> Ledger:
         )
     try:
         return Ledger.from_dict(path, data)
-    except UnsafeEntry as exc:
+    except UnsafeLedgerEntry as exc:
         raise LedgerError(
             f"ledger {path} holds an entry no reader should open: {exc}",
             hint="fix or remove that entry by hand (citeledger never rewrites a ledger it "
             "refuses), or run `citeledger reset`",
         ) from None
-    except ShapeError as exc:
+    except LedgerShapeError as exc:
         raise LedgerError(f"ledger {path} has the wrong shape: {exc}", hint=_RECOVER) from None
 
 

@@ -4,7 +4,9 @@
 command line, inside a pandoc build, or read back from the Word file it became gets the same
 answer. It never reads raw markdown for markers: the tree's marker finder
 (:mod:`citeledger.document.markers`) decides what is a citation; the raw text, when given, only
-turns a marker into a ``LINE:COL`` location.
+turns a marker into a ``LINE:COL`` location. Every build (the console filter, ``citeledger
+convert``, the wiki build) calls it through :func:`verify_for_build`, which also says the
+report's lines.
 
 Checks (the grounded-citations ``sources.py verify`` semantics, then more): every finding's
 code, level, meaning and the flag that asks for it are one row each in :mod:`.rules`
@@ -13,9 +15,6 @@ FAIL findings fail the run; ``strict`` turns warnings into failures too (``Repor
 """
 
 from __future__ import annotations
-
-import gc
-from typing import Any
 
 from ..document.grammar import OWN_TARGET
 from ..document.locate import Locator, drop_escaped
@@ -26,8 +25,9 @@ from ..document.sentences import sentences
 from ..document.sources_block import DraftEntry, entries
 from ..document.sources_titles import titles_for
 from ..ledger import Ledger
+from ..messages import Say
 from ..options import Options
-from .build_check import verify_for_build
+from ..tree import JsonDoc, PandocDoc, no_gc
 from .checks import Checker
 from .report import Finding, Report, stats_line
 
@@ -35,7 +35,7 @@ __all__ = ["Finding", "Report", "stats_line", "verify", "verify_for_build"]
 
 
 def verify(
-    doc: Any,
+    doc: PandocDoc | JsonDoc,
     ledger: Ledger,
     options: Options | None = None,
     *,
@@ -62,9 +62,7 @@ def verify(
     """
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a long report, costs a third of the verifier's own time.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with no_gc():
         return _verify(
             doc,
             ledger,
@@ -76,9 +74,44 @@ def verify(
             footnote_citations=footnote_citations,
             located=located,
         )
-    finally:
-        if collecting:
-            gc.enable()
+
+
+# The lines of a finding; the rest (the stats line, "citations OK") are a summary.
+FINDING_PREFIXES = ("warn", "FAIL")
+
+
+def verify_for_build(
+    doc: PandocDoc,
+    ledger: Ledger,
+    options: Options,
+    found: Scan,
+    *,
+    source_name: str,
+    say: Say,
+    source_text: str | None = None,
+    located: Locator | None = None,
+    findings_only: bool = False,
+) -> Report:
+    """Verify the draft a build is about to write and say the report's lines (only its
+    findings with ``findings_only``: inside a pandoc run, the summary is noise).
+
+    A build renders the Sources list from the ledger, so the draft need not carry one. Raising
+    (and what the failure line says) stays with the caller, which knows what it was about to
+    write."""
+    report = verify(
+        doc,
+        ledger,
+        options,
+        scan=found,
+        source_name=source_name,
+        source_text=source_text,
+        build=True,
+        located=located,
+    )
+    for line in report.lines():
+        if not findings_only or line.startswith(FINDING_PREFIXES):
+            say(line)
+    return report
 
 
 def _own_links(found: Scan, ledger: Ledger) -> None:
@@ -98,7 +131,7 @@ def _own_links(found: Scan, ledger: Ledger) -> None:
 
 
 def _verify(
-    doc: Any,
+    doc: PandocDoc | JsonDoc,
     ledger: Ledger,
     options: Options,
     scan: Scan | None,

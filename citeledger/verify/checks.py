@@ -23,6 +23,7 @@ from ..document.sources_block import DraftEntry
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, same_url
 from ..options import Options
+from .evidence_trail import recheck_findings
 from .report import Finding
 from .rules import (
     FOOTNOTE_URL_NOT_IN_LEDGER,
@@ -138,8 +139,6 @@ class Checker:
         if self.options.evidence:
             self.evidence(first)
         if self.options.recheck:
-            from .evidence_trail import recheck_findings
-
             self.findings.extend(recheck_findings(self.ledger, cited, first))
         self.unused(listed, set(cited))
         self.crowded_sentences()

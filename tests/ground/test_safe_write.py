@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import citeledger
-from citeledger.errors import EvidenceError
-from citeledger.files import OutputError, write_bytes
+from citeledger.errors import EvidenceError, OutputError
+from citeledger.files import write_bytes
 from citeledger.ledger import load_ledger, transaction
 from citeledger.ledger.evidence_store import store_text
 

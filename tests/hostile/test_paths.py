@@ -131,7 +131,8 @@ def test_an_output_that_is_a_device_or_links_to_one_is_refused(how: str, project
 
 @pytest.mark.parametrize("system", ["/dev/null", "/dev/stdout", "/proc/self/fd/1"])
 def test_a_system_device_is_refused_before_any_work(system: str) -> None:
-    from citeledger.files import Guard, OutputError
+    from citeledger.errors import OutputError
+    from citeledger.files import Guard
 
     with pytest.raises(OutputError, match="standard output"):
         Guard().check(Path(system))

@@ -702,7 +702,8 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _titles(folder: Path) -> dict[int, str]:
     """Each title as every output shows it: the ledger's one display form (no hidden
     characters, one line), compared after the same flattening as the output's text."""
-    from citeledger.ledger.model import MAX_TITLE_SHOWN, display_text
+    from citeledger.ledger.display import display_text
+    from citeledger.ledger.model import MAX_TITLE_SHOWN
 
     data = json.loads((folder / "ledger.json").read_text(encoding="utf-8"))
     return {s["id"]: _flat(display_text(s["title"], MAX_TITLE_SHOWN)) for s in data["sources"]}

@@ -15,7 +15,8 @@ import pytest
 
 from citeledger.errors import BadURL, LedgerError
 from citeledger.ledger import load_ledger, normalize_url
-from citeledger.ledger.model import Ledger, display_text
+from citeledger.ledger.display import display_text
+from citeledger.ledger.model import Ledger
 from citeledger.pandoc import run_pandoc
 from tests.helpers import (
     FIXTURES,

@@ -18,9 +18,9 @@ import secrets
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from ...errors import BadInput
+from ...errors import BadInput, OutputError
 from ...escape import html_text
-from ...files import Guard, OutputError, write_bytes
+from ...files import Guard, write_bytes
 from ...filters.cards import assets_html
 from ...pandoc import run_pandoc
 from ...tree import Json
