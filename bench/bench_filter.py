@@ -125,7 +125,7 @@ def timed(args: list[str], cwd: Path, env: dict[str, str]) -> float:
 
 
 def profile(draft: Path, env: dict[str, str]) -> None:
-    from citeledger.filters.main import apply
+    from citeledger.filters.run import apply
 
     raw = subprocess.run(
         [pandoc_path(), "-t", "json", str(draft)], capture_output=True, check=True

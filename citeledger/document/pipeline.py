@@ -10,7 +10,7 @@ in:
 2. citeproc, on the tree the filters left: ``[@key]`` resolved before citeledger scans, so a
    note style's notes are there when the marks are placed (the marker finder puts back the
    brackets a note style moves, see :mod:`.markers`);
-3. citeledger: scan, verify, place (``filters.main.apply``), then pandoc writes.
+3. citeledger: scan, verify, place (``filters.run.apply``), then pandoc writes.
 
 Citeproc runs when ``--citeproc`` is given, and also when ``--bibliography`` is or the draft's
 metadata names one (``bibliography:`` or ``references:``): a draft that names its bibliography

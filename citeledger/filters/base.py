@@ -172,10 +172,6 @@ class BaseEntries:
         return [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
 
 
-# The old name, for publish/wiki/build.py until it imports BaseEntries (issue 39's merge).
-Entries = BaseEntries
-
-
 class BasePlacement:
     """The generic placement: ``[n]`` stays as text, the Sources list comes last.
 

@@ -109,13 +109,8 @@ import sys
 from typing import Any
 
 from ..errors import CiteledgerError
-from ..options import manual_text
-from .registry import placement_type
-from .run import apply, apply_handed, exit_with
-
-# ``apply`` and ``placement_type`` are imported from here by publish/ until it imports
-# filters.run and filters.registry (issue 39's merge); then only ``main`` stays.
-__all__ = ["apply", "main", "placement_type"]
+from ..options.manual import manual_text
+from .run import apply_handed, exit_with
 
 __doc__ = (__doc__ or "") + "\n" + manual_text() + "\n"
 

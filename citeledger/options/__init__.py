@@ -543,7 +543,7 @@ def _meta_items(value: MetaValue) -> list[MetaValue]:
     return list(value["c"]) if value["t"] == "MetaList" else [value]
 
 
-# Help texts: a flag's, and the filter's manual ----------------------------------------------------
+# Help texts: a flag's ----------------------------------------------------
 
 
 def flag_help(key: str) -> str:
@@ -556,33 +556,3 @@ def _help(option: Option) -> str:
         return option.flag_help
     text = option.summary[0].upper() + option.summary[1:]
     return text.replace("`", "") + "."
-
-
-def manual_text() -> str:
-    """The filter manual's option list (reStructuredText-ish, as the module docstring)."""
-    out: list[str] = []
-    for o in OPTIONS:
-        if o.kind == "choice":
-            shape = " | ".join(f"``{c}``" for c in o.choices) + f"; default ``{o.default}``"
-        elif o.kind == "bool":
-            shape = "bool; default false"
-        elif o.kind == "fraction":
-            shape = "number 0-1; default none"
-        elif o.kind == "path":
-            shape = "path; default " + (o.default_text or str(o.default)).replace("`", "``")
-        else:
-            shape = f"text; default ``{o.default}``"
-        out.append(f"``{o.meta_key}`` ({shape})")
-        out.extend(_wrap(o.manual, 96, "    "))
-    return "\n".join(out)
-
-
-def _wrap(text: str, width: int, indent: str) -> Iterable[str]:
-    line = indent
-    for word in text.split():
-        if len(line) + len(word) + 1 > width and line.strip():
-            yield line.rstrip()
-            line = indent
-        line += word + " "
-    if line.strip():
-        yield line.rstrip()

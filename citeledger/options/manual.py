@@ -1,12 +1,12 @@
-"""The option table written out for people: the README's table of options and the listing
-``citeledger config`` prints (every option's effective value and the layer it came from).
-
-The filter's own manual (:func:`citeledger.options.manual_text`) stays in the package, beside
-the table: the filter's module imports it at start-up.
+"""The option table written out for people: the README's table of options, the listing
+``citeledger config`` prints (every option's effective value and the layer it came from),
+and the filter's own manual (:func:`manual_text`: the option list ``pandoc-citeledger --help``
+prints after the filter module's docstring).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,3 +55,33 @@ def settings(
     drafts_origin = f"project file {project.path}" if project.drafts else "default"
     out.append(Setting("drafts", list(project.drafts), drafts_origin))
     return out
+
+
+def manual_text() -> str:
+    """The filter manual's option list (reStructuredText-ish, as the module docstring)."""
+    out: list[str] = []
+    for o in OPTIONS:
+        if o.kind == "choice":
+            shape = " | ".join(f"``{c}``" for c in o.choices) + f"; default ``{o.default}``"
+        elif o.kind == "bool":
+            shape = "bool; default false"
+        elif o.kind == "fraction":
+            shape = "number 0-1; default none"
+        elif o.kind == "path":
+            shape = "path; default " + (o.default_text or str(o.default)).replace("`", "``")
+        else:
+            shape = f"text; default ``{o.default}``"
+        out.append(f"``{o.meta_key}`` ({shape})")
+        out.extend(_wrap(o.manual, 96, "    "))
+    return "\n".join(out)
+
+
+def _wrap(text: str, width: int, indent: str) -> Iterable[str]:
+    line = indent
+    for word in text.split():
+        if len(line) + len(word) + 1 > width and line.strip():
+            yield line.rstrip()
+            line = indent
+        line += word + " "
+    if line.strip():
+        yield line.rstrip()

@@ -7,7 +7,7 @@ code somewhere: every C0 and C1 control character, bidirectional and zero-width 
 ``^^`` sequences and commands, typst code, wiki signatures and magic words, markdown and HTML,
 XML that would close an element. Each batch is one ledger and one draft citing all of it, so each
 format costs one pandoc run however many sources it carries. Through every output format of the
-placement table (``filters/main.py``), every ``citeledger wiki`` format and every
+placement table (``filters/registry.py``), every ``citeledger wiki`` format and every
 ``render --style``, the test asserts:
 
 - docx, pptx, odt, epub: every XML part parses; every external link is a ledger URL;
@@ -292,7 +292,7 @@ def plain_twin(batch: Batch) -> list[dict]:
 
 # The runs --------------------------------------------------------------------------------------
 
-# (output name, extra convert arguments): every placement of filters/main.py and the writers that
+# (output name, extra convert arguments): every placement of filters/registry.py and the writers that
 # share the default one. A run with several -o verifies once and writes them all.
 CONVERT_RUNS: list[tuple[list[str], list[str]]] = [
     (

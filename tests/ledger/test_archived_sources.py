@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.filters.main import apply
+from citeledger.filters.run import apply
 from citeledger.ledger import load_ledger
 from citeledger.ledger.merge import merge_ledgers
 from citeledger.ledger.render import render_block

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from citeledger.filters import main as filter_main
+from citeledger.filters.run import apply
 from citeledger.ledger import Ledger, load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import read_json
@@ -66,7 +66,7 @@ def page_blocks(ledger: Ledger, tmp_path: Path, markdown: str) -> tuple[list[Jso
     doc = read_json(draft)
     own = len(doc["blocks"])
     opts = Options().updated({"numbering": "ledger"})
-    filter_main.apply(doc, "gfm", options=opts, ledger=ledger, verify=False)
+    apply(doc, "gfm", options=opts, ledger=ledger, verify=False)
     GfmLinks().blocks(doc["blocks"][:own])
     return doc["blocks"], own, doc["pandoc-api-version"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pptx import Presentation
 
-from citeledger.filters.main import apply
+from citeledger.filters.run import apply
 from citeledger.filters.pptx import slide_level
 from citeledger.formats.slide_fit import (
     BodyBox,

@@ -2,7 +2,7 @@
 
 The draft is read to pandoc's JSON tree once and verified once (the same verifier as
 ``citeledger verify`` and the filter). Each output then gets its own copy of the tree, the filter
-applied in-process (``filters.main.apply`` with verification off: it already ran), and pandoc
+applied in-process (``filters.run.apply`` with verification off: it already ran), and pandoc
 writing from JSON with the bundled templates. Word and PowerPoint files go through the
 renderers (``citeledger.renderers.finish``) before they are moved into place.
 

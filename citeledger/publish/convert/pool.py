@@ -37,7 +37,7 @@ def warm_imports(outputs: Sequence[Output]) -> threading.Thread:
     here instead of in every forked writer. Started, and to be joined."""
 
     def load() -> None:
-        from ...filters.main import placement_type
+        from ...filters.registry import placement_type
         from ...renderers import preload
 
         for output in outputs:

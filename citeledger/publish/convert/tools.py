@@ -157,7 +157,7 @@ def pandoc_args(fmt: str, req: ConvertRequest, draft: Path) -> list[str]:
 
 def add_latex_look(doc: PandocDoc) -> None:
     """The report look for LaTeX: first in header-includes, before the filter's macros."""
-    from ...filters.base import add_header_include
+    from ...filters.run import add_header_include
 
     if LATEX_REPORT.is_file():
         add_header_include(doc, "latex", LATEX_REPORT.read_text(encoding="utf-8"))

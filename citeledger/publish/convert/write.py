@@ -106,7 +106,7 @@ def draft_text(doc: PandocDoc) -> str:
 
 def build_output(job: Job, k: int, say: Say, *, in_place: bool) -> None:
     """Output ``k``: the filter applied to its own tree, pandoc, the renderer, in place."""
-    from ...filters.main import apply
+    from ...filters.run import apply
 
     output = job.outputs[k]
     req = dataclasses.replace(job.req, say=say)
@@ -149,7 +149,7 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
         if writes_html(fmt):
             changed = sanitize_raw_html(doc) > 0
     if family == "typst":
-        from ...filters.typst import make_compilable, unresolved_warning
+        from ...filters.run import make_compilable, unresolved_warning
 
         changed = True
         unresolved = make_compilable(doc)
@@ -200,7 +200,7 @@ def _write(
         add_latex_look(doc)
     variables: dict[str, str] = {}
     if output.writer == "pdf" and family == "latex":
-        from ...filters.base import add_header_include
+        from ...filters.run import add_header_include
         from ...renderers.latex import plan
 
         chosen = plan(req.pdf_engine, build.text, doc.get("meta", {}), draft)

@@ -2,7 +2,7 @@
 the index and the sources page.
 
 The drafts are verified once, as wholes; then every page goes through the filter
-(``filters.main.apply``, verification off) so it cites with the same ledger ids as every other
+(``filters.run.apply``, verification off) so it cites with the same ledger ids as every other
 page and ends with a list of only the ids it cites, in ledger order.
 """
 
@@ -20,9 +20,10 @@ from ...document.markers import Hit, Scan, ledger_links, scan
 from ...document.sources_titles import titles_for
 from ...errors import BadInput, VerificationFailed
 from ...files import Guard
-from ...filters import main as filter_main
-from ...filters.base import Entries
+from ...filters.base import BaseEntries
 from ...filters.cards import assets_html
+from ...filters.registry import entries_for as placement_entries
+from ...filters.run import apply
 from ...ledger import Ledger
 from ...ledger.lock_file import lock_path
 from ...messages import Say, to_stderr
@@ -285,7 +286,7 @@ def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) 
     page cites by ledger id and ends with a list of only the ids it cites."""
     page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
     own = len(page.blocks)
-    filter_main.apply(
+    apply(
         page_doc,
         job.form.placement,
         options=job.opts,
@@ -344,10 +345,10 @@ def _index_page(pages: list[Page], fmt: WikiFormat, doc: Json | None) -> Page:
     return Page(title, "index", blocks, {}, "")
 
 
-def entries_for(fmt: WikiFormat, options: Options) -> Entries:
+def entries_for(fmt: WikiFormat, options: Options) -> BaseEntries:
     """The list entries of ``fmt``'s placement (the filter's table picks the module), for
     a list that no filter run makes."""
-    return filter_main.placement_type(fmt.placement).entries_type(fmt.placement, options)
+    return placement_entries(fmt.placement, options)
 
 
 def sources_page(

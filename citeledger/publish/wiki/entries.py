@@ -1,7 +1,7 @@
 """Sources entries written once per build, not once per page that lists them.
 
 Every page ends with a list of the sources it cites, one paragraph per source: the entry (the
-format's :class:`~citeledger.filters.base.Entries`) and its back-links to the page's
+format's :class:`~citeledger.filters.base.BaseEntries`) and its back-links to the page's
 citations. Written page by page, a source cited on forty pages is serialised, parsed and
 written by pandoc forty times: on the 500-page benchmark the lists were two thirds of the JSON
 the page writer handed pandoc, and of pandoc's writing time. A source cited the same number of
