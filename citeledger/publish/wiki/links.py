@@ -12,12 +12,13 @@ not as a citation, so only this form keeps the page verifiable against the ledge
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
+from ...filters.base import CITE_CLASS
+from ...filters.html import gfm_cite_link
 from ...filters.wiki import dokuwiki_section_id
 from ...tree import OPAQUE_BLOCKS, Blocks, Element, Inlines, Json, Walk, child_inlines, stringify
 from .formats import WikiFormat
@@ -137,7 +138,6 @@ def rewrite_links(
             el["c"][2][0] = page_href(fmt, target.slug, anchor)
 
 
-CITE_CLASS = "citeledger-cite"
 # Inline elements that hold no inline list (the bulk of every paragraph: passed over first).
 _LEAVES = frozenset({"Str", "Space", "SoftBreak", "LineBreak", "RawInline", "Code", "Math"})
 
@@ -188,28 +188,14 @@ class GfmLinks(Walk):
 
 
 def _raw_cite_links(inlines: Inlines, cites: list[int]) -> Inlines:
-    """``inlines`` with the citation links at ``cites`` (their indices, in order) as raw
-    ``<a href>`` around their text; the elements between them are copied a slice at a time."""
+    """``inlines`` with the citation links at ``cites`` (their indices, in order) in gfm's raw
+    form (:func:`~citeledger.filters.html.gfm_cite_link`); the elements between them are
+    copied a slice at a time."""
     out: list[Json] = []
     done = 0
     for at in cites:
-        x = inlines[at]
         out += inlines[done:at]
-        ident = x["c"][0][0]
-        href = _escaped(x["c"][2][0])
-        idattr = f' id="{_escaped(ident)}"' if ident else ""
-        out.append({"t": "RawInline", "c": ["html", f'<a href="{href}"{idattr}>']})
-        out += x["c"][1]
-        out.append({"t": "RawInline", "c": ["html", "</a>"]})
+        out += gfm_cite_link(inlines[at])
         done = at + 1
     out += inlines[done:]
     return out
-
-
-_HTML_SPECIAL = re.compile("[&<>\"']")
-
-
-def _escaped(text: str) -> str:
-    """``html.escape(text)``, without its five replacements when there is nothing to escape
-    (``#src-12``, ``cite-12-1``: every citation's)."""
-    return html.escape(text) if _HTML_SPECIAL.search(text) else text
