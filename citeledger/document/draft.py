@@ -18,7 +18,6 @@ text to locate in, and their findings name headings.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING
 from .. import formats
 from ..options import Options, from_meta
 from ..pandoc import read_text_draft, run_pandoc
-from ..tree import PandocDoc
+from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
 from .markers import admit_defined, ledger_links, scan
 from .readers import input_format, join_bracket_spans, read_output
@@ -79,13 +78,8 @@ def open_draft(
     text = read_text_draft(path, fmt)
     ahead = LocatedAhead(path, name, titles, text) if text is not None and titles else None
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with no_gc():
         tree: PandocDoc = read_output(path, fmt, pipeline)
-    finally:
-        if collecting:
-            gc.enable()
     if formats.splits_brackets(fmt):
         join_bracket_spans(tree)
     draft = Draft(path, name, fmt, text, tree)

@@ -102,7 +102,6 @@ dotted key such as ``-M citeledger.notes=endnotes``); they are listed below.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sys
@@ -110,6 +109,7 @@ from typing import Any
 
 from ..errors import CiteledgerError
 from ..options.manual import manual_text
+from ..tree import no_gc
 from .run import apply_handed, exit_with
 
 __doc__ = (__doc__ or "") + "\n" + manual_text() + "\n"
@@ -134,13 +134,13 @@ def main(doc: Any = None) -> Any:
         return None
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a 1.6 MB report, costs more than the filter's own work.
-    gc.disable()
-    try:
-        data = json.loads(sys.stdin.buffer.read())
-        apply_handed(data, fmt, os.environ)
-    except CiteledgerError as exc:
-        exit_with(exc)
-    out = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    with no_gc():
+        try:
+            data = json.loads(sys.stdin.buffer.read())
+            apply_handed(data, fmt, os.environ)
+        except CiteledgerError as exc:
+            exit_with(exc)
+        out = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     sys.stdout.buffer.write(out.encode("utf-8"))
     sys.stdout.flush()
     return None

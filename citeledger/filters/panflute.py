@@ -21,7 +21,6 @@ pandoc JSON, through the filter and back into the panflute tree.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from typing import Any
@@ -35,6 +34,7 @@ except ModuleNotFoundError as missing:  # an optional extra: say which, not just
     ) from None
 
 from ..errors import CiteledgerError
+from ..tree import no_gc
 from .run import apply_handed, exit_with
 
 __all__ = ["finalize", "main", "prepare"]
@@ -60,9 +60,7 @@ def _filter(doc: pf.Doc) -> None:
     # Millions of fresh objects and nothing to free until the old tree goes: collection passes
     # on the way more than double the cost of the round trip (the old tree's parent links are
     # cycles, collected once this is done).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with no_gc():
         data = doc.to_json()
         try:
             state = apply_handed(data, doc.format, os.environ)
@@ -75,6 +73,3 @@ def _filter(doc: pf.Doc) -> None:
         # hands them to its object hook: a round trip through the text is the cheapest way in.
         doc.content = json.loads(json.dumps(data["blocks"]), object_hook=pf.elements.from_json)
         doc.metadata = json.loads(json.dumps(data["meta"]), object_hook=pf.elements.from_json)
-    finally:
-        if collecting:
-            gc.enable()

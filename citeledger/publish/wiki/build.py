@@ -9,7 +9,6 @@ page and ends with a list of only the ids it cites, in ledger order.
 from __future__ import annotations
 
 import dataclasses
-import gc
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +27,7 @@ from ...ledger import Ledger
 from ...ledger.lock_file import lock_path
 from ...messages import Say, to_stderr
 from ...options import Options, from_meta
-from ...tree import Blocks, Inline, Json, link, raw_block, text_to_inlines
+from ...tree import Blocks, Inline, Json, link, no_gc, raw_block, text_to_inlines
 from ...verify import verify_for_build
 from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
@@ -80,13 +79,8 @@ def build_wiki(
     # The drafts' trees and the pages made from them are large acyclic structures of fresh
     # objects: a collection pass finds nothing to free, and on the 500-page benchmark the
     # passes cost 0.4 to 0.6 s, a fifth or more of the build's own Python time.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with no_gc():
         return _build(job, out_dir, verify, from_format)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _build(job: _Build, out_dir: Path, verify: bool, from_format: str | None) -> WikiResult:
