@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..formats.slide_fit import (
     EMU_PER_PT,
     BodyBox,
-    Entry,
+    SlideEntry,
     paginate,
     slide_level,
     sources_page_title,
@@ -51,7 +51,7 @@ def sources_slides(placement: Placement, sources: list[Source]) -> list[Json]:
     state = placement.state
     level = slide_level(state.doc["blocks"])
     entries = {src.id: para(placement.entry(src, state.number(src.id))) for src in sources}
-    measured = [Entry(stringify(entries[src.id]["c"]), "", src.id) for src in sources]
+    measured = [SlideEntry(stringify(entries[src.id]["c"]), "", src.id) for src in sources]
     pages = paginate(measured, SLIDE_BOX)
     title = state.options.sources_title
     blocks: list[Json] = []

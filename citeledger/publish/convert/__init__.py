@@ -4,7 +4,7 @@ The draft is read to pandoc's JSON tree once and verified once (the same verifie
 ``citeledger verify`` and the filter). Each output then gets its own copy of the tree, the filter
 applied in-process (``filters.main.apply`` with verification off: it already ran), and pandoc
 writing from JSON with the bundled templates. Word and PowerPoint files go through the
-renderers (``citeledger.renderers.finish``) before they are moved into place.
+renderers (``citeledger.renderers.postprocess``) before they are moved into place.
 
 The outputs are written at the same time, as many at once as the process has cores (``jobs``,
 ``-j``): each in a process forked from the build (its own copy of the tree for free, its own
@@ -882,12 +882,12 @@ def _latex_pdf(
 def _run_renderer(path: Path, ledger: Ledger, options: Options, *, say: Say, shown: Path) -> None:
     """The renderer on the staged file; its errors name the output, not the hidden file."""
     try:
-        from ...renderers import finish
+        from ...renderers import postprocess
     except ImportError:
         say(f"warn: {path.suffix} renderer not installed; marks keep pandoc's numbering")
         return
     try:
-        finish(path, ledger=ledger, options=options)
+        postprocess(path, ledger=ledger, options=options)
     except CiteledgerError as exc:
         message = exc.message.replace(str(path), str(shown))
         raise type(exc)(f"{message} (while finishing what pandoc wrote)", hint=exc.hint) from None
