@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+
+from ..tree import Blocks
 
 EMU_PER_PT = 12700
 SOURCES_FONT_PT = 14.0
@@ -197,7 +198,7 @@ def sources_page_title(title: str, page: int, pages: int) -> str:
     return title if pages == 1 else f"{title} ({page}/{pages})"
 
 
-def slide_level(blocks: list[dict[str, Any]]) -> int:
+def slide_level(blocks: Blocks) -> int:
     """Pandoc's default slide level: the highest level of a top-level heading that is followed
     directly by something other than a heading or a rule (6 when there is none). Every slide
     writer of pandoc finds it this way."""

@@ -8,9 +8,9 @@ both need (``formats.docx_marks``, ``formats.slide_fit``) lives below both, so n
 other. What both renderers do to the file itself (refuse a DOCTYPE, save in place) is
 ``renderers/office_file.py``, which the renderers import instead of this package.
 
-The PDF engines' side lives here too: ``renderers/typst.py`` (the embedded typst compiler),
-``renderers/latex.py`` (the LaTeX engines' scripts and fonts) and ``renderers/fonts.py`` (the
-fonts typst finds).
+The PDF engines' side lives here too: ``renderers/typst.py`` (the typst wheel's compile),
+``renderers/latex.py`` (fonts and direction for the LaTeX engines, their log read back) and
+``renderers/fonts.py`` (the scripts a typst PDF drew blank).
 """
 
 from __future__ import annotations
