@@ -52,8 +52,7 @@ def finish(
     options: Options,
 ) -> None:
     """Post-process files pandoc wrote: Word marks = ledger ids, endnotes, Sources slides."""
-    from ..renderers import SUFFIXES, recorded_options
-    from ..renderers import finish as render_finish
+    from ..renderers import SUFFIXES, postprocess, recorded_options
 
     given = _meta_options(meta or []).merged(options)
     for path in files:  # every argument checked before any file is touched
@@ -67,7 +66,7 @@ def finish(
     given = global_ledger(ctx, given)
     book = load_ledger(resolve_ledger_path(given.ledger))
     for path in files:
-        render_finish(path, ledger=book, options=recorded_options(path).merged(given))
+        postprocess(path, ledger=book, options=recorded_options(path).merged(given))
         print(f"finished {path}")
 
 

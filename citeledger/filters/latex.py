@@ -29,7 +29,7 @@ from ..formats import family
 from ..formats.slide_fit import (
     EMU_PER_PT,
     BodyBox,
-    Entry,
+    SlideEntry,
     paginate,
     slide_level,
     sources_page_title,
@@ -108,7 +108,7 @@ class LatexPlacement(base.BasePlacement):
         level = slide_level(self.state.doc["blocks"])
         # \url breaks after a slash: measured as a space there.
         measured = [
-            Entry(
+            SlideEntry(
                 f"{self.label(numbers[s.id])} {s.lead_sentence} {s.display_accessed} ",
                 s.url.replace("/", "/ "),
                 s.id,

@@ -5,7 +5,7 @@ would put every footnote on one "Notes" slide at the end of the deck, so footnot
 the speaker notes of the slide that holds them instead. The Sources slides the filter writes
 are paginated by the same estimate the renderer uses, for pandoc's default layout and body size,
 so a bare ``pandoc deck.md --filter pandoc-citeledger -o deck.pptx`` already ends with readable
-Sources slides; ``citeledger.renderers.pptx.finish_pptx`` then repaginates them for the real
+Sources slides; ``citeledger.renderers.pptx.postprocess_pptx`` then repaginates them for the real
 layout at a denser size.
 
 Slides are found the way pandoc finds them: a heading at the slide level (or a horizontal rule)
@@ -19,14 +19,17 @@ cites (``[n] Title — URL``) and their evidence quotes from the ledger.
 
 from __future__ import annotations
 
-from ..formats.slide_fit import BodyBox, Entry, paginate, slide_level, sources_page_title
+from ..formats.slide_fit import (
+    PANDOC_DEFAULT_BODY,
+    SlideEntry,
+    entry_text,
+    paginate,
+    slide_level,
+    sources_page_title,
+)
 from ..ledger import Source
 from ..tree import Block, Inlines, attr, header, inline_lists, link, str_, text_to_inlines
 from .base import CITE_CLASS, BasePlacement, CiteContext
-
-# Pandoc's default reference.pptx, "Title and Content": body placeholder size in EMU and the
-# master's first-level body size. Bare pandoc has no renderer to measure the real one.
-PANDOC_DEFAULT_BODY = BodyBox(width=8229600, height=3394472, font_pt=24.0)
 
 
 def slides(blocks: list[Block], level: int) -> list[tuple[int, int]]:
@@ -62,8 +65,7 @@ class PptxPlacement(BasePlacement):
         ]
 
     def entry_text(self, source: Source, number: int) -> str:
-        title = source.display_lead
-        return f"[{number}] {title} \u2014 " if title else f"[{number}] "
+        return entry_text(number, source.display_lead)
 
     def sources_blocks(self, level: int | None = None) -> list[Block]:
         if level is None:
@@ -72,7 +74,7 @@ class PptxPlacement(BasePlacement):
         if not sources:
             return []
         entries = [
-            Entry(self.entry_text(s, self.state.number(s.id)), s.url, s.id, s.archived or "")
+            SlideEntry(self.entry_text(s, self.state.number(s.id)), s.url, s.id, s.archived or "")
             for s in sources
         ]
         # A renderer repaginates for the deck's real layout: until then one slide holds the
@@ -138,7 +140,7 @@ class PptxPlacement(BasePlacement):
         return out
 
 
-def _links(entry: Entry) -> Inlines:
+def _links(entry: SlideEntry) -> Inlines:
     out = [link([str_(entry.url)], entry.url)]
     if entry.archived:
         archived = link([str_(entry.archived)], entry.archived)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..formats.slide_fit import (
     EMU_PER_PT,
     BodyBox,
-    Entry,
+    SlideEntry,
     paginate,
     slide_level,
     sources_page_title,
@@ -44,7 +44,7 @@ def sources_slides(state: State, entries: dict[int, Block]) -> list[Block]:
     entries: ``entries`` maps each source id, in list order, to its entry's paragraph as the
     html placement writes it."""
     level = slide_level(state.doc["blocks"])
-    measured = [Entry(stringify(entry["c"]), "", sid) for sid, entry in entries.items()]
+    measured = [SlideEntry(stringify(entry["c"]), "", sid) for sid, entry in entries.items()]
     pages = paginate(measured, SLIDE_BOX)
     title = state.options.sources_title
     blocks: list[Block] = []

@@ -142,9 +142,3 @@ def unresolved_warning(where: str, anchors: list[str]) -> str:
         f"warn: {where}: {len(anchors)} link(s) to anchors the document does not define "
         f"written as text: {names}{more}"
     )
-
-
-def repair_source(source: str) -> str:
-    """pandoc's typst text, with what texmath writes and typst refuses put right: a double
-    bar (Vmatrix, a norm) is one character to typst."""
-    return source.replace('mat(delim: "||",', 'mat(delim: "‖",')

@@ -3,7 +3,7 @@
 The filter runs inside every pandoc build and must start fast, so it cannot import python-docx;
 the few raw runs it hands pandoc (a bookmark around a source's first note, a ``NOTEREF`` field
 for each later citation) are built here from the standard library. Everything else that touches
-OOXML lives in ``renderers/_oxml.py``; the names below are what both sides agree on: the renderer
+OOXML lives in ``renderers/_oxml*.py``; the names below are what both sides agree on: the renderer
 finds a source's note by the bookmark name, never by guessing from the text. It sits below both
 packages so that neither imports the other.
 """

@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+
+from ..tree import Blocks
 
 EMU_PER_PT = 12700
 SOURCES_FONT_PT = 14.0
@@ -66,8 +67,14 @@ class BodyBox:
         return int((self.inner_height_pt - self.space_before * self.font_pt) // self.line_pt)
 
 
+# Pandoc's default reference.pptx, "Title and Content": body placeholder size in EMU and the
+# master's first-level body size. The filter paginates for it (bare pandoc has no renderer to
+# measure the real layout); the renderer falls back to its size for a layout without a body.
+PANDOC_DEFAULT_BODY = BodyBox(width=8229600, height=3394472, font_pt=24.0)
+
+
 @dataclass(frozen=True)
-class Entry:
+class SlideEntry:
     """One line of a Sources slide: ``text`` (``[n] Title — ``) followed by the linked URL,
     and `` (archived URL)`` when the ledger holds an archived copy's address."""
 
@@ -80,6 +87,12 @@ class Entry:
     def links(self) -> str:
         """The entry's text after ``text``, as shown."""
         return f"{self.url} (archived {self.archived})" if self.archived else self.url
+
+
+def entry_text(number: int | str, title: str) -> str:
+    """A Sources slide entry's ``text``: ``[n] Title — ``, or ``[n] `` for a source without a
+    title; the URL follows it. ``number`` is the id as the list shows it."""
+    return f"[{number}] {title} \u2014 " if title else f"[{number}] "
 
 
 def _char_em(ch: str) -> float:
@@ -132,13 +145,13 @@ def wrapped_lines(text: str, box: BodyBox) -> int:
     return lines
 
 
-def entry_height_pt(entry: Entry, box: BodyBox) -> float:
+def entry_height_pt(entry: SlideEntry, box: BodyBox) -> float:
     return (
         wrapped_lines(entry.text + entry.links, box) * box.line_pt + box.space_before * box.font_pt
     )
 
 
-def fit_entry(entry: Entry, box: BodyBox) -> Entry:
+def fit_entry(entry: SlideEntry, box: BodyBox) -> SlideEntry:
     """``entry``, its title shortened with "…" if the entry would take over half the box."""
     limit = max(1, box.max_lines() // 2)
     if wrapped_lines(entry.text + entry.links, box) <= limit:
@@ -152,20 +165,20 @@ def fit_entry(entry: Entry, box: BodyBox) -> Entry:
         words.pop()
         shorter = f"{prefix}{' '.join(words)}\u2026{dash}"
         if wrapped_lines(shorter + entry.links, box) <= limit:
-            return Entry(shorter, entry.url, entry.source_id, entry.archived)
+            return SlideEntry(shorter, entry.url, entry.source_id, entry.archived)
     keep = title
     while keep:  # one huge word (or CJK run): cut characters
         keep = keep[: max(0, len(keep) - max(1, len(keep) // 8))]
         shorter = f"{prefix}{keep}\u2026{dash}"
         if wrapped_lines(shorter + entry.links, box) <= limit:
-            return Entry(shorter, entry.url, entry.source_id, entry.archived)
-    return Entry(f"{prefix}\u2026{dash}", entry.url, entry.source_id, entry.archived)
+            return SlideEntry(shorter, entry.url, entry.source_id, entry.archived)
+    return SlideEntry(f"{prefix}\u2026{dash}", entry.url, entry.source_id, entry.archived)
 
 
-def paginate(entries: list[Entry], box: BodyBox) -> list[list[Entry]]:
+def paginate(entries: list[SlideEntry], box: BodyBox) -> list[list[SlideEntry]]:
     """Entries packed, in order, onto as many slides as they need."""
-    pages: list[list[Entry]] = []
-    page: list[Entry] = []
+    pages: list[list[SlideEntry]] = []
+    page: list[SlideEntry] = []
     used = 0.0
     room = box.inner_height_pt
     for raw in entries:
@@ -185,7 +198,7 @@ def sources_page_title(title: str, page: int, pages: int) -> str:
     return title if pages == 1 else f"{title} ({page}/{pages})"
 
 
-def slide_level(blocks: list[dict[str, Any]]) -> int:
+def slide_level(blocks: Blocks) -> int:
     """Pandoc's default slide level: the highest level of a top-level heading that is followed
     directly by something other than a heading or a rule (6 when there is none). Every slide
     writer of pandoc finds it this way."""

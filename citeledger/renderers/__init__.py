@@ -1,21 +1,28 @@
 """Renderers: post-processing of the files pandoc wrote, for what a filter cannot express.
 
-``finish(path, ledger=..., options=...)`` picks the renderer by the file's suffix: ``.docx``
+``postprocess(path, ledger=..., options=...)`` picks the renderer by the file's suffix: ``.docx``
 (``renderers/docx.py``: Word marks equal to ledger ids, endnotes) and ``.pptx``
 (``renderers/pptx.py``: Sources slides). ``citeledger finish`` and ``citeledger convert`` both call
-it. The office libraries load only here, inside ``finish``; what the filters and the renderers both
-need (``formats.docx_marks``, ``formats.slide_fit``) lives below both, so neither imports the other.
+it. The office libraries load only here, inside ``postprocess``; what the filters and the renderers
+both need (``formats.docx_marks``, ``formats.slide_fit``) lives below both, so neither imports the
+other. What both renderers do to the file itself (refuse a DOCTYPE, save in place) is
+``renderers/office_file.py``, which the renderers import instead of this package.
+
+The PDF engines' side lives here too: ``renderers/typst.py`` (the typst wheel's compile),
+``renderers/latex.py`` (fonts and direction for the LaTeX engines, their log read back) and
+``renderers/fonts.py`` (the scripts a typst PDF drew blank).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import BadInput
 from ..formats import rendered_suffixes
 from ..options import RECORD_PROPERTY, Options, from_record
+from .office_file import refuse_doctype
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -24,7 +31,7 @@ SUFFIXES = rendered_suffixes()
 LEGACY_PROPERTY = "citeledger-docx"
 
 
-def finish(path: Path, *, ledger: Ledger, options: Options) -> None:
+def postprocess(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Apply the renderer for ``path``'s format to the file in place."""
     path = Path(path)
     suffix = path.suffix.lower()
@@ -38,13 +45,13 @@ def finish(path: Path, *, ledger: Ledger, options: Options) -> None:
         raise BadInput(f"{path}: no such file", hint=f"give the {suffix} that pandoc wrote")
     refuse_doctype(path)
     if suffix == ".docx":
-        from .docx import finish_docx
+        from .docx import postprocess_docx
 
-        finish_docx(path, ledger=ledger, options=options)
+        postprocess_docx(path, ledger=ledger, options=options)
     else:
-        from .pptx import finish_pptx
+        from .pptx import postprocess_pptx
 
-        finish_pptx(path, ledger=ledger, options=options)
+        postprocess_pptx(path, ledger=ledger, options=options)
 
 
 # What each renderer loads when it runs: its module and its office library.
@@ -61,33 +68,6 @@ def preload(suffix: str) -> None:
 
     for name in _LOADS.get(suffix.lower(), ()):
         import_module(name)
-
-
-def refuse_doctype(path: Path) -> None:
-    """Refuse a package any of whose XML parts declares a DOCTYPE. Office never writes one; a
-    crafted file uses it for entities (a billion laughs, an external file), and the XML
-    parser drops the declaration and then saves a part whose entities nothing defines, a file
-    Word will not open."""
-    import zipfile
-    import zlib
-
-    from ..files import check_archive
-
-    check_archive(path)
-    try:
-        with zipfile.ZipFile(path) as archive:
-            for info in archive.infolist():
-                if not info.filename.lower().endswith((".xml", ".rels")):
-                    continue
-                if b"<!doctype" in archive.read(info).lower():
-                    raise BadInput(
-                        f"{path}: part {info.filename[:120]} declares a DOCTYPE, which Office "
-                        "files never do: refusing to finish it",
-                        hint="save the document again from Word or LibreOffice, or rebuild it "
-                        "with citeledger convert",
-                    )
-    except (OSError, zipfile.BadZipFile, KeyError, RuntimeError, ValueError, zlib.error):
-        return  # not a readable package: the renderer says so in its own words
 
 
 def recorded_options(path: Path) -> Options:
@@ -114,15 +94,3 @@ def recorded_from_text(record: str | None, legacy: str | None = None) -> Options
         if sep and key in ("notes", "numbering"):
             values[key] = value
     return from_record(json.dumps(values))
-
-
-def save_in_place(package: Any, path: Path) -> None:
-    """Save a python-docx or python-pptx package over ``path`` through the one safe write:
-    a crash or a full disk leaves the file pandoc wrote, never half of the finished one."""
-    import io
-
-    from ..files import write_bytes
-
-    buffer = io.BytesIO()
-    package.save(buffer)
-    write_bytes(path, buffer.getvalue(), follow=True)

@@ -2,7 +2,7 @@
 
 The filter (``filters/docx.py``) leaves one footnote per source inside a bookmark named
 ``_clsrc<id>`` and a ``NOTEREF`` field at each later citation. This module reads those back with
-python-docx (raw XML through ``_oxml``) and:
+python-docx (raw XML through the ``_oxml*`` modules) and:
 
 - checks each note against the ledger: the bookmark names the source, the note's hyperlink
   must be that source's URL (a different ledger than the build's is refused, not "fixed");
@@ -13,7 +13,7 @@ python-docx (raw XML through ``_oxml``) and:
 - ``numbering=ledger``: the visible mark becomes the ledger id. Each first reference gets
   ``w:customMarkFollows="1"`` and the id as a run in the note-reference style after it, and the
   note shows the same id, as ``w:sym`` characters, in place of Word's automatic number (why
-  ``w:sym``: ``_oxml.set_note_mark``). Each ``NOTEREF`` field becomes an
+  ``w:sym``: ``_oxml_notes.set_note_mark``). Each ``NOTEREF`` field becomes an
   internal hyperlink to the bookmark showing the id: the id never changes, so there is nothing
   for a field update to compute, and Word, LibreOffice and pandoc's reader all show a link as
   written, where a field would be recomputed (to Word's own number) by each in its own way;
@@ -39,7 +39,32 @@ from ..files import check_archive
 from ..formats.docx_marks import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..ledger import Ledger
 from ..options import Options
-from . import _oxml, save_in_place
+from ._oxml import RT, XMLSyntaxError, parse_xml
+from ._oxml_endnotes import (
+    Relations,
+    drop_unused_rels,
+    ensure_endnote_section_format,
+    ensure_endnote_settings,
+    ensure_endnote_styles,
+    footnote_to_endnote,
+    new_endnotes_part,
+    next_note_id,
+)
+from ._oxml_fields import field_to_link, noteref_fields, set_field_result, set_field_style
+from ._oxml_fonts import MarkFont
+from ._oxml_notes import (
+    NOTE_NUMBER_FORMATS,
+    CitationRef,
+    citation_refs,
+    note_link_targets,
+    notes_by_id,
+    other_note_kinds,
+    sequential_numbers,
+    set_custom_mark,
+    set_note_mark,
+    set_note_number_format,
+)
+from .office_file import save_in_place
 
 _HINT_REBUILD = "rebuild it with pandoc --filter pandoc-citeledger"
 
@@ -58,7 +83,7 @@ def _open(path: Path) -> Any:
             f"{path}: not a Word document ({exc.__class__.__name__}: {exc})",
             hint="give the .docx that pandoc wrote",
         ) from None
-    except _oxml.XMLSyntaxError as exc:
+    except XMLSyntaxError as exc:
         raise BadInput(f"{path}: broken XML inside ({exc})", hint=_HINT_REBUILD) from None
 
 
@@ -76,7 +101,7 @@ def _check_note(path: Path, source_id: int, note: Any, part: Any, ledger: Ledger
             f"{path}: the note of [{source_id}] cites an id that ledger {ledger.path} lacks",
             hint="finish with the ledger the build used: --ledger PATH",
         )
-    urls = _oxml.note_link_targets(note, part)
+    urls = note_link_targets(note, part)
     if urls and not any(ledger.find_url(u) is source for u in urls):
         raise BadInput(
             f"{path}: the note of [{source_id}] links {urls[0]}, but [{source_id}] in "
@@ -85,18 +110,18 @@ def _check_note(path: Path, source_id: int, note: Any, part: Any, ledger: Ledger
         )
 
 
-def _mark_font(document: Any) -> _oxml.MarkFont:
-    theme_part = _related(document.part, _oxml.RT.THEME)
+def _mark_font(document: Any) -> MarkFont:
+    theme_part = _related(document.part, RT.THEME)
     theme = None
     if theme_part is not None:
         try:
-            theme = _oxml.parse_xml(theme_part.blob)
-        except _oxml.XMLSyntaxError:
+            theme = parse_xml(theme_part.blob)
+        except XMLSyntaxError:
             theme = None
-    return _oxml.MarkFont(document.styles.element, theme)
+    return MarkFont(document.styles.element, theme)
 
 
-def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
+def postprocess_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Post-process the .docx at ``path`` in place (see the module docstring)."""
     # The work makes hundreds of thousands of short-lived element proxies and leaves no garbage
     # cycle but the document itself: collection passes on the way find nothing to free and,
@@ -104,21 +129,21 @@ def finish_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _finish(Path(path), ledger, options)
+        _postprocess(Path(path), ledger, options)
     finally:
         if collecting:
             gc.enable()
 
 
-def _finish(path: Path, ledger: Ledger, options: Options) -> None:
+def _postprocess(path: Path, ledger: Ledger, options: Options) -> None:
     document = _open(path)
     body = document.element.body
     parts = {
-        "footnote": _related(document.part, _oxml.RT.FOOTNOTES),
-        "endnote": _related(document.part, _oxml.RT.ENDNOTES),
+        "footnote": _related(document.part, RT.FOOTNOTES),
+        "endnote": _related(document.part, RT.ENDNOTES),
     }
-    refs = _oxml.citation_refs(body)
-    by_id = {k: _oxml.notes_by_id(p.element, k) for k, p in parts.items() if p is not None}
+    refs = citation_refs(body)
+    by_id = {k: notes_by_id(p.element, k) for k, p in parts.items() if p is not None}
     notes: dict[int, Any] = {}
     for sid, ref in refs.items():
         part = parts[ref.kind]
@@ -135,34 +160,34 @@ def _finish(path: Path, ledger: Ledger, options: Options) -> None:
         notes.update(_move_to_endnotes(document, parts, refs, notes, moving))
 
     roots = [body, *(p.element for p in parts.values() if p is not None)]
-    fields = [f for root in roots for f in _oxml.noteref_fields(root) if f.source_id in refs]
+    fields = [f for root in roots for f in noteref_fields(root) if f.source_id in refs]
     for fld in fields:
         if refs[fld.source_id].kind == "endnote":
-            _oxml.set_field_style(fld, FOOTNOTE_REFERENCE, ENDNOTE_REFERENCE)
+            set_field_style(fld, FOOTNOTE_REFERENCE, ENDNOTE_REFERENCE)
     if options.numbering == "ledger":
         fonts = _mark_font(document)
         for sid, ref in refs.items():
-            _oxml.set_custom_mark(ref, str(sid))
-            _oxml.set_note_mark(notes[sid], ref.kind, str(sid), fonts)
+            set_custom_mark(ref, str(sid))
+            set_note_mark(notes[sid], ref.kind, str(sid), fonts)
         # Each field is let go as soon as it is a link, so the runs it held (out of the document
         # by then) are freed while still fresh: freeing the 60,000 runs of 12,000 fields when
         # the function returns took 0.07 s longer.
         fields.reverse()
         while fields:
             fld = fields.pop()
-            _oxml.field_to_link(fld, str(fld.source_id))
+            field_to_link(fld, str(fld.source_id))
     else:
-        numbers = _oxml.sequential_numbers(body)
+        numbers = sequential_numbers(body)
         for fld in fields:
             ref = refs[fld.source_id]
             number = numbers.get((ref.kind, ref.note_id))
             if number is not None:
-                _oxml.set_field_result(fld, str(number))
+                set_field_result(fld, str(number))
     _separate_other_notes(body, refs, options)
     save_in_place(document, path)
 
 
-def _separate_other_notes(body: Any, refs: dict[int, _oxml.CitationRef], options: Options) -> None:
+def _separate_other_notes(body: Any, refs: dict[int, CitationRef], options: Options) -> None:
     """Give the notes that cite no ledger source a series of their own wherever Word would
     otherwise show a mark twice: next to ledger-id marks, or as footnotes beside citation
     endnotes (footnotes and endnotes are numbered apart). Citation notes numbered in Word's own
@@ -170,36 +195,36 @@ def _separate_other_notes(body: Any, refs: dict[int, _oxml.CitationRef], options
     if not refs:
         return
     cited = {ref.kind for ref in refs.values()}
-    for kind in sorted(_oxml.other_note_kinds(body, (r.reference for r in refs.values()))):
+    for kind in sorted(other_note_kinds(body, (r.reference for r in refs.values()))):
         if options.numbering == "ledger" or kind not in cited:
-            fmt = _oxml.NOTE_NUMBER_FORMATS[options.other_notes]
-            _oxml.set_note_number_format(body, kind, fmt)
+            fmt = NOTE_NUMBER_FORMATS[options.other_notes]
+            set_note_number_format(body, kind, fmt)
 
 
 def _move_to_endnotes(
     document: Any,
     parts: dict[str, Any],
-    refs: dict[int, _oxml.CitationRef],
+    refs: dict[int, CitationRef],
     notes: dict[int, Any],
     moving: list[int],
 ) -> dict[int, Any]:
     footnotes = parts["footnote"]
     endnotes = parts["endnote"]
     if endnotes is None:
-        endnotes = _oxml.new_endnotes_part(document.part.package)
-        document.part.relate_to(endnotes, _oxml.RT.ENDNOTES)
+        endnotes = new_endnotes_part(document.part.package)
+        document.part.relate_to(endnotes, RT.ENDNOTES)
         parts["endnote"] = endnotes
-    _oxml.ensure_endnote_styles(document.styles.element)
-    _oxml.ensure_endnote_settings(document.settings.element)
-    _oxml.ensure_endnote_section_format(document.element.body)
-    next_id = _oxml.next_note_id(endnotes.element, "endnote")
-    relations = _oxml.Relations(endnotes)
+    ensure_endnote_styles(document.styles.element)
+    ensure_endnote_settings(document.settings.element)
+    ensure_endnote_section_format(document.element.body)
+    next_id = next_note_id(endnotes.element, "endnote")
+    relations = Relations(endnotes)
     moved: dict[int, Any] = {}
     # ``moving`` is in document order, so the endnotes part lists them as a reader meets them.
     for sid in moving:
-        moved[sid] = _oxml.footnote_to_endnote(
+        moved[sid] = footnote_to_endnote(
             refs[sid], notes[sid], next_id, footnotes, endnotes, relations
         )
         next_id += 1
-    _oxml.drop_unused_rels(footnotes, [_oxml.RT.HYPERLINK])
+    drop_unused_rels(footnotes, [RT.HYPERLINK])
     return moved

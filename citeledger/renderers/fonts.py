@@ -3,10 +3,13 @@
 typst falls back through every font it finds, and where none holds a glyph it draws nothing and
 says nothing (typst/typst#5137: no missing-glyph warning yet; it only warns about the named font
 families it lacks, which a machine with another CJK font does not miss). A Japanese report on a
-machine without a CJK font would come out with blank lines and no word of it. So ``convert``
-compares the scripts of the typst source with the text of the PDF it got back: a script whose
-characters are mostly absent from the PDF is named in one line with the Debian package that
-provides a font for it. Only drafts holding such scripts pay for reading the PDF back.
+machine without a CJK font would come out with blank lines and no word of it. So after each
+compile (``renderers/typst.compile_pdf``) the scripts of the typst source are compared with the
+text of the PDF it got back: a script whose characters are mostly absent from the PDF is named
+in one line with the Debian package that provides a font for it. Only drafts holding such
+scripts pay for reading the PDF back.
+
+The script table is also where ``renderers/latex.py`` starts when it picks fonts for LaTeX.
 """
 
 from __future__ import annotations

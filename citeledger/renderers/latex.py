@@ -15,6 +15,11 @@ letters are compared with what the fonts fontconfig knows hold (``fc-list``'s ch
 After the build, the engine's log (pandoc's ``--log``) is read for missing characters: letters
 missing refuse the PDF in one line naming the script and the Debian package with a font for it;
 symbols missing (an emoji) are a warning.
+
+``publish/convert`` calls :func:`plan` before pandoc runs (its header lines and variables join
+the build) and :func:`missing_characters` and :func:`judge_missing` on the log after it; the
+engine runs there too (``_latex_pdf``), in :func:`engine_env`. The script table it starts from is
+``renderers/fonts.py``'s.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..errors import CiteledgerError
-from ..tree import Json
+from ..tree import MetaValue
 from .fonts import CJK, NOTO, SCRIPTS, Script, script_of
 
 # fonts' table holds the scripts typst's own fonts lack; Latin Modern lacks these too.
@@ -78,7 +83,7 @@ def letters_by_script(text: str) -> dict[Script, set[str]]:
     return found
 
 
-def plan(engine: str, text: str, meta: Json, draft: Path) -> Plan:
+def plan(engine: str, text: str, meta: dict[str, MetaValue], draft: Path) -> Plan:
     """The fonts and direction for ``text`` under ``engine``; a refusal when it cannot set it."""
     found = letters_by_script(text)
     result = Plan({s.name: chars for s, chars in found.items()})

@@ -15,8 +15,8 @@ Two ways to get there::
 
 The pandoc-only path already ends with Sources slides: the filter writes a "Sources" heading at
 the deck's slide level followed by one paragraph per cited source, paginated by the same
-estimate for pandoc's default layout and body size. ``finish`` (``finish_pptx``) repaginates
-them for the deck's real layout at :data:`SOURCES_FONT_PT` and checks every link.
+estimate for pandoc's default layout and body size. ``citeledger finish`` (``postprocess_pptx``)
+repaginates them for the deck's real layout at :data:`SOURCES_FONT_PT` and checks every link.
 
 How many lines fit is estimated by :mod:`citeledger.formats.slide_fit` (python-pptx cannot measure
 rendered text); the filter paginates with the same estimate.
@@ -28,6 +28,7 @@ that the estimate says fits.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,12 +36,16 @@ from ..document.sources_titles import is_sources_title, own_titles
 from ..formats.slide_fit import (
     INSET_LR,
     INSET_TB,
+    PANDOC_DEFAULT_BODY,
+    SOURCES_FONT_PT,
     SPACE_BEFORE,
     BodyBox,
-    Entry,
+    SlideEntry,
+    entry_text,
     paginate,
     sources_page_title,
 )
+from .office_file import save_in_place
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -50,14 +55,13 @@ NOTES_TITLE = "Notes"
 _ENTRY_NUMBER = re.compile(r"^\s*\[([0-9]{1,6})\]")
 
 
-def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
+def postprocess_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Rebuild the Sources slides of the deck at ``path`` in place (see the module docstring)."""
     from pptx import Presentation
     from pptx.enum.text import MSO_AUTO_SIZE
 
     from ..errors import BadInput, PandocError
-    from . import _pptx_oxml as ox
-    from . import save_in_place
+    from ._pptx_oxml import delete_slides, move_slide, plain_paragraph
 
     try:
         prs = Presentation(str(path))
@@ -79,7 +83,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
 
     titles = own_titles(options.sources_title)
     slides = list(prs.slides)
-    ox.delete_slides(prs, list(_pandoc_notes_slides(slides)))
+    delete_slides(prs, list(_pandoc_notes_slides(slides)))
     slides = list(prs.slides)
     source_slides = [s for s in slides if is_sources_title(_title(s), titles)]
     body_slides = [s for s in slides if s not in source_slides]
@@ -89,7 +93,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
 
     layout = _content_layout(prs, source_slides)
     position = slides.index(source_slides[0]) if source_slides else len(slides)
-    ox.delete_slides(prs, source_slides)
+    delete_slides(prs, source_slides)
     if not entries:
         save_in_place(prs, path)
         return
@@ -98,7 +102,7 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     pages = paginate(entries, box)
     for k, page in enumerate(pages, 1):
         slide = prs.slides.add_slide(layout)
-        ox.move_slide(prs, slide, position + k - 1)
+        move_slide(prs, slide, position + k - 1)
         if slide.shapes.title is not None:
             slide.shapes.title.text = sources_page_title(options.sources_title, k, len(pages))
         body = _body_placeholder(slide)
@@ -112,12 +116,12 @@ def finish_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
         frame.margin_top = frame.margin_bottom = INSET_TB
         for n, entry in enumerate(page):
             para = frame.paragraphs[0] if n == 0 else frame.add_paragraph()
-            ox.plain_paragraph(para, space_before_pt=SPACE_BEFORE * box.font_pt)
+            plain_paragraph(para, space_before_pt=SPACE_BEFORE * box.font_pt)
             _entry_runs(para, entry, box.font_pt)
     save_in_place(prs, path)
 
 
-def _entry_runs(para: Any, entry: Entry, font_pt: float) -> None:
+def _entry_runs(para: Any, entry: SlideEntry, font_pt: float) -> None:
     """``[n] Title — URL``, then `` (archived URL)`` when there is one: the URLs live links."""
     from pptx.util import Pt
 
@@ -198,13 +202,13 @@ def _body_box(layout: Any) -> BodyBox:
         if shape.placeholder_format.idx == 1 and shape.width and shape.height:
             return BodyBox(int(shape.width), int(shape.height))
     # No body placeholder: the area under a title on a 16:9 slide of pandoc's default size.
-    return BodyBox(8229600, 3394472)
+    return replace(PANDOC_DEFAULT_BODY, font_pt=SOURCES_FONT_PT)
 
 
-def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[Entry]:
+def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[SlideEntry]:
     """The filter's list, read back: each paragraph's number and linked URL, titles from the
     ledger (the deck's own text may have been edited, the ledger is the record)."""
-    entries: list[Entry] = []
+    entries: list[SlideEntry] = []
     seen: set[int] = set()
     for slide in slides:
         for shape in slide.shapes:
@@ -219,13 +223,12 @@ def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[Entr
                 if source is None or source.id in seen:
                     continue
                 seen.add(source.id)
-                title = source.display_lead
-                text = f"[{number.group(1)}] {title} \u2014 " if title else f"[{number.group(1)}] "
-                entries.append(Entry(text, source.url, source.id, source.archived or ""))
+                text = entry_text(number.group(1), source.display_lead)
+                entries.append(SlideEntry(text, source.url, source.id, source.archived or ""))
     return entries
 
 
-def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[Entry]:
+def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[SlideEntry]:
     """A deck made without the filter: the ids its slides cite, in ledger order."""
     from ..document.grammar import Marker, split_markers
 
@@ -236,10 +239,9 @@ def _entries_from_markers(slides: list[Any], ledger: Ledger) -> list[Entry]:
                 for piece in split_markers(shape.text_frame.text):
                     if isinstance(piece, Marker):
                         cited.update(piece.ids)
-    out: list[Entry] = []
+    out: list[SlideEntry] = []
     for source in ledger.sources:
         if source.id in cited:
-            title = source.display_lead
-            text = f"[{source.id}] {title} \u2014 " if title else f"[{source.id}] "
-            out.append(Entry(text, source.url, source.id, source.archived or ""))
+            text = entry_text(source.id, source.display_lead)
+            out.append(SlideEntry(text, source.url, source.id, source.archived or ""))
     return out

@@ -7,6 +7,9 @@ pandoc wrote the image with a placeholder path that names the file.
 
 A typst error names the line of the draft it came from where the words around it can be found
 there, and its cause, never only "check the draft".
+
+``publish/convert`` hands :func:`compile_pdf` what pandoc's typst writer wrote; after the compile,
+``renderers/fonts.py`` names any script the PDF drew blank.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 
 from ..errors import CiteledgerError
 from ..messages import Say
+from .fonts import font_warning, missing_scripts
 
 # An image path pandoc writes into the typst text; ``image("<PLACEHOLDER>/<file>"`` becomes a
 # call of the package's function.
@@ -35,8 +39,6 @@ def placeholder_name(path: Path) -> str:
 def compile_pdf(source: bytes, draft: Path, out: Path, fetched: list[Path], say: Say) -> bytes:
     import typst
 
-    from ..filters.typst import repair_source
-
     text = repair_source(source.decode("utf-8"))
     package_path = None
     with tempfile.TemporaryDirectory(prefix="citeledger-typst-") as packages:
@@ -51,12 +53,16 @@ def compile_pdf(source: bytes, draft: Path, out: Path, fetched: list[Path], say:
             raise compile_error(exc, text, draft, out) from None
     if not isinstance(pdf, bytes):
         raise CiteledgerError(f"typst returned no PDF for {out}")
-    from .fonts import font_warning, missing_scripts
-
     missing = missing_scripts(text, pdf)
     if missing:
         say(font_warning(str(out), missing))
     return pdf
+
+
+def repair_source(source: str) -> str:
+    """pandoc's typst text, with what texmath writes and typst refuses put right: a double
+    bar (Vmatrix, a norm) is one character to typst."""
+    return source.replace('mat(delim: "||",', 'mat(delim: "‖",')
 
 
 def _write_package(root: Path, fetched: list[Path]) -> str:

@@ -23,7 +23,7 @@ from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.shared import Pt, RGBColor
 
 from ..pandoc import run_pandoc
-from ..renderers import _oxml
+from ..renderers import _oxml, _oxml_endnotes, _oxml_fonts
 from ._reproducible import saved, write_main
 
 HERE = Path(__file__).resolve().parent
@@ -98,9 +98,9 @@ def build() -> bytes:
     link.font.color.rgb = LINK_RGB
     link.font.underline = True
 
-    _oxml.ensure_endnote_styles(styles.element)
+    _oxml_endnotes.ensure_endnote_styles(styles.element)
     # Named fonts, not the theme's: in the defaults too, so runs without a style follow.
-    _oxml.drop_theme_fonts(styles.element)
+    _oxml_fonts.drop_theme_fonts(styles.element)
     defaults = _oxml.xpath(styles.element, "w:docDefaults/w:rPrDefault/w:rPr/w:rFonts")
     for fonts in defaults:
         fonts.set(_oxml.qn("w:ascii"), BODY_FONT)

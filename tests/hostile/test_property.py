@@ -292,8 +292,8 @@ def plain_twin(batch: Batch) -> list[dict]:
 
 # The runs --------------------------------------------------------------------------------------
 
-# (output name, extra convert arguments): every placement of filters/registry.py and the writers that
-# share the default one. A run with several -o verifies once and writes them all.
+# (output name, extra convert arguments): every placement of filters/registry.py and the writers
+# that share the default one. A run with several -o verifies once and writes them all.
 CONVERT_RUNS: list[tuple[list[str], list[str]]] = [
     (
         [

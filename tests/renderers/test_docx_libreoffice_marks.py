@@ -2,7 +2,7 @@
 
 LibreOffice takes a note's label from the custom mark at its reference and showed a ``w:t`` mark
 inside the note as body text as well ("1212 Title ..."); the renderer writes that mark as
-``w:sym`` characters, which it shows once (renderers/_oxml.set_note_mark). The file is rendered
+``w:sym`` characters, which it shows once (_oxml_notes.set_note_mark). The file is rendered
 to PDF by LibreOffice itself and each note's line is read back with pypdf: footnotes, endnotes,
 ids above 9, and the draft's own automatic note among them.
 """
@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
-from citeledger.renderers import finish
+from citeledger.renderers import postprocess
 from tests.helpers import make_ledger, need, run_citeledger
 
 SOURCES = {
@@ -56,7 +56,7 @@ def finished_docx(folder: Path, notes: str) -> Path:
     args = ["-f", "markdown", "-o", str(out), "--filter", "pandoc-citeledger"]
     args += ["-M", f"citeledger.ledger={ledger}", "-M", f"citeledger.notes={notes}"]
     run_pandoc(args, stdin=DRAFT, cwd=folder)
-    finish(out, ledger=load_ledger(ledger), options=Options(notes=notes))
+    postprocess(out, ledger=load_ledger(ledger), options=Options(notes=notes))
     return out
 
 

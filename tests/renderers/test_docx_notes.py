@@ -1,5 +1,5 @@
 """Word output: one real footnote per source, repeats cross-referenced, marks = ledger ids after
-``finish``, endnotes, a Sources section, and files Word and LibreOffice open.
+``postprocess``, endnotes, a Sources section, and files Word and LibreOffice open.
 
 Drafts run through real pandoc (``--filter pandoc-citeledger``, and in-process through
 ``apply`` + ``pandoc -f json``); results are read back part by part as XML, never as zip bytes.
@@ -25,7 +25,7 @@ from citeledger.filters.run import apply
 from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
-from citeledger.renderers import finish
+from citeledger.renderers import postprocess
 from tests.helpers import make_ledger, require_tool, run_citeledger
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -81,7 +81,7 @@ def build_in_process(
 
 def finish_file(path: Path, tmp_path: Path, **options: object) -> None:
     ledger = load_ledger(tmp_path / "ledger.json")
-    finish(path, ledger=ledger, options=Options().updated(options))
+    postprocess(path, ledger=ledger, options=Options().updated(options))
 
 
 def part(path: Path, name: str) -> etree._Element:
@@ -455,7 +455,7 @@ def test_finish_refuses_a_ledger_that_is_not_the_builds(tmp_path: Path) -> None:
     other = [(3, "https://elsewhere.example/", "Other", "2024-01-01"), *SOURCES[1:]]
     ledger = load_ledger(write_ledger(tmp_path, other))
     with pytest.raises(BadInput, match=r"note of \[3\] links https://example.com/ice"):
-        finish(out, ledger=ledger, options=Options())
+        postprocess(out, ledger=ledger, options=Options())
 
 
 INJECTION = [
@@ -485,7 +485,7 @@ def test_hostile_titles_and_urls_give_valid_docx_xml(tmp_path: Path, notes: str)
     apply(doc, "docx", options=Options(notes=notes), ledger=ledger, verify=False)
     out = tmp_path / f"{notes}.docx"
     run_pandoc(["-f", "json", "-o", str(out)], stdin=json.dumps(doc))
-    finish(out, ledger=ledger, options=Options(notes=notes))
+    postprocess(out, ledger=ledger, options=Options(notes=notes))
     xml = parts_xml(out)  # every part parses
     text = "".join(
         "".join(etree.fromstring(xml[n]).itertext())

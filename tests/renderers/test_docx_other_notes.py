@@ -24,7 +24,7 @@ from pypdf import PdfReader
 from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import run_pandoc
-from citeledger.renderers import finish
+from citeledger.renderers import postprocess
 from tests.helpers import FIXTURES, need
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -86,7 +86,7 @@ def build(folder: Path, options: Options, *meta: str) -> Path:
     for entry in meta:
         args += ["-M", entry]
     run_pandoc(args, cwd=folder)
-    finish(out, ledger=load_ledger(ledger), options=options)
+    postprocess(out, ledger=load_ledger(ledger), options=options)
     return out
 
 
@@ -174,7 +174,7 @@ def test_the_series_is_read_from_the_build_metadata_by_finish(tmp_path: Path) ->
         + ["-M", f"citeledger.ledger={ledger}", "-M", "citeledger.other-notes=symbols"],
         cwd=tmp_path,
     )
-    finish(out, ledger=load_ledger(ledger), options=recorded_options(out))
+    postprocess(out, ledger=load_ledger(ledger), options=recorded_options(out))
     assert note_of(word_marks(out), "Measured at noon.") == "*"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import docx
 
-from citeledger.renderers import _oxml
+from citeledger.renderers import _oxml, _oxml_endnotes, _oxml_fields, _oxml_notes
 
 W_NS = _oxml.nsdecls("w")
 W_T = _oxml.qn("w:t")
@@ -33,7 +33,7 @@ def _found(paragraphs: str) -> list[tuple[int, bool, int, list[str]]]:
     body = _oxml.parse_xml(f"<w:body {W_NS}>{paragraphs}</w:body>")
     return [
         (f.source_id, f.as_mark, len(f.runs), [t.text for r in f.result for t in r.iter(W_T)])
-        for f in _oxml.noteref_fields(body)
+        for f in _oxml_fields.noteref_fields(body)
     ]
 
 
@@ -81,7 +81,7 @@ def test_notes_by_id_keeps_the_first_of_a_duplicated_id() -> None:
         '<w:footnote w:id="1"><w:p/></w:footnote><w:footnote w:id="1"/>'
         '<w:footnote/><w:endnote w:id="2"/></w:footnotes>'
     )
-    notes = _oxml.notes_by_id(root, "footnote")
+    notes = _oxml_notes.notes_by_id(root, "footnote")
     assert list(notes) == ["1"]
     assert len(notes["1"]) == 1
 
@@ -99,7 +99,7 @@ def test_relations_hand_out_the_rids_python_docx_would() -> None:
         part = docx.Document().part
         del part.rels[sorted(part.rels)[0]]  # a gap in the rIds for the next one to fill
         styles = part.part_related_by(_oxml.RT.STYLES)
-        relate = _oxml.Relations(part).relate_to if use_cache else part.relate_to
+        relate = _oxml_endnotes.Relations(part).relate_to if use_cache else part.relate_to
         rids = [
             relate(styles if target == "styles" else target, reltype, external)
             for target, reltype, external in calls

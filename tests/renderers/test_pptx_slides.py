@@ -11,20 +11,20 @@ from pathlib import Path
 
 from pptx import Presentation
 
-from citeledger.filters.run import apply
 from citeledger.filters.pptx import slide_level
+from citeledger.filters.run import apply
 from citeledger.formats.slide_fit import (
     BodyBox,
+    SlideEntry,
     entry_height_pt,
     fit_entry,
     paginate,
     wrapped_lines,
 )
-from citeledger.formats.slide_fit import Entry as SlideEntry
 from citeledger.ledger import load_ledger
 from citeledger.options import Options
 from citeledger.pandoc import pandoc_path, run_pandoc
-from citeledger.renderers.pptx import finish_pptx
+from citeledger.renderers.pptx import postprocess_pptx
 from citeledger.templates.make_reference_pptx import build as build_reference
 from tests.helpers import ROOT, make_ledger
 
@@ -71,7 +71,7 @@ def build_in_process(tmp: Path, md: str, ledger_path: Path, **opts: object) -> P
     run_pandoc(
         ["-f", "json", "-o", str(out), "--reference-doc", str(REFERENCE)], stdin=json.dumps(doc)
     )
-    finish_pptx(out, ledger=ledger, options=options)
+    postprocess_pptx(out, ledger=ledger, options=options)
     return out
 
 
@@ -192,11 +192,11 @@ def test_finish_repaginates_a_deck_written_by_pandoc_with_the_filter(tmp_path: P
     ledger_path = write_ledger(tmp_path / "ledger.json", 30)
     deck = build_with_pandoc_filter(tmp_path, deck_md(30), ledger_path)
     before = len(source_slides(deck))
-    finish_pptx(deck, ledger=load_ledger(ledger_path), options=Options())
+    postprocess_pptx(deck, ledger=load_ledger(ledger_path), options=Options())
     after = source_slides(deck)
     assert 1 < len(after) < before  # 14 pt on the real layout packs more per slide than 24 pt
     assert linked_urls(after) == [f"https://example.org/studies/{i}" for i in range(1, 31)]
-    finish_pptx(deck, ledger=load_ledger(ledger_path), options=Options())
+    postprocess_pptx(deck, ledger=load_ledger(ledger_path), options=Options())
     assert len(source_slides(deck)) == len(after)  # finishing twice changes nothing
 
 
@@ -215,7 +215,7 @@ def test_finish_removes_pandocs_notes_slide(tmp_path: Path) -> None:
     out = tmp_path / "plain.pptx"
     run_pandoc(["-f", "markdown", "-o", str(out)], stdin=md)  # no filter: pandoc's Notes slide
     assert titles(out)[-1] == "Notes"
-    finish_pptx(out, ledger=load_ledger(ledger_path), options=Options())
+    postprocess_pptx(out, ledger=load_ledger(ledger_path), options=Options())
     assert "Notes" not in titles(out)
     assert linked_urls(source_slides(out)) == [
         "https://example.org/studies/1",

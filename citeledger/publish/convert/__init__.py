@@ -4,7 +4,7 @@ The draft is read to pandoc's JSON tree once and verified once (the same verifie
 ``citeledger verify`` and the filter). Each output then gets its own copy of the tree, the filter
 applied in-process (``filters.run.apply`` with verification off: it already ran), and pandoc
 writing from JSON with the bundled templates. Word and PowerPoint files go through the
-renderers (``citeledger.renderers.finish``) before they are moved into place.
+renderers (``citeledger.renderers.postprocess``) before they are moved into place.
 
 A verification failure stops everything before any output is written. Each output is written
 to a temporary file in its folder and renamed only when complete, so a failed build never

@@ -214,12 +214,12 @@ def latex_pdf(
 def run_renderer(path: Path, ledger: Ledger, options: Options, *, say: Say, shown: Path) -> None:
     """The renderer on the staged file; its errors name the output, not the hidden file."""
     try:
-        from ...renderers import finish
+        from ...renderers import postprocess
     except ImportError:
         say(f"warn: {path.suffix} renderer not installed; marks keep pandoc's numbering")
         return
     try:
-        finish(path, ledger=ledger, options=options)
+        postprocess(path, ledger=ledger, options=options)
     except CiteledgerError as exc:
         message = exc.message.replace(str(path), str(shown))
         raise type(exc)(f"{message} (while finishing what pandoc wrote)", hint=exc.hint) from None
