@@ -10,7 +10,10 @@ failed, 2 bad input).
     │   ├── BadURL                  not http(s), not a DOI or arXiv id
     │   ├── EvidenceError           an evidence file that cannot be read or is too large
     │   ├── DraftError              a draft that does not exist or cannot be read
+    │   │   ├── ResourceRefused     a file the draft names outside the folders a build may read
+    │   │   └── AmbiguousBlock      raw lines and pandoc's tree disagree on the Sources block
     │   ├── OutputError             an output that must not or cannot be written
+    │   ├── FetchRefused            an image a build did not fetch (a warning, never at the edge)
     │   └── ToolMissing             pandoc, a TeX engine, LibreOffice or a template is absent
     ├── PandocError                 exit 2: pandoc ran and refused the input
     └── CheckFailed                 exit 1: a check ran and said no
@@ -65,8 +68,23 @@ class DraftError(BadInput):
     pass
 
 
+class ResourceRefused(DraftError):
+    """A file a draft names outside the folders a build may read."""
+
+
+class AmbiguousBlock(DraftError):
+    """The draft's raw lines and pandoc's tree disagree about its Sources block: replacing
+    anything would be a guess. The message says what disagreed; ``render --replace-in`` says
+    it in its own line."""
+
+
 class OutputError(BadInput):
     """An output that must not or cannot be written."""
+
+
+class FetchRefused(BadInput):
+    """Why one image was not fetched, in words a warning line can carry: the build writes the
+    image's alt text instead and goes on."""
 
 
 class ToolMissing(BadInput):

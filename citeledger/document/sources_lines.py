@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ..errors import AmbiguousBlock
 from ..tree import Block, Blocks, Inline, Inlines, PandocDoc
 from .grammar import link_marker_id
 from .sources_block import find_sources_block
@@ -283,11 +284,6 @@ def block_definitions(
 
 
 # Replacing the block ------------------------------------------------------------------------
-
-
-class AmbiguousBlock(ValueError):
-    """The draft's raw lines and pandoc's tree disagree about its Sources block: replacing
-    anything would be a guess. The message says what disagreed."""
 
 
 def replace_in_text(

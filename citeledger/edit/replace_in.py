@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import BadInput, DraftError
+from ..errors import AmbiguousBlock, BadInput, DraftError
 from ..ledger.files import read_file
 from ..tree import PandocDoc
 
@@ -73,7 +73,7 @@ def _replace_block(
     otherwise nothing is written."""
     from ..document.draft import read_draft_text
     from ..document.readers import input_format
-    from ..document.sources_lines import AmbiguousBlock, replace_in_text
+    from ..document.sources_lines import replace_in_text
     from ..formats import is_markdown_source
 
     fmt = input_format(target)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ..errors import DraftError
+from ..errors import ResourceRefused
 from ..tree import Inline, Inlines, MetaValue, PandocDoc, elements, replace_elements, stringify
 from .images import REMOTE_SCHEMES, is_remote
 
@@ -56,10 +56,6 @@ _EPUB_META_FILES = ("cover-image", "epub-cover-image", "css", "stylesheet", "epu
 _HTML_SRC = re.compile(
     r"""\b(?:src|href|poster|data)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I
 )
-
-
-class ResourceRefused(DraftError):
-    """A file a draft names outside the folders a build may read."""
 
 
 @dataclass

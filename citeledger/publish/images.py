@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+from ..errors import FetchRefused
 from ..tree import Inline, Inlines, PandocDoc, elements, replace_elements
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -45,10 +46,6 @@ _MAGIC = (
     (b"GIF87a", "gif"),
     (b"GIF89a", "gif"),
 )
-
-
-class FetchRefused(Exception):
-    """Why one image was not fetched, in words a warning line can carry."""
 
 
 def host_list(text: str | None) -> frozenset[str]:

@@ -125,7 +125,8 @@ def test_an_epub_cover_or_raw_html_image_outside_the_folder_is_refused(scene: Pa
 
 
 def test_folders_named_with_resource_path_are_read_and_no_others(scene: Path) -> None:
-    from citeledger.publish.confine import Confinement, ResourceRefused, named_resource_folders
+    from citeledger.errors import ResourceRefused
+    from citeledger.publish.confine import Confinement, named_resource_folders
 
     assets = scene.parent / "assets"
     assets.mkdir()
@@ -210,9 +211,9 @@ def test_raw_tex_reading_a_file_inside_the_folder_still_typesets(scene: Path) ->
 def test_embedding_resources_into_html_is_confined_too(scene: Path) -> None:
     """pandoc's --embed-resources (passed through to convert) reads local files into an HTML
     output: the same confinement holds there."""
+    from citeledger.errors import ResourceRefused
     from citeledger.publish.confine import (
         Confinement,
-        ResourceRefused,
         confine_local_files,
         embeds_resources,
     )
