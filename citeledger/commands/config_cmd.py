@@ -10,12 +10,12 @@ start as a copy of them.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from ..messages import to_stderr
 from ..options import Options, from_meta
 from ..options.manual import Setting, settings
 from ..options.project import load_project
@@ -47,7 +47,7 @@ def config_command(
         if not draft.is_file():
             raise DraftError(f"no such draft: {draft}", hint="check the path")
         doc = open_draft(draft, from_format=from_format).tree
-        front = from_meta(doc.get("meta", {}), lambda line: print(line, file=sys.stderr))
+        front = from_meta(doc.get("meta", {}), to_stderr)
     if project.path is None:
         print(f"# no project file ({_searched()})")
     else:

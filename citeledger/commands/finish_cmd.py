@@ -14,7 +14,6 @@ The ledger is ``--ledger`` (before or after the verb), else ``$CITELEDGER_LEDGER
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +21,7 @@ import typer
 
 from ..errors import BadInput
 from ..ledger import load_ledger, resolve_ledger_path
+from ..messages import to_stderr
 from ..options import Options, from_meta, meta_entries
 from ._common import global_ledger
 from ._flags import with_flags
@@ -30,7 +30,7 @@ from ._flags import with_flags
 def _meta_options(items: list[str]) -> Options:
     """``-M`` entries (the filter's keys, with or without the ``citeledger.`` prefix)."""
     meta = meta_entries(items, only_options=True)
-    return from_meta(meta, lambda line: print(line, file=sys.stderr))
+    return from_meta(meta, to_stderr)
 
 
 @with_flags("finish")

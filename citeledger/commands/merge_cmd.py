@@ -29,7 +29,6 @@ drafts already rewritten are recognised by their Sources block and left alone.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -37,7 +36,7 @@ import typer
 
 from ..errors import DraftError
 from ..ledger import Ledger, load_ledger, transaction
-from ._common import LedgerOpt, flag, ledger_path
+from ._common import LedgerOpt, flag, ledger_path, warn
 
 if TYPE_CHECKING:  # merging, evidence and pandoc load inside the command: `add` starts fast
     from ..edit.rewrite import Rewrite
@@ -146,17 +145,15 @@ def _report(
     else:
         print(("dry run, nothing written: " if dry_run else "merged ") + summary)
     for source_id, text in result.quotes_refused:
-        print(
-            f"citeledger: warning: other [{source_id}] quote {shown(text)} is shorter than "
-            f"{MIN_WORDS} words: not merged (`citeledger quote` would refuse it too)",
-            file=sys.stderr,
+        warn(
+            f"other [{source_id}] quote {shown(text)} is shorter than "
+            f"{MIN_WORDS} words: not merged (`citeledger quote` would refuse it too)"
         )
     for source_id, stored in copied.lost:
-        print(
-            f"citeledger: warning: other [{source_id}] names evidence text "
+        warn(
+            f"other [{source_id}] names evidence text "
             f"sha256 {stored.digest[:80]}, {stored.status} in {evidence_dir(theirs.path)}: "
-            "not copied (`citeledger recheck` will report it)",
-            file=sys.stderr,
+            "not copied (`citeledger recheck` will report it)"
         )
     for p in plans:
         if p.already:

@@ -34,6 +34,7 @@ from .. import formats
 from ..document.pipeline import Pipeline  # light: typer reads the annotation
 from ..errors import BadInput, DraftError
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
+from ..messages import to_stderr
 from ..options import Options
 from ..options.project import load_project
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
@@ -136,7 +137,7 @@ def _verify_file(
 
         doc.setdefault("meta", {}).update(meta_entries(metadata))
     doc = pipeline.resolve_citations(doc, draft.path)
-    options = from_meta(doc.get("meta", {}), _warn).merged(options)
+    options = from_meta(doc.get("meta", {}), to_stderr).merged(options)
     ledger_path = resolve_ledger_path(options.ledger)
     if ledger_path not in ledgers:
         ledgers[ledger_path] = load_ledger(ledger_path, missing_ok=True)
@@ -185,10 +186,6 @@ def _print(reports: list[Report], output_format: str, level: int) -> None:
         sys.stdout.write(json.dumps(sarif, ensure_ascii=False, indent=2) + "\n")
     sys.stdout.flush()
     print(verdict, file=sys.stderr)
-
-
-def _warn(line: str) -> None:
-    print(line, file=sys.stderr)
 
 
 def register(app: typer.Typer) -> None:

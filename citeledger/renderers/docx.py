@@ -29,7 +29,6 @@ Running it twice changes nothing the second time.
 
 from __future__ import annotations
 
-import gc
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from ..files import check_archive
 from ..formats.docx_marks import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..ledger import Ledger
 from ..options import Options
+from ..tree import no_gc
 from ._oxml import RT, XMLSyntaxError, parse_xml
 from ._oxml_endnotes import (
     Relations,
@@ -126,13 +126,8 @@ def postprocess_docx(path: Path, *, ledger: Ledger, options: Options) -> None:
     # The work makes hundreds of thousands of short-lived element proxies and leaves no garbage
     # cycle but the document itself: collection passes on the way find nothing to free and,
     # on a report with 12,000 citations, cost a tenth of the renderer's time.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with no_gc():
         _postprocess(Path(path), ledger, options)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _postprocess(path: Path, ledger: Ledger, options: Options) -> None:
