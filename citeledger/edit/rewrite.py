@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..document.draft import read_draft_text
 from ..document.grammar import MARKER_RE, Marker, parse_marker
 from ..document.locate import Locator
 from ..document.markers import Scan, scan
+from ..document.readers import input_format
 from ..document.sources_block import entries
 from ..document.sources_lines import find_sources_lines, replace_in_text
 from ..document.sources_titles import ANY_HEADING, titles_for
@@ -40,6 +42,7 @@ from ..errors import DraftError
 from ..ledger import Ledger, render_block
 from ..ledger.urls import url_key
 from ..options import from_meta
+from ..tree import PandocDoc
 
 _GROUP_PART = re.compile(r"([0-9]{1,6})(\s*[\u2013-]\s*)([0-9]{1,6})|([0-9]{1,6})")
 _MAX_RANGE = 50  # as the marker finder reads ranges (document/markers.py)
@@ -63,9 +66,8 @@ def read_markdown_draft(path: Path) -> str:
     ``DraftError`` for a file that is missing, not markdown or not text."""
     from ..formats import is_markdown_source
     from ..ledger.files import read_file
-    from ..pandoc import format_for
 
-    fmt = format_for(path)
+    fmt = input_format(path)
     if not is_markdown_source(fmt):
         raise DraftError(
             f"--rewrite {path}: a {fmt} file, not a markdown draft",
@@ -86,12 +88,9 @@ def read_markdown_draft(path: Path) -> str:
     return text
 
 
-def _tree(path: Path, text: str) -> dict[str, Any]:
-    from ..pandoc import format_for, run_pandoc
-
-    out = run_pandoc(["-f", format_for(path), "-t", "json"], stdin=text, what=str(path))
-    doc: dict[str, Any] = json.loads(out)
-    return doc
+def _tree(path: Path, text: str) -> PandocDoc:
+    """pandoc's tree of the draft's text as every job reads it (:func:`read_draft_text`)."""
+    return read_draft_text(text, input_format(path), str(path))
 
 
 def plan_rewrite(
@@ -195,7 +194,7 @@ def _translated(marker: Marker, id_map: dict[int, int]) -> str:
 
 
 def _cites_merged_already(
-    doc: dict[str, Any], found: Scan, other: Ledger, merged: Ledger, name: str
+    doc: PandocDoc, found: Scan, other: Ledger, merged: Ledger, name: str
 ) -> bool:
     """Whether the draft's Sources block says the draft is against ``merged`` already;
     ``DraftError`` when the block agrees with neither ledger."""
@@ -236,7 +235,7 @@ def _style_of(text: str, titles: Sequence[str]) -> str:
     return "plain" if block.level == ANY_HEADING else "markdown"
 
 
-def _neutral(doc: dict[str, Any], found: Scan) -> str:
+def _neutral(doc: PandocDoc, found: Scan) -> str:
     """The tree with every marker replaced by one placeholder, heading identifiers blanked
     (pandoc makes them from the heading's text, marker digits included) and the Sources block
     removed: what must not change when only ids are translated."""
@@ -280,7 +279,7 @@ def _refuse_label_collisions(text: str, found: Scan, id_map: dict[int, int], nam
 
 def _check_same_document(
     path: Path,
-    doc: dict[str, Any],
+    doc: PandocDoc,
     found: Scan,
     rewritten: str,
     expected: list[tuple[str, tuple[int, ...], str | None]],

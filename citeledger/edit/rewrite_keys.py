@@ -28,11 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..document.draft import read_draft_text
 from ..document.markers import scan
+from ..document.readers import input_format
 from ..document.sources_lines import fenced_lines
 from ..errors import DraftError
 from ..ledger import Ledger
 from ..ledger.bibliography import GENERATED_KEY
+from ..tree import PandocDoc
 
 _KEY = r"-?@([A-Za-z0-9_](?:[\w:.#$%&+?<>~/-]*\w)?)"
 _GROUP = re.compile(r"\[\s*" + _KEY + r"(?:\s*;\s*" + _KEY.replace("(", "(?:", 1) + r")*\s*\]")
@@ -112,13 +115,9 @@ def _is_plain(cite: dict[str, Any]) -> bool:
     )
 
 
-def _tree(path: Path, text: str) -> dict[str, Any]:
-    from ..pandoc import format_for, run_pandoc
-
-    doc: dict[str, Any] = json.loads(
-        run_pandoc(["-f", format_for(path), "-t", "json"], stdin=text, what=str(path))
-    )
-    return doc
+def _tree(path: Path, text: str) -> PandocDoc:
+    """pandoc's tree of the draft's text as every job reads it (:func:`read_draft_text`)."""
+    return read_draft_text(text, input_format(path), str(path))
 
 
 def plan_key_rewrite(path: Path, text: str, ledger: Ledger) -> KeyRewrite:
@@ -216,7 +215,7 @@ def _merged_strs(node: Any) -> Any:
 
 def _check_read_back(
     path: Path,
-    doc: dict[str, Any],
+    doc: PandocDoc,
     cites: list[dict[str, Any]],
     converted: list[int],
     markers: list[str],
