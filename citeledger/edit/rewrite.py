@@ -45,7 +45,7 @@ from ..options import from_meta
 from ..tree import PandocDoc
 
 _GROUP_PART = re.compile(r"([0-9]{1,6})(\s*[\u2013-]\s*)([0-9]{1,6})|([0-9]{1,6})")
-_MAX_RANGE = 50  # as the marker finder reads ranges (document/markers.py)
+_MAX_RANGE = 50  # as the marker grammar reads ranges (document/grammar.py)
 MAX_DRAFT_BYTES = 256 * 1024 * 1024
 
 
