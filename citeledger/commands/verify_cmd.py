@@ -43,7 +43,7 @@ from ._flags import with_flags
 from ._pipeline import with_pipeline
 
 if TYPE_CHECKING:
-    from ..verify import Report
+    from ..verify import Finding, Report
 
 _OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 _FORMAT_HELP = "Findings as text lines, JSON, GitHub Actions workflow commands or SARIF 2.1.0."
@@ -141,7 +141,7 @@ def _verify_file(
     ledger_path = resolve_ledger_path(options.ledger)
     if ledger_path not in ledgers:
         ledgers[ledger_path] = load_ledger(ledger_path, missing_ok=True)
-    return verify(
+    report = verify(
         doc,
         ledgers[ledger_path],
         options,
@@ -149,6 +149,25 @@ def _verify_file(
         source_text=draft.text,
         footnote_citations=formats.cites_in_notes(fmt),
     )
+    if formats.family(fmt) == "pptx":
+        report.findings[:0] = _unreadable_slides(draft.path, file)
+    return report
+
+
+def _unreadable_slides(path: Path, name: str) -> list[Finding]:
+    """A finding for each slide of a deck whose text pandoc's reader drops: what verify did
+    not see is said, never passed over."""
+    from ..document.deck_reading import unreadable_slides
+    from ..verify.rules import UNREADABLE_SLIDE
+
+    return [
+        UNREADABLE_SLIDE.finding(
+            "text pandoc cannot read back (an equation's box), so its citations are unchecked"
+            " — verify the draft the deck was built from",
+            f"{name} § slide {number}{f' ({title})' if title else ''}",
+        )
+        for number, title in unreadable_slides(path)
+    ]
 
 
 def _print(reports: list[Report], output_format: str, level: int) -> None:
