@@ -141,18 +141,18 @@ def input_format(path: Path) -> str:
                                 return fmt
     except (OSError, zipfile.BadZipFile):
         head = b""
-    fmt = formats.reader_named(path)
-    unreadable = _unreadable(head, path.suffix)
+    named = formats.reader_named(path)
+    unreadable = _unreadable(head, path.suffix, named)
     if unreadable is not None:
         what, instead = unreadable
         raise BadInput(f"{path} is {what}, which pandoc cannot read", hint=instead)
-    if fmt is None:
+    if named is None:
         raise BadInput(
             f"{path}: no reader takes the suffix {path.suffix!r}",
             hint="name its reader with -f/--from, e.g. --from markdown; "
             "pandoc --list-input-formats lists the readers",
         )
-    return fmt
+    return named
 
 
 # A file's first bytes, what it is, and what to give instead.
@@ -175,10 +175,13 @@ _NOT_READ = (
 )
 
 
-def _unreadable(head: bytes, suffix: str) -> tuple[str, str] | None:
+def _unreadable(head: bytes, suffix: str, named: str | None) -> tuple[str, str] | None:
     """What a file whose first bytes are ``head`` is and what to give instead, when pandoc
-    cannot read it: by content, whatever its suffix says, or by a suffix only a PDF takes."""
+    cannot read it: by content, whatever its suffix says (a zip of no known kind only when its
+    suffix names no zip reader either), or by a suffix only a PDF takes."""
     for magic, what, instead in _NOT_READ:
+        if magic == b"PK\x03\x04" and named is not None and formats.is_zip(named):
+            continue
         if head.startswith(magic) or (magic == b"%PDF-" and suffix.lower() == ".pdf"):
             return what, instead
     return None
