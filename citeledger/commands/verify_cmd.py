@@ -43,7 +43,7 @@ from ._flags import with_flags
 from ._pipeline import with_pipeline
 
 if TYPE_CHECKING:
-    from ..verify import Finding, Report
+    from ..verify import Report
 
 _OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 _FORMAT_HELP = "Findings as text lines, JSON, GitHub Actions workflow commands or SARIF 2.1.0."
@@ -150,24 +150,11 @@ def _verify_file(
         footnote_citations=formats.cites_in_notes(fmt),
     )
     if formats.family(fmt) == "pptx":
-        report.findings[:0] = _unreadable_slides(draft.path, file)
+        from ..document.deck_reading import unreadable_slides
+        from ..verify.checks import unreadable_slide_findings
+
+        report.findings[:0] = unreadable_slide_findings(unreadable_slides(draft.path), file)
     return report
-
-
-def _unreadable_slides(path: Path, name: str) -> list[Finding]:
-    """A finding for each slide of a deck whose text pandoc's reader drops: what verify did
-    not see is said, never passed over."""
-    from ..document.deck_reading import unreadable_slides
-    from ..verify.rules import UNREADABLE_SLIDE
-
-    return [
-        UNREADABLE_SLIDE.finding(
-            "text pandoc cannot read back (an equation's box), so its citations are unchecked"
-            " — verify the draft the deck was built from",
-            f"{name} § slide {number}{f' ({title})' if title else ''}",
-        )
-        for number, title in unreadable_slides(path)
-    ]
 
 
 def _print(reports: list[Report], output_format: str, level: int) -> None:
