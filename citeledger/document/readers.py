@@ -88,15 +88,10 @@ def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
         if text:
             out = run_pandoc([*extra, "-f", fmt, "-t", "json"], stdin=text, what=str(path))
             doc: Json = json.loads(out)
-            if family == "latex":
-                highlighting_as_code(doc)
             return doc
     if family == "pptx":
         return read_deck(path, fmt, extra)
-    doc = read_json(path, from_format=fmt, extra_args=extra)
-    if family == "latex":
-        highlighting_as_code(doc)
-    return doc
+    return read_json(path, from_format=fmt, extra_args=extra)
 
 
 # The environments of pandoc's own highlighted code (``\begin{Shaded}\begin{Highlighting}``),
@@ -106,7 +101,9 @@ _CODE_DIVS = frozenset({"Shaded", "Highlighting"})
 
 def highlighting_as_code(doc: Json) -> None:
     """In place: each highlighted code Div of a LaTeX file read back as the code block it was,
-    so ``\\NormalTok{a[}\\DecValTok{9}\\NormalTok{]}`` is code, never a citation of 9."""
+    so ``\\NormalTok{a[}\\DecValTok{9}\\NormalTok{]}`` is code, never a citation of 9. The
+    readings of a draft apply it with :func:`join_bracket_spans` (the LaTeX reader's repairs),
+    the filter to any tree it is handed (no other reader makes such a Div)."""
 
     def change(el: Json) -> list[Json] | None:
         if el.get("t") != "Div" or not _CODE_DIVS.intersection(el["c"][0][1]):

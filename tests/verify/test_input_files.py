@@ -12,7 +12,7 @@ import pytest
 
 from citeledger import formats
 from tests.helpers.ledgers import make_ledger
-from tests.helpers.run import one_error_line, run_citeledger
+from tests.helpers.run import one_error_line, run_citeledger, run_filter
 
 URL = "https://example.org/a"
 
@@ -161,3 +161,12 @@ def test_a_slide_pandoc_cannot_read_back_is_a_finding_naming_it(folder: Path) ->
     assert "deck.pptx § slide 2 (Energy)" in line and "verify the draft" in line
     code, out, _err = _verify(folder, "--format", "json", "deck.pptx")
     assert '"code": "unreadable-slide"' in out
+
+
+def test_highlighted_latex_code_is_no_citation_to_the_filter_either(folder: Path) -> None:
+    # The filter is handed the LaTeX reader's tree and failed the build on [9].
+    (folder / "draft.md").write_text(CODE_DRAFT)
+    _convert(folder, "draft.md", "paper.tex")
+    done = run_filter("paper.tex", "-o", "page.html", cwd=folder, ledger=folder / "ledger.json")
+    assert done.returncode == 0, done.stderr
+    assert "[9]" not in done.stderr
