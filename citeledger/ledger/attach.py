@@ -104,7 +104,7 @@ def _kept_page(path: Path, source: Source) -> tuple[Evidence, str]:
 
 def refusal(quote: str, page: str) -> str:
     """The nearest passage of ``page`` and what differs from ``quote``, for a refusal."""
-    near = nearest_passage(quote, page)
+    near = nearest_passage(quote, page, slack=len(quote) // 4 + 12)
     if near is None:
         return "no passage of the page shares its longest words"
     said = f"nearest passage ({near.shared:.0%} of its words): \u201c{near.text}\u201d"
@@ -117,7 +117,8 @@ def differences(quote: str, passage: str) -> str:
     import difflib
 
     mine, theirs = quote.split(), passage.split()
-    fold = [w.casefold() for w in mine], [w.casefold() for w in theirs]
+    # Compared as the matcher would see them: case and the punctuation around a word aside.
+    fold = [_word(w) for w in mine], [_word(w) for w in theirs]
     matcher = difflib.SequenceMatcher(None, fold[0], fold[1], autojunk=False)
     blocks = matcher.get_opcodes()
     # The passage is widened around the quote: what it holds before and after is no difference.
@@ -138,3 +139,7 @@ def differences(quote: str, passage: str) -> str:
             out.append(f"the page has \u201c{page}\u201d here")
     more = len(out) - _DIFFS_SHOWN
     return "; ".join(out[:_DIFFS_SHOWN]) + (f"; and {more} more" if more > 0 else "")
+
+
+def _word(token: str) -> str:
+    return token.casefold().strip(".,;:!?\"'()[]\u201c\u201d\u2018\u2019")

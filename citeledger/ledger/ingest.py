@@ -105,13 +105,15 @@ def ingest_results(
             if f.page is not None:
                 digests[f.url] = store_text(folder, f.page)
     date = today()
+    # Only the file's name: the origin is shown in published evidence, a folder path is not.
+    name = where if where == "standard input" else Path(where).name
     out: list[Ingested] = []
     with transaction(path) as book:
         for f in sources:
             source, created = book.add(f.url, title=f.title, accessed=date)
             kept = False
             if f.url in digests:
-                origin = f"the {f.page_field} of a result in {where}, ingested {date}"
+                origin = f"the {f.page_field} of a search result ({name}, ingested {date})"
                 kept = book.set_page(source, digests[f.url], origin)
             expiring = f.kind == "expiring"
             out.append(Ingested(source.id, source.url, source.title, created, kept, expiring))

@@ -135,6 +135,14 @@ class Source:
     page_sha256: str | None = None
     page_origin: str | None = None
 
+    def page_note(self, quote: Quote) -> str:
+        """Where the text ``quote`` was checked against came from, when it is the page text
+        ``ingest`` kept from a search result (its field and the file it was ingested from),
+        on one line; "" for a page the agent saved and passed to ``quote --from``."""
+        if not self.page_sha256 or quote.text_sha256 != self.page_sha256:
+            return ""
+        return display_text(self.page_origin or "a search result's page text", MAX_TITLE_SHOWN)
+
     @property
     def details(self) -> Details:
         return Details(self.author, self.issued, self.site, self.key)

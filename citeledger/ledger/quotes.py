@@ -54,13 +54,17 @@ MIN_WORDS = 3
 # space to the matcher or absent from text layers).
 BREAK = "\x01"
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
-# In a quote: letters side by side, or a hyphen (with or without a space after it) between two.
-_QUOTE_JOIN = re.compile(r"(?<=[^\W\d_])(?:- ?)?(?=[^\W\d_])")
+# In a quote: letters side by side, or a hyphen (with or without a space after it) or a space
+# between two (a soft hyphen at a line's end leaves ``unen capsulated`` to a copy).
+_QUOTE_JOIN = re.compile(r"(?<=[^\W\d_])(?:- ?| )?(?=[^\W\d_])")
 
 
-def normalize_for_match(text: str) -> str:
-    """The comparison form of ``text`` under the rules in the module docstring."""
+def normalize_for_match(text: str, *, breaks: bool = False) -> str:
+    """The comparison form of ``text`` under the rules in the module docstring; with
+    ``breaks``, a page's form: each hyphenated line break marked as :data:`BREAK`."""
     text = unicodedata.normalize("NFKC", text or "")
+    if breaks and "\n" in text:
+        text = _LINE_BREAK_HYPHEN.sub(BREAK, text)
     if "[" in text:
         text = _MD_LINK.sub(r"\1", text)
     if "\\" in text:
@@ -77,11 +81,7 @@ def normalize_for_match(text: str) -> str:
 def page_form(page: str) -> str:
     """The comparison form of a page: :func:`normalize_for_match`, with each hyphenated line
     break marked as :data:`BREAK` (see the module docstring)."""
-    if BREAK in page:
-        page = page.replace(BREAK, " ")
-    if "\n" in page:
-        page = _LINE_BREAK_HYPHEN.sub(BREAK, page)
-    return normalize_for_match(page)
+    return normalize_for_match(page, breaks=True)
 
 
 def found_in(needle: str, page: str) -> bool:
