@@ -88,12 +88,12 @@ TRACKING = frozenset(
         *("gclid", "gclsrc", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "yclid"),
         *("mc_eid", "mc_cid", "_ga", "_gl", "igshid", "twclid", "ttclid", "li_fat_id"),
         *("mkt_tok", "_hsenc", "_hsmi", "srsltid", "oly_enc_id", "oly_anon_id", "vero_id"),
-        *("ref_src", "spm", "_openstat"),
+        *("ref_src", "_openstat"),
     }
 )
 _TRACKING_HINT = re.compile(
     r"(?:^|[?&])(?:utm_|gclid|gclsrc|dclid|gbraid|wbraid|fbclid|msclkid|yclid|mc_eid|mc_cid|_ga"
-    r"|_gl|igshid|twclid|ttclid|li_fat_id|mkt_tok|_hs|srsltid|oly_|vero_id|ref_src|spm|_openstat)",
+    r"|_gl|igshid|twclid|ttclid|li_fat_id|mkt_tok|_hs|srsltid|oly_|vero_id|ref_src|_openstat)",
     re.IGNORECASE,
 )
 
