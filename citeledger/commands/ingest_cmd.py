@@ -4,7 +4,7 @@ with its authors, date, site and key.
 
 All or nothing: the whole file is read and checked before the ledger is touched, and one
 transaction adds it. A source the ledger holds keeps its id (its empty fields are filled).
-Tool output prints one line per source, ``[n] new URL — title`` or ``[n] known URL — title``;
+Tool output prints one line per source, ``[n] URL (new) — title`` or ``[n] URL (known) — title``;
 ``--dry-run`` prints the same lines and writes nothing."""
 
 from __future__ import annotations
@@ -69,8 +69,9 @@ def ingest(
 
 
 def result_line(row: Ingested) -> str:
-    """``[n] new URL — title`` (or ``known``), and a note when a page text was kept."""
-    line = f"[{row.id}] {'new' if row.new else 'known'} {row.url}"
+    """``[n] URL (new) — title`` (or ``known``), and a note when a page text was kept: the
+    line starts as sources.py's ``[n] url``, so a script reading those two words still can."""
+    line = f"[{row.id}] {row.url} ({'new' if row.new else 'known'})"
     title = display_text(row.title, 200)
     if title and title != row.url:
         line += f" \u2014 {title}"

@@ -92,7 +92,7 @@ WORKER = textwrap.dedent(
         return out.getvalue()
 
     def ids(text):
-        line = r"^\\[(\\d+)\\] (?:new |known )?(\\S+)(?: .*)?$"
+        line = r"^\\[(\\d+)\\] (\\S+)(?: .*)?$"
         return {url: int(n) for n, url in re.findall(line, text, re.M)}
 
     page = f"{folder}/page-{worker}.txt"

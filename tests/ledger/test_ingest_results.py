@@ -133,9 +133,9 @@ def test_each_source_is_one_line_saying_new_or_known_with_its_title(
     cli("add", "https://limnology.example/lake-ice")
     result = ingest(cli, tmp_path, "tavily.json")
     assert result.out.splitlines() == [
-        "[2] new https://polar-notes.example/why-ice-floats \u2014 Why Ice Floats - Polar Data "
+        "[2] https://polar-notes.example/why-ice-floats (new) \u2014 Why Ice Floats - Polar Data "
         "Notes (page text kept as evidence)",
-        "[1] known https://limnology.example/lake-ice \u2014 Lake ice and the density maximum",
+        "[1] https://limnology.example/lake-ice (known) \u2014 Lake ice and the density maximum",
     ]
 
 
@@ -145,8 +145,8 @@ def test_dry_run_prints_what_would_be_added_and_writes_nothing(cli: Cli, tmp_pat
     result = ingest(cli, tmp_path, "serpapi.json", "--dry-run")
     assert result.code == 0, result.err
     assert result.out.splitlines() == [
-        "[2] new https://arctic-data.example/extent \u2014 Sea Ice Extent Index",
-        "[1] known https://remote-sensing.example/sea-ice \u2014 How sea ice is measured from "
+        "[2] https://arctic-data.example/extent (new) \u2014 Sea Ice Extent Index",
+        "[1] https://remote-sensing.example/sea-ice (known) \u2014 How sea ice is measured from "
         "orbit",
     ]
     assert "dry run: nothing written" in result.err
@@ -220,7 +220,7 @@ def test_a_result_pointing_at_a_search_page_is_left_out_and_named(cli: Cli, tmp_
     }
     (tmp_path / "r.json").write_text(json.dumps(payload), encoding="utf-8")
     result = cli("ingest", "r.json")
-    assert result.out == "[1] new https://a.example/ice \u2014 Ice\n"
+    assert result.out == "[1] https://a.example/ice (new) \u2014 Ice\n"
     assert "left out 1 search-engine result page(s)" in result.err
 
 
