@@ -27,11 +27,10 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 from ..errors import BadInput
 from ..ledger.files import read_file, read_stream
 from ..ledger.model import MAX_ID
-from ..ledger.store import locate_ledger
 from ..messages import to_stderr
 from ..options import Options, flag_help
-from ..options.project import load_project
 from ._console import NORMAL, QUIET, VERBOSE
+from ._quick import where_ledger
 
 LedgerOpt = Annotated[
     str | None, typer.Option("--ledger", metavar="FILE", help=flag_help("ledger"))
@@ -151,15 +150,10 @@ def ledger_location(ctx: typer.Context, explicit: str | None = None) -> tuple[Pa
     """The ledger a command works on and why: its own ``--ledger``, else the one given before
     the verb, else the environment and default (``locate_ledger``)."""
     if explicit:
-        return locate_ledger(explicit)
+        return where_ledger(explicit, None)
     root = ctx.find_root()
     global_value = (root.params or {}).get("ledger") if root is not None else None
-    if global_value:
-        return locate_ledger(global_value)
-    project = load_project()
-    if project.options.ledger:
-        return Path(project.options.ledger), f"given by the project file {project.path}"
-    return locate_ledger(None)
+    return where_ledger(explicit, global_value)
 
 
 def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:

@@ -99,8 +99,10 @@ def test_add_starts_without_pydantic_or_the_other_verbs(tmp_path: Path) -> None:
     loaded = done.stderr.split()
     assert loaded == [
         "citeledger.commands",
+        "citeledger.commands._app",
         "citeledger.commands._common",
         "citeledger.commands._console",
+        "citeledger.commands._quick",
         "citeledger.commands.add_cmd",
     ]
 

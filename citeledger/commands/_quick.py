@@ -1,0 +1,101 @@
+"""The verbs an agent calls at every retrieval, in their plain forms, run without typer.
+
+typer (with its own click) is the largest import of a run, and ``list`` needs nothing of it:
+a command line made only of the flags this module knows runs here; anything else (``--help``,
+an unknown flag, a missing value, ``--opt=value``) returns False and goes to the typer command,
+which prints the same output and errors. Standard library and the ledger core only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..ledger import load_ledger
+from ..ledger.render import pick_sources
+from ..ledger.store import locate_ledger
+from ..options.project import load_project
+
+# The group's flags this module reads before the verb, and those it lets pass (they change
+# nothing a quick verb prints).
+_GLOBAL_FLAGS = ("-q", "--quiet", "-v", "--verbose")
+
+
+def where_ledger(explicit: str | None, global_value: str | None) -> tuple[Path, str]:
+    """The ledger a command works on and why: its own ``--ledger``, else the one given before
+    the verb, else the project file's, else the environment and default (``locate_ledger``)."""
+    if explicit:
+        return locate_ledger(explicit)
+    if global_value:
+        return locate_ledger(global_value)
+    project = load_project()
+    if project.options.ledger:
+        return Path(project.options.ledger), f"given by the project file {project.path}"
+    return locate_ledger(None)
+
+
+def list_lines(path: Path, why: str, as_json: bool) -> list[str]:
+    """What ``citeledger list`` prints: ``[n] url  title  (k quotes)`` a source, or the JSON."""
+    sources = pick_sources(load_ledger(path, missing_ok=True), None)
+    if as_json:
+        return [json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False)]
+    if not sources:
+        # Which ledger and why: an agent that expected sources learns it is looking elsewhere.
+        return [f"ledger is empty: {path} ({why})"]
+    lines = []
+    for s in sources:
+        title = f"  {s.display_title}" if s.title else ""
+        n = len(s.quotes)
+        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
+        lines.append(f"[{s.id}] {s.url}{title}{mark}")
+    return lines
+
+
+def _split(args: list[str]) -> tuple[str | None, str, list[str]] | None:
+    """The ledger given before the verb, the verb and its words; None for a form this module
+    leaves to typer."""
+    global_ledger = None
+    words = list(args)
+    while words and words[0].startswith("-"):
+        flag = words.pop(0)
+        if flag == "--ledger" and words and not words[0].startswith("-"):
+            global_ledger = words.pop(0)
+        elif flag not in _GLOBAL_FLAGS:
+            return None
+    if not words:
+        return None
+    return global_ledger, words[0], words[1:]
+
+
+def _list_flags(words: list[str]) -> tuple[str | None, bool] | None:
+    """``list``'s own ``--ledger`` and ``--json``, or None for anything else."""
+    ledger, as_json = None, False
+    rest = iter(words)
+    for word in rest:
+        if word == "--json":
+            as_json = True
+        elif word == "--ledger":
+            ledger = next(rest, None)
+            if ledger is None or ledger.startswith("-"):
+                return None
+        else:
+            return None
+    return ledger, as_json
+
+
+def run_quick(args: list[str]) -> bool:
+    """Run ``args`` here when this module knows every word of them; False leaves them to typer.
+    Errors are raised as the typer command raises them (the CLI's edge prints them)."""
+    split = _split(args)
+    if split is None:
+        return False
+    global_ledger, verb, words = split
+    if verb == "list":
+        flags = _list_flags(words)
+        if flags is None:
+            return False
+        path, why = where_ledger(flags[0], global_ledger)
+        for line in list_lines(path, why, flags[1]):
+            print(line)
+        return True
+    return False
