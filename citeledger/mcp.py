@@ -148,19 +148,21 @@ def add(
 
 
 def ingest(
-    text: str | None = None,
+    text: str | dict[str, Any] | list[Any] | None = None,
     file: str | None = None,
     from_format: str = "auto",
     ledger: str | None = None,
 ) -> Outcome:
     """Register every URL of a search tool's JSON output or of a reference library (CSL-JSON,
-    BibTeX, BibLaTeX, RIS): give the output itself as text, or a file path. from_format: auto,
-    json, csljson, bibtex, biblatex or ris."""
+    BibTeX, BibLaTeX, RIS): give the output itself as text (its JSON as it came, or as text),
+    or a file path. from_format: auto, json, csljson, bibtex, biblatex or ris."""
     refused = _refuse_stdin(file)
     if refused:
         return refused
     if (text is None) == (file is None):
         return _one_of("text", "file")
+    if text is not None and not isinstance(text, str):
+        text = json.dumps(text, ensure_ascii=False)
     args = ["ingest", file or "-", "--from", from_format, *_ledger(ledger)]
     return run_verb(args, stdin=text)
 
