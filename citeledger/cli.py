@@ -59,13 +59,13 @@ def _serve_mcp(ledger: str | None) -> None:
 def __getattr__(name: str) -> Any:
     """``citeledger.cli.app`` (every verb, built on first use) and ``VERBS``: typer loads only
     for a run that needs it."""
+    if name not in ("app", "VERBS"):  # importlib asks for __path__ and the like
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from .commands import _app
 
     if name == "app":
         return _app.app_for([], _edge())
-    if name == "VERBS":
-        return _app.VERBS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _app.VERBS
 
 
 class _TerminalSafe:
