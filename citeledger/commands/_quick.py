@@ -1,9 +1,11 @@
-"""The verbs an agent calls at every retrieval, in their plain forms, run without typer.
+"""The verbs an agent calls at every retrieval, ``add`` and ``list``, in their plain forms,
+run without typer.
 
-typer (with its own click) is the largest import of a run, and ``list`` needs nothing of it:
-a command line made only of the flags this module knows runs here; anything else (``--help``,
-an unknown flag, a missing value, ``--opt=value``) returns False and goes to the typer command,
-which prints the same output and errors. Standard library and the ledger core only.
+typer (with its own click) is the largest import of a run, and these verbs need nothing of it:
+a command line made only of the flags this module knows runs here, through the same code the
+typer command runs; anything else (``--help``, an unknown flag, a missing value, a value that
+starts with ``-``, ``--opt=value``, no URL) returns False and goes to the typer command, which
+parses it as it always did. Standard library and the ledger core only.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from ..ledger import load_ledger
 from ..ledger.render import pick_sources
 from ..ledger.store import locate_ledger
 from ..options.project import load_project
+from ._add_sources import add_sources
+from ._io import echo
 
 # The group's flags this module reads before the verb, and those it lets pass (they change
 # nothing a quick verb prints).
@@ -67,20 +71,43 @@ def _split(args: list[str]) -> tuple[str | None, str, list[str]] | None:
     return global_ledger, words[0], words[1:]
 
 
-def _list_flags(words: list[str]) -> tuple[str | None, bool] | None:
-    """``list``'s own ``--ledger`` and ``--json``, or None for anything else."""
-    ledger, as_json = None, False
+# Each quick verb's flags: those that take one value (the last given wins, as in click), those
+# given once per value, and the switches.
+_FLAGS = {
+    "list": ((), (), ("--json",)),
+    "add": (
+        ("--accessed", "--author", "--issued", "--site", "--key", "--archived"),
+        ("--title",),
+        ("--json",),
+    ),
+}
+
+
+def _parse(verb: str, words: list[str]) -> tuple[list[str], dict[str, list[str]]] | None:
+    """The verb's arguments and flags (each flag's values in order, a switch's as ``[""]``),
+    or None for a form this module leaves to typer."""
+    single, many, switches = _FLAGS[verb]
+    arguments: list[str] = []
+    given: dict[str, list[str]] = {}
     rest = iter(words)
     for word in rest:
-        if word == "--json":
-            as_json = True
-        elif word == "--ledger":
-            ledger = next(rest, None)
-            if ledger is None or ledger.startswith("-"):
+        if word in switches:
+            given[word] = [""]
+        elif word in (*single, *many, "--ledger"):
+            value = next(rest, None)
+            if value is None or value.startswith("-"):
                 return None
+            given.setdefault(word, []).append(value)
+        elif word == "-" or not word.startswith("-"):
+            arguments.append(word)
         else:
             return None
-    return ledger, as_json
+    return arguments, given
+
+
+def _last(given: dict[str, list[str]], flag: str) -> str | None:
+    values = given.get(flag)
+    return values[-1] if values else None
 
 
 def run_quick(args: list[str]) -> bool:
@@ -90,12 +117,32 @@ def run_quick(args: list[str]) -> bool:
     if split is None:
         return False
     global_ledger, verb, words = split
+    if verb not in _FLAGS:
+        return False
+    parsed = _parse(verb, words)
+    if parsed is None:
+        return False
+    arguments, given = parsed
+    explicit = _last(given, "--ledger")
     if verb == "list":
-        flags = _list_flags(words)
-        if flags is None:
+        if arguments:
             return False
-        path, why = where_ledger(flags[0], global_ledger)
-        for line in list_lines(path, why, flags[1]):
-            print(line)
+        path, why = where_ledger(explicit, global_ledger)
+        for line in list_lines(path, why, "--json" in given):
+            echo(line)
         return True
-    return False
+    if not arguments:  # click's "Missing argument" line
+        return False
+    add_sources(
+        lambda: where_ledger(explicit, global_ledger)[0],
+        arguments,
+        given.get("--title", []),
+        accessed=_last(given, "--accessed"),
+        author=_last(given, "--author"),
+        issued=_last(given, "--issued"),
+        site=_last(given, "--site"),
+        key=_last(given, "--key"),
+        archived=_last(given, "--archived"),
+        as_json="--json" in given,
+    )
+    return True
