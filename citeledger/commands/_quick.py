@@ -16,7 +16,6 @@ from pathlib import Path
 from ..ledger import load_ledger
 from ..ledger.render import pick_sources
 from ..ledger.store import locate_ledger
-from ..options.project import load_project
 from ._add_sources import add_sources
 from ._io import echo
 
@@ -32,6 +31,9 @@ def where_ledger(explicit: str | None, global_value: str | None) -> tuple[Path, 
         return locate_ledger(explicit)
     if global_value:
         return locate_ledger(global_value)
+    # The options table loads only when no --ledger is given: most of an agent's calls give one.
+    from ..options.project import load_project
+
     project = load_project()
     if project.options.ledger:
         return Path(project.options.ledger), f"given by the project file {project.path}"
