@@ -1,7 +1,7 @@
 """The ``citeledger`` command line. Thin: parse, call the parts, print.
 
 Start-up must stay light (``citeledger add`` runs at every retrieval, once per source): the
-plain forms of ``add``, ``quote`` and ``list`` run without typer
+plain forms of ``add`` and ``list`` run without typer
 (:mod:`citeledger.commands._quick`); any other run imports only its own verb's module
 (:func:`citeledger.commands._app.app_for`), the command modules import only the ledger core at
 module level, and pandoc, panflute and office code load inside the commands that need them.
@@ -25,11 +25,6 @@ from .commands._console import colour_wanted, paint
 from .commands._quick import run_quick
 from .errors import BadInput, CiteledgerError
 from .escape import terminal_text
-
-
-def _fast(args: list[str]) -> bool:
-    """Run ``args`` without typer when :mod:`citeledger.commands._quick` knows them all."""
-    return run_quick(args)
 
 
 def _typer_run(args: list[str]) -> Any:
@@ -149,7 +144,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"argument {bad} is not valid UTF-8 text",
                 hint="pass file names and text as UTF-8; check the shell's locale",
             )
-        code = 0 if _fast(args) else _typer_run(args)
+        code = 0 if run_quick(args) else _typer_run(args)
     except SystemExit:
         # click meets a closed pipe itself where it prints (help, usage) and exits 1; the run
         # ends the same way as one that met it in a command.
