@@ -73,7 +73,7 @@ def test_an_agents_walk_through_the_tools_writes_the_ledger_the_cli_reads(tmp_pa
         ],
     )["results"]
     assert add["status"] == "ok" and add["result"][0]["id"] == 1
-    assert ingest["ok"] and ingest["output"] == "[2] https://b.example/ice\n"
+    assert ingest["ok"] and ingest["output"] == "[2] https://b.example/ice (new) \u2014 Old ice\n"
     assert quote["output"] == "[1] evidence attached (1 quote(s))\n"
     assert [(s["id"], len(s["quotes"])) for s in listed["result"]] == [(1, 1), (2, 0)]
     assert render["output"] == "Sources block rewritten in draft.md\n"
