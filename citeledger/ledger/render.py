@@ -74,9 +74,10 @@ def _entry(source: Source) -> str:
 
 def _evidence_lines(quote: Quote, digests: bool) -> list[str]:
     """A quote of the evidence style; then, with ``digests``, the digest of the text it was
-    checked against when the ledger kept that text, so a reader of the published block can ask for that very file
-    (``<ledger stem>.evidence/<digest>.txt``). The digest has a line of its own: a caller that
-    reads sources.py's quote lines finds each one exactly as sources.py printed it. A digest
+    checked against when the ledger kept that text, so a reader of the published block can ask
+    for that very file (``<ledger stem>.evidence/<digest>.txt``). The digest has a line of its
+    own: a caller that reads sources.py's quote lines finds each one exactly as sources.py
+    printed it. A digest
     that is not one is not shown."""
     lines = [f'    > "{markdown_text(quote.display_text)}"']
     digest = quote.text_sha256

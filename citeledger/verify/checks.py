@@ -4,13 +4,14 @@ style rules of the convention and the optional figures check.
 A finding names one id where it has one place (the first citation of an id, the line of a
 Sources entry) so an editor or CI annotation can jump to it; findings without a place in the
 draft (ledger sources nobody cites) keep the seed's grouped form. Each finding is made by its
-row of :mod:`.rules`, which holds its code and level.
+row of :mod:`.rules`, which holds its code, level and fix; the agent's mistakes that pass every
+other check are found by :mod:`.agent_mistakes`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,11 +24,15 @@ from ..document.sources_block import DraftEntry
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, same_url
 from ..options import Options
+from ..tree import Blocks
+from .agent_mistakes import piled_ids, quotes_elsewhere, typed_urls
 from .evidence_trail import recheck_findings
 from .report import Finding
 from .rules import (
+    ALL_CLAIMS_UNVERIFIED,
     FOOTNOTE_URL_NOT_IN_LEDGER,
     GROUP_MARKER,
+    IDS_AT_PARAGRAPH_END,
     LINK_URL_MISMATCH,
     LISTED_NOT_CITED,
     LOW_COVERAGE,
@@ -36,7 +41,11 @@ from .rules import (
     MISSING_FROM_SOURCES_BLOCK,
     MISSING_SOURCES_BLOCK,
     NOT_A_URL,
+    QUOTE_FROM_OTHER_SOURCE,
+    QUOTED_SOURCE_NOT_CITED,
+    RAW_URL_IN_PROSE,
     REPEATED_ID,
+    SEARCH_RESULT_NUMBER,
     SOURCES_ENTRY_NOT_IN_LEDGER,
     SOURCES_URL_MISMATCH,
     SPACE_BEFORE_MARKER,
@@ -86,6 +95,10 @@ class Checker:
     name: str
     positions: list[list[str | None]] | None
     entry_positions: dict[int, str] = field(default_factory=dict)
+    blocks: Blocks = field(default_factory=list)
+    text: str | None = None
+    titles: Sequence[str] = ()
+    edited_links: set[int] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
 
     # -- places ------------------------------------------------------------------------------
@@ -117,8 +130,12 @@ class Checker:
                 return heading_location(self.name, s.heading)
         return self.name
 
-    def add(self, rule: Rule, message: str, location: str, ids: Iterable[int] = ()) -> None:
-        self.findings.append(rule.finding(message, location, tuple(ids)))
+    def add(
+        self, rule: Rule, message: str, location: str, ids: Iterable[int] = (), fix: str = ""
+    ) -> None:
+        if not fix and self.name != "-":
+            fix = rule.fix.replace("DRAFT", self.name)
+        self.findings.append(rule.finding(message, location, tuple(ids), fix))
 
     # -- the run -------------------------------------------------------------------------------
 
@@ -141,12 +158,17 @@ class Checker:
         if self.options.recheck:
             self.findings.extend(recheck_findings(self.ledger, cited, first))
         self.unused(listed, set(cited))
+        self.all_unverified(stats)
+        self.piled()
+        if self.text is not None and cited:
+            self.typed_urls()
         self.crowded_sentences()
         self.style()
         if self.options.figures:
             self.figures()
         self.unknown_footnotes()
         stats.update(self.counts(cited))
+        stats["uncited_unquoted"] = sum(len(f.ids) for f in self.findings if f.level == "info")
         return cited, stats
 
     def marker_places(self) -> dict[int, str]:
@@ -179,9 +201,11 @@ class Checker:
                 self.add(
                     NOT_A_URL,
                     f"[{i}] is {source.url}, which is not a URL a reader can open (a sources.py "
-                    f"entry) \u2014 run `citeledger add https://{source.url}` and cite that id",
+                    "entry)",
                     where,
                     (i,),
+                    f"`citeledger add https://{source.url}` and cite the id it prints in place "
+                    f"of [{i}]",
                 )
 
     def sources_block(
@@ -198,10 +222,10 @@ class Checker:
         if cited and not has_list and self.require_sources_block:
             self.add(
                 MISSING_SOURCES_BLOCK,
-                "draft cites sources but has no `Sources:` block \u2014 run "
-                "`citeledger render --replace-in DRAFT`",
+                "draft cites sources but has no `Sources:` block",
                 self.name,
                 sorted(cited),
+                f"`citeledger render --replace-in {self.name}`",
             )
         if listed:
             in_list = set(listed) | set(self.notes.order)
@@ -223,11 +247,13 @@ class Checker:
                     self.entry_location(entry),
                     (sid,),
                 )
-            elif not same_url(entry.url, source.url):
+            elif not same_url(entry.url, source.url) and not self.search_number(
+                sid, entry.url, self.entry_location(entry)
+            ):
                 self.add(
                     SOURCES_URL_MISMATCH,
                     f"Sources block URL for [{sid}] does not match the ledger "
-                    f"(block: {entry.url} / ledger: {source.url}) \u2014 re-run `render`",
+                    f"(block: {entry.url} / ledger: {source.url})",
                     self.entry_location(entry),
                     (sid,),
                 )
@@ -249,13 +275,35 @@ class Checker:
                     if (i, hit.url) in reported or (entry and entry.url == hit.url):
                         continue
                     reported.add((i, hit.url))
+                    if k not in self.edited_links and self.search_number(
+                        i, hit.url, self.marker_location(k, 0)
+                    ):
+                        continue
                     self.add(
                         LINK_URL_MISMATCH,
                         f"[{i}] links to {hit.url}, not to the ledger's URL for [{i}] "
-                        f"({source.url}) \u2014 link the ledger's URL, or drop the link",
+                        f"({source.url})",
                         self.marker_location(k, 0),
                         (i,),
                     )
+
+    def search_number(self, cited: int, url: str, where: str) -> bool:
+        """Whether the URL the draft gives ``[cited]`` (its Sources entry, its link) is the
+        ledger's URL of another id: then ``cited`` is a search tool's own result number, not
+        the id the ledger gave that page. Said as such, with the id to cite instead."""
+        owner = self.ledger.find_url(url)
+        if owner is None or owner.id == cited:
+            return False
+        self.add(
+            SEARCH_RESULT_NUMBER,
+            f"[{cited}] is given the URL {owner.url}, which the ledger numbers [{owner.id}]: "
+            f"[{cited}] looks like a search tool's own result number",
+            where,
+            (cited,),
+            f"write [{owner.id}] where the draft cites [{cited}] for this page, then "
+            f"`citeledger render --replace-in {self.name}`",
+        )
+        return True
 
     def coverage(self) -> dict[str, Any]:
         """The share of sentences of four words or more that declare where they come from (an
@@ -302,16 +350,30 @@ class Checker:
             if source is not None and not source.quotes:
                 self.add(
                     MISSING_EVIDENCE,
-                    "cited sources carry no verbatim evidence quote (run `quote` with the "
-                    f"fetched page text): [{i}]",
+                    f"cited sources carry no verbatim evidence quote: [{i}]",
                     where,
                     (i,),
                 )
+        for wrong in quotes_elsewhere(self.ledger, first):
+            sid = wrong.source.id
+            self.add(
+                QUOTE_FROM_OTHER_SOURCE,
+                f"[{sid}]'s quote {_snippet(wrong.quote.text)} is in the page kept for "
+                f"{_ids(wrong.others)}, not in a page of [{sid}]'s own: attached to the wrong "
+                "source?",
+                first[sid],
+                (sid,),
+                f"cite {_ids(wrong.others)} for that claim, or quote [{sid}] from its own page "
+                f'(`citeledger quote {sid} --text "\u2026" --from PAGE`)',
+            )
 
     def unused(self, listed: dict[int, DraftEntry], cited: set[int]) -> None:
         """Sources nobody cites are warnings, not failures: a Sources entry the text never
-        cites misleads a reader; a ledger source this draft leaves out may be another
-        draft's, so it keeps the seed's one grouped line."""
+        cites misleads a reader; a ledger source that carries evidence quotes was read for a
+        claim, so leaving it out asks whether the claim lost its source. A search result
+        registered and never quoted is no finding a reader sees (an agent registers every
+        result at retrieval time): an info, counted on the stats line, in the seed's one
+        grouped line under ``-v``."""
         for sid in sorted(set(listed) - cited):
             self.add(
                 LISTED_NOT_CITED,
@@ -320,12 +382,78 @@ class Checker:
                 (sid,),
             )
         uncited = sorted(set(self.ledger.ids()) - cited)
-        if uncited:
+        quiet = []
+        for sid in uncited:
+            source = self.ledger.source(sid)
+            if not source.quotes:
+                quiet.append(sid)
+                continue
+            self.add(
+                QUOTED_SOURCE_NOT_CITED,
+                f"[{sid}] carries evidence quotes ({_snippet(source.quotes[0].text)}) but is not "
+                "cited in this draft: a claim lost its source?",
+                self.name,
+                (sid,),
+            )
+        if quiet:
             self.add(
                 UNCITED_LEDGER_SOURCE,
-                f"registered in the ledger but not cited in this draft: {_ids(uncited)}",
+                f"registered in the ledger but not cited in this draft: {_ids(quiet)}",
                 self.name,
-                uncited,
+                quiet,
+            )
+
+    def all_unverified(self, stats: dict[str, Any]) -> None:
+        """A draft that cites nothing, though the ledger holds sources and its sentences are
+        marked ``[unverified]``, passes the coverage gate with no claim checked: the claims
+        were re-marked rather than cited."""
+        if stats["cited_sentences"] or not stats["unverified_sentences"]:
+            return
+        if not self.ledger.sources:
+            return
+        self.add(
+            ALL_CLAIMS_UNVERIFIED,
+            f"no sentence cites a source, {stats['unverified_sentences']} marked [unverified], "
+            f"though the ledger holds {len(self.ledger.sources)} source(s)",
+            self.name,
+        )
+
+    def piled(self) -> None:
+        """A paragraph's ids piled after its last sentence hide which claim each supports."""
+        for s, ids in piled_ids(self.blocks, self.sentences):
+            self.add(
+                IDS_AT_PARAGRAPH_END,
+                f"the paragraph's ids {_ids(ids)} all follow its last sentence, the sentences "
+                f"before it cite nothing: {_snippet(s.text)}",
+                self.sentence_location(s),
+                ids,
+                f"move each of {_ids(ids)} after the sentence it supports",
+            )
+
+    def typed_urls(self) -> None:
+        """A URL in the prose of a draft that cites is a citation no reader can check against
+        the ledger; said at the URL's own place, with the ledger's id when it knows the page.
+        A document that cites nothing is no research draft, and its links are its own."""
+        listing = self.found.listing
+        skip = range(listing.start, listing.end) if listing else range(0)
+        for typed in typed_urls(self.blocks, skip, self.found.code, self.text, self.titles):
+            where = (
+                f"{self.name}:{typed.position}"
+                if typed.position
+                else heading_location(self.name, typed.heading)
+            )
+            known = self.ledger.find_url(typed.url)
+            fix = (
+                f"replace the URL with [{known.id}] after the sentence it supports"
+                if known is not None
+                else f"`citeledger add {typed.url}`, then replace the URL with the id it prints"
+            )
+            self.add(
+                RAW_URL_IN_PROSE,
+                f"a URL typed into the prose: {typed.url}",
+                where,
+                (known.id,) if known is not None else (),
+                fix,
             )
 
     def crowded_sentences(self) -> None:
@@ -346,8 +474,7 @@ class Checker:
             if repeated:
                 self.add(
                     REPEATED_ID,
-                    f"sentence cites {_ids(repeated)} more than once: cite each source once "
-                    f"per sentence: {_snippet(s.text)}",
+                    f"sentence cites {_ids(repeated)} more than once: {_snippet(s.text)}",
                     self.sentence_location(s),
                     repeated,
                 )
@@ -387,27 +514,28 @@ class Checker:
                 if p == 0 and hit.start > 0 and _spaced(hit):
                     self.add(
                         SPACE_BEFORE_MARKER,
-                        f"space before the marker {piece.text}: write it against the text it "
-                        "supports (`water.[1]`)",
+                        f"space before the marker {piece.text}",
                         self.marker_location(k, ordinal),
                         piece.ids,
+                        f"delete the space: write it against the text it supports "
+                        f"(`water.{piece.text}`)",
                     )
                 if piece.kind == "group":
                     self.add(
                         GROUP_MARKER,
-                        f"several ids in one bracket {piece.text}: give each its own brackets "
-                        f"({''.join(f'[{i}]' for i in piece.ids)})",
+                        f"several ids in one bracket {piece.text}",
                         self.marker_location(k, ordinal),
                         piece.ids,
+                        f"give each id its own brackets: {''.join(f'[{i}]' for i in piece.ids)}",
                     )
                 nxt = pieces[p + 1] if p + 1 < len(pieces) else None
                 if isinstance(nxt, str) and _ends_sentence(nxt):
                     self.add(
                         MARKER_BEFORE_PUNCTUATION,
-                        f"marker {piece.text} stands before the sentence's closing "
-                        f"punctuation: put it after (`water.{piece.text}`)",
+                        f"marker {piece.text} stands before the sentence's closing punctuation",
                         self.marker_location(k, ordinal),
                         piece.ids,
+                        f"put it after the punctuation: `water.{piece.text}`",
                     )
                 ordinal += 1
 

@@ -1,7 +1,8 @@
 """``render --style evidence`` keeps sources.py's line shape: each quote is exactly its
 ``    > "quote"`` line and, with ``--digests``, the digest of the kept text goes on a line of its
-own below it, so a caller that parses sources.py's quote lines finds every quote; citeledger reads the block back
-(``--replace-in`` again, ``verify``) as before. The README lists the difference."""
+own below it, so a caller that parses sources.py's quote lines finds every quote; citeledger
+reads the block back (``--replace-in`` again, ``verify``) as before. The README lists the
+difference."""
 
 from __future__ import annotations
 
