@@ -147,7 +147,9 @@ class Misplaced:
 def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
     """The quotes of the cited sources that are in no page of their own source's and in a
     page another source was quoted from. A page is a kept evidence text, named by the digest
-    its quotes carry; a page that quotes of two sources carry is no source's own."""
+    its quotes carry. A source's own pages are those only its quotes carry; a source with no
+    such page owns the pages it shares (which of two sources a shared page is, nothing says:
+    then neither is flagged)."""
     texts = StoredTexts(evidence_dir(ledger.path))
     owners: dict[str, set[int]] = {}
     for source in ledger.sources:
@@ -165,6 +167,8 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
         if cited_source is None:
             continue
         own = [pages[d] for d, ids in owners.items() if ids == {i} and d in pages]
+        if not own:
+            own = [pages[d] for d, ids in owners.items() if i in ids and d in pages]
         for q in cited_source.quotes:
             needle = normalize_for_match(q.text)
             if not needle or any(needle in page for page in own):
