@@ -3,10 +3,10 @@
 The checks emit a finding through its row (a constant here), so a mistyped code is a
 ``NameError`` or a mypy error, never a silent new code. Each row says how to fix what it finds
 (``fix``: a command or an edit an agent can act on); ``{ids}`` in it stands for the finding's
-ids, and a check that knows more (the ledger's id for a typed URL) gives its own. SARIF names
-its rules from the rows, the verifier's manual points here, and the README's table of findings
-is :func:`readme_table` (a test holds the two equal). Rows are in the order the verifier
-reports them.
+ids (``{id}`` for the first, as a command takes it), and a check that knows more (the
+ledger's id for a typed URL) gives its own. SARIF names its rules from the rows, the verifier's
+manual points here, and the README's table of findings is :func:`readme_table` (a test holds
+the two equal). Rows are in the order the verifier reports them.
 """
 
 from __future__ import annotations
@@ -41,9 +41,11 @@ class Rule:
         self, message: str, location: str, ids: tuple[int, ...] = (), fix: str = ""
     ) -> Finding:
         """A finding of this rule; its fix is ``fix`` when the check knows a better one, else
-        the row's; the finding's ids stand in place of ``{ids}``."""
+        the row's; the finding's ids stand in place of ``{ids}`` (``[3], [7]``), its first id in
+        place of ``{id}`` (``3``, as a command takes it)."""
         shown = ", ".join(f"[{i}]" for i in ids) or "the id"
-        fix = (fix or self.fix).replace("{ids}", shown)
+        bare = str(ids[0]) if ids else "N"
+        fix = (fix or self.fix).replace("{ids}", shown).replace("{id}", bare)
         return Finding(self.level, self.code, message, location, ids, fix)
 
 
@@ -125,7 +127,7 @@ MISSING_EVIDENCE = _rule(
     "missing-evidence",
     "FAIL",
     "A cited source carries no verbatim evidence quote.",
-    '`citeledger quote {ids} --text "…" --from PAGE` with the words of the fetched page',
+    '`citeledger quote {id} --text "…" --from PAGE` with the words of the fetched page',
     "--evidence",
 )
 QUOTE_FROM_OTHER_SOURCE = _rule(
@@ -133,7 +135,7 @@ QUOTE_FROM_OTHER_SOURCE = _rule(
     "warn",
     "A cited source's quote is in another source's kept page, not in one of its own.",
     "cite the source whose page holds the quote, or quote {ids} from its own page "
-    '(`citeledger quote N --text "…" --from PAGE`)',
+    '(`citeledger quote {id} --text "…" --from PAGE`)',
     "--evidence",
 )
 # The evidence trail (``recheck``).
@@ -155,14 +157,14 @@ QUOTE_NOT_IN_EVIDENCE = _rule(
     "quote-not-in-evidence",
     "FAIL",
     "A quote is not in the evidence text kept for it.",
-    "`quote` {ids} again with the page's own words (`citeledger quote N --text … --from PAGE`)",
+    '`citeledger quote {id} --text "…" --from PAGE` again, with the page\'s own words',
     "--recheck",
 )
 EVIDENCE_NOT_STORED = _rule(
     "evidence-not-stored",
     "warn",
     "A quote has no evidence text kept beside the ledger.",
-    '`citeledger quote N --text "…" --from PAGE` again for {ids} to keep the page\'s text',
+    '`citeledger quote {id} --text "…" --from PAGE` again, to keep the page\'s text',
     "--recheck",
 )
 # The seed's warnings, then the convention's style.
@@ -260,6 +262,6 @@ def readme_table() -> str:
     for rule in RULES.values():
         when = f"`{rule.when}`" if rule.when.startswith("--") else rule.when or "always"
         anchored = f'<a id="{rule.anchor}"></a>`{rule.code}`'
-        fix = rule.fix.replace("{ids}", "[n]")
+        fix = rule.fix.replace("{ids}", "[n]").replace("{id}", "N")
         rows.append(f"| {anchored} | {rule.level} | {rule.summary} | {fix} | {when} |")
     return "\n".join(rows)
