@@ -1,6 +1,9 @@
 """The mistakes a research agent makes that every other check lets pass, found in the draft and
-the ledger: a URL typed into the prose, a paragraph's ids piled after its last sentence, and a
-quote attached to the wrong source. :class:`~.checks.Checker` turns each into its finding.
+the ledger: a URL typed into the prose, a paragraph's ids piled after its last sentence, a
+quote attached to the wrong source, a search tool's result number cited for a ledger id, and a
+draft whose claims were all re-marked ``[unverified]``. :class:`AgentChecks` turns each into
+its finding, as a part of :class:`~.checks.Checker`, which keeps checks.py to the seed's checks
+and the convention's style.
 
 Each is held narrow on purpose, since a warning fails the agent's ``--strict`` gate: a URL only
 where a reader sees a URL (a bare address or a link whose text is its address, not a link with
@@ -14,13 +17,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from ..document.locate import heading_location
+from ..document.markers import Scan
 from ..document.sentences import Sentence
 from ..document.sources_lines import fenced_lines, find_sources_lines
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
 from ..ledger.model import Quote, Source
 from ..tree import Blocks, Inlines, Walk, stringify
+from .report import id_list, snippet
+from .rules import (
+    ALL_CLAIMS_UNVERIFIED,
+    IDS_AT_PARAGRAPH_END,
+    QUOTE_FROM_OTHER_SOURCE,
+    RAW_URL_IN_PROSE,
+    SEARCH_RESULT_NUMBER,
+    Rule,
+)
 
 # An address as a reader sees it in prose; what ends a sentence is not part of it.
 _URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
@@ -182,3 +197,116 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
             if others:
                 out.append(Misplaced(cited_source, q, sorted(others)))
     return out
+
+
+class AgentChecks:
+    """The checks of the agent's mistakes, as methods of :class:`~.checks.Checker`, which
+    holds what they read (declared here for the type checker) and says where a finding is."""
+
+    ledger: Ledger
+    name: str
+    found: Scan
+    sentences: list[Sentence]
+    blocks: Blocks
+    text: str | None
+    titles: Sequence[str]
+
+    @property
+    def draft(self) -> str:
+        """The draft as a fix names it: its file, or ``DRAFT`` when it came on stdin."""
+        return "DRAFT" if self.name == "-" else self.name
+
+    def add(
+        self, rule: Rule, message: str, location: str, ids: Iterable[int] = (), fix: str = ""
+    ) -> None:
+        raise NotImplementedError
+
+    def sentence_location(self, s: Sentence) -> str:
+        raise NotImplementedError
+
+    def search_number(self, cited: int, url: str, where: str) -> bool:
+        """Whether the URL the draft gives ``[cited]`` (its Sources entry, its link) is the
+        ledger's URL of another id: then ``cited`` is a search tool's own result number, not
+        the id the ledger gave that page. Said as such, with the id to cite instead."""
+        owner = self.ledger.find_url(url)
+        if owner is None or owner.id == cited:
+            return False
+        self.add(
+            SEARCH_RESULT_NUMBER,
+            f"[{cited}] is given the URL {owner.url}, which the ledger numbers [{owner.id}]: "
+            f"[{cited}] looks like a search tool's own result number",
+            where,
+            (cited,),
+            f"write [{owner.id}] where the draft cites [{cited}] for this page, then "
+            f"`citeledger render --replace-in {self.draft}`",
+        )
+        return True
+
+    def all_unverified(self, stats: dict[str, Any]) -> None:
+        """A draft that cites nothing, though the ledger holds sources and its sentences are
+        marked ``[unverified]``, passes the coverage gate with no claim checked: the claims
+        were re-marked rather than cited."""
+        if stats["cited_sentences"] or not stats["unverified_sentences"]:
+            return
+        if not self.ledger.sources:
+            return
+        self.add(
+            ALL_CLAIMS_UNVERIFIED,
+            f"no sentence cites a source, {stats['unverified_sentences']} marked [unverified], "
+            f"though the ledger holds {len(self.ledger.sources)} source(s)",
+            self.name,
+        )
+
+    def piled(self) -> None:
+        """A paragraph's ids piled after its last sentence hide which claim each supports."""
+        for s, ids in piled_ids(self.blocks, self.sentences):
+            self.add(
+                IDS_AT_PARAGRAPH_END,
+                f"the paragraph's ids {id_list(ids)} all follow its last sentence, the sentences "
+                f"before it cite nothing: {snippet(s.text)}",
+                self.sentence_location(s),
+                ids,
+                f"move each of {id_list(ids)} after the sentence it supports",
+            )
+
+    def typed_urls(self) -> None:
+        """A URL in the prose of a draft that cites is a citation no reader can check against
+        the ledger; said at the URL's own place, with the ledger's id when it knows the page.
+        A document that cites nothing is no research draft, and its links are its own."""
+        listing = self.found.listing
+        skip = range(listing.start, listing.end) if listing else range(0)
+        for typed in typed_urls(self.blocks, skip, self.found.code, self.text, self.titles):
+            where = (
+                f"{self.name}:{typed.position}"
+                if typed.position
+                else heading_location(self.name, typed.heading)
+            )
+            known = self.ledger.find_url(typed.url)
+            fix = (
+                f"replace the URL with [{known.id}] after the sentence it supports"
+                if known is not None
+                else f"`citeledger add {typed.url}`, then replace the URL with the id it prints"
+            )
+            self.add(
+                RAW_URL_IN_PROSE,
+                f"a URL typed into the prose: {typed.url}",
+                where,
+                (known.id,) if known is not None else (),
+                fix,
+            )
+
+    def misplaced_quotes(self, first: dict[int, str]) -> None:
+        """A cited source's quote found only in another source's kept page: the quote, and
+        perhaps the claim, belongs to that other source."""
+        for wrong in quotes_elsewhere(self.ledger, first):
+            sid = wrong.source.id
+            self.add(
+                QUOTE_FROM_OTHER_SOURCE,
+                f"[{sid}]'s quote {snippet(wrong.quote.text)} is in the page kept for "
+                f"{id_list(wrong.others)}, not in a page of [{sid}]'s own: attached to the wrong "
+                "source?",
+                first[sid],
+                (sid,),
+                f"cite {id_list(wrong.others)} for that claim, or quote [{sid}] from its own page "
+                f'(`citeledger quote {sid} --text "\u2026" --from PAGE`)',
+            )

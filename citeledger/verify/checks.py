@@ -25,14 +25,12 @@ from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, same_url
 from ..options import Options
 from ..tree import Blocks
-from .agent_mistakes import piled_ids, quotes_elsewhere, typed_urls
+from .agent_mistakes import AgentChecks
 from .evidence_trail import recheck_findings
-from .report import Finding
+from .report import Finding, id_list, snippet
 from .rules import (
-    ALL_CLAIMS_UNVERIFIED,
     FOOTNOTE_URL_NOT_IN_LEDGER,
     GROUP_MARKER,
-    IDS_AT_PARAGRAPH_END,
     LINK_URL_MISMATCH,
     LISTED_NOT_CITED,
     LOW_COVERAGE,
@@ -41,11 +39,8 @@ from .rules import (
     MISSING_FROM_SOURCES_BLOCK,
     MISSING_SOURCES_BLOCK,
     NOT_A_URL,
-    QUOTE_FROM_OTHER_SOURCE,
     QUOTED_SOURCE_NOT_CITED,
-    RAW_URL_IN_PROSE,
     REPEATED_ID,
-    SEARCH_RESULT_NUMBER,
     SOURCES_ENTRY_NOT_IN_LEDGER,
     SOURCES_URL_MISMATCH,
     SPACE_BEFORE_MARKER,
@@ -63,21 +58,8 @@ _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f ](?=\d{3}(?!\d))")
 _SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
 
 
-# What pandoc's markdown reader percent-encodes in a link target (its escapeURI): a URL read
-# from a link may hold %5B where the ledger holds "[".
-def _ids(ids: list[int] | tuple[int, ...] | set[int]) -> str:
-    return ", ".join(f"[{i}]" for i in ids)
-
-
-def _snippet(text: str, width: int = 60) -> str:
-    text = " ".join(text.split())
-    if len(text) > width:
-        text = text[: width - 1] + "\u2026"
-    return f"\u201c{text}\u201d"
-
-
 @dataclass
-class Checker:
+class Checker(AgentChecks):
     """One verification run over one document: what the caller read from it (markers,
     sentences, Sources entries, footnote citations, marker positions) in, findings out.
 
@@ -133,8 +115,8 @@ class Checker:
     def add(
         self, rule: Rule, message: str, location: str, ids: Iterable[int] = (), fix: str = ""
     ) -> None:
-        if not fix and self.name != "-":
-            fix = rule.fix.replace("DRAFT", self.name)
+        if not fix:
+            fix = rule.fix.replace("DRAFT", self.draft)
         self.findings.append(rule.finding(message, location, tuple(ids), fix))
 
     # -- the run -------------------------------------------------------------------------------
@@ -225,7 +207,6 @@ class Checker:
                 "draft cites sources but has no `Sources:` block",
                 self.name,
                 sorted(cited),
-                f"`citeledger render --replace-in {self.name}`",
             )
         if listed:
             in_list = set(listed) | set(self.notes.order)
@@ -287,24 +268,6 @@ class Checker:
                         (i,),
                     )
 
-    def search_number(self, cited: int, url: str, where: str) -> bool:
-        """Whether the URL the draft gives ``[cited]`` (its Sources entry, its link) is the
-        ledger's URL of another id: then ``cited`` is a search tool's own result number, not
-        the id the ledger gave that page. Said as such, with the id to cite instead."""
-        owner = self.ledger.find_url(url)
-        if owner is None or owner.id == cited:
-            return False
-        self.add(
-            SEARCH_RESULT_NUMBER,
-            f"[{cited}] is given the URL {owner.url}, which the ledger numbers [{owner.id}]: "
-            f"[{cited}] looks like a search tool's own result number",
-            where,
-            (cited,),
-            f"write [{owner.id}] where the draft cites [{cited}] for this page, then "
-            f"`citeledger render --replace-in {self.name}`",
-        )
-        return True
-
     def coverage(self) -> dict[str, Any]:
         """The share of sentences of four words or more that declare where they come from (an
         id, a bibliography citation ``[@key]``, ``[unverified]``, ``[tool:...]`` or
@@ -354,18 +317,7 @@ class Checker:
                     where,
                     (i,),
                 )
-        for wrong in quotes_elsewhere(self.ledger, first):
-            sid = wrong.source.id
-            self.add(
-                QUOTE_FROM_OTHER_SOURCE,
-                f"[{sid}]'s quote {_snippet(wrong.quote.text)} is in the page kept for "
-                f"{_ids(wrong.others)}, not in a page of [{sid}]'s own: attached to the wrong "
-                "source?",
-                first[sid],
-                (sid,),
-                f"cite {_ids(wrong.others)} for that claim, or quote [{sid}] from its own page "
-                f'(`citeledger quote {sid} --text "\u2026" --from PAGE`)',
-            )
+        self.misplaced_quotes(first)
 
     def unused(self, listed: dict[int, DraftEntry], cited: set[int]) -> None:
         """Sources nobody cites are warnings, not failures: a Sources entry the text never
@@ -390,7 +342,7 @@ class Checker:
                 continue
             self.add(
                 QUOTED_SOURCE_NOT_CITED,
-                f"[{sid}] carries evidence quotes ({_snippet(source.quotes[0].text)}) but is not "
+                f"[{sid}] carries evidence quotes ({snippet(source.quotes[0].text)}) but is not "
                 "cited in this draft: a claim lost its source?",
                 self.name,
                 (sid,),
@@ -398,62 +350,9 @@ class Checker:
         if quiet:
             self.add(
                 UNCITED_LEDGER_SOURCE,
-                f"registered in the ledger but not cited in this draft: {_ids(quiet)}",
+                f"registered in the ledger but not cited in this draft: {id_list(quiet)}",
                 self.name,
                 quiet,
-            )
-
-    def all_unverified(self, stats: dict[str, Any]) -> None:
-        """A draft that cites nothing, though the ledger holds sources and its sentences are
-        marked ``[unverified]``, passes the coverage gate with no claim checked: the claims
-        were re-marked rather than cited."""
-        if stats["cited_sentences"] or not stats["unverified_sentences"]:
-            return
-        if not self.ledger.sources:
-            return
-        self.add(
-            ALL_CLAIMS_UNVERIFIED,
-            f"no sentence cites a source, {stats['unverified_sentences']} marked [unverified], "
-            f"though the ledger holds {len(self.ledger.sources)} source(s)",
-            self.name,
-        )
-
-    def piled(self) -> None:
-        """A paragraph's ids piled after its last sentence hide which claim each supports."""
-        for s, ids in piled_ids(self.blocks, self.sentences):
-            self.add(
-                IDS_AT_PARAGRAPH_END,
-                f"the paragraph's ids {_ids(ids)} all follow its last sentence, the sentences "
-                f"before it cite nothing: {_snippet(s.text)}",
-                self.sentence_location(s),
-                ids,
-                f"move each of {_ids(ids)} after the sentence it supports",
-            )
-
-    def typed_urls(self) -> None:
-        """A URL in the prose of a draft that cites is a citation no reader can check against
-        the ledger; said at the URL's own place, with the ledger's id when it knows the page.
-        A document that cites nothing is no research draft, and its links are its own."""
-        listing = self.found.listing
-        skip = range(listing.start, listing.end) if listing else range(0)
-        for typed in typed_urls(self.blocks, skip, self.found.code, self.text, self.titles):
-            where = (
-                f"{self.name}:{typed.position}"
-                if typed.position
-                else heading_location(self.name, typed.heading)
-            )
-            known = self.ledger.find_url(typed.url)
-            fix = (
-                f"replace the URL with [{known.id}] after the sentence it supports"
-                if known is not None
-                else f"`citeledger add {typed.url}`, then replace the URL with the id it prints"
-            )
-            self.add(
-                RAW_URL_IN_PROSE,
-                f"a URL typed into the prose: {typed.url}",
-                where,
-                (known.id,) if known is not None else (),
-                fix,
             )
 
     def crowded_sentences(self) -> None:
@@ -466,7 +365,7 @@ class Checker:
                 self.add(
                     TOO_MANY_IDS,
                     f"sentence carries more than {MAX_IDS_PER_SENTENCE} citations "
-                    f"({_ids(cites)}): {_snippet(s.text)}",
+                    f"({id_list(cites)}): {snippet(s.text)}",
                     self.sentence_location(s),
                     s.ids,
                 )
@@ -474,7 +373,7 @@ class Checker:
             if repeated:
                 self.add(
                     REPEATED_ID,
-                    f"sentence cites {_ids(repeated)} more than once: {_snippet(s.text)}",
+                    f"sentence cites {id_list(repeated)} more than once: {snippet(s.text)}",
                     self.sentence_location(s),
                     repeated,
                 )
@@ -556,8 +455,8 @@ class Checker:
             if missing:
                 self.add(
                     UNSUPPORTED_FIGURE,
-                    f"{', '.join(missing)} appear(s) in no quote of {_ids(ids)}: "
-                    f"{_snippet(s.text)}",
+                    f"{', '.join(missing)} appear(s) in no quote of {id_list(ids)}: "
+                    f"{snippet(s.text)}",
                     self.sentence_location(s),
                     tuple(ids),
                 )

@@ -15,6 +15,7 @@ for CI tools (:mod:`.ci_formats` writes them as GitHub Actions commands and SARI
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -141,3 +142,16 @@ def _uncited(count: int) -> str:
     if not count:
         return ""
     return f"; {count} registered without evidence and not cited (`-v` lists them)"
+
+
+def id_list(ids: Iterable[int]) -> str:
+    """Ids as a finding names them: ``[3], [7]``."""
+    return ", ".join(f"[{i}]" for i in ids)
+
+
+def snippet(text: str, width: int = 60) -> str:
+    """A sentence or quote on one line, clipped to ``width``, in quotation marks."""
+    text = " ".join(text.split())
+    if len(text) > width:
+        text = text[: width - 1] + "\u2026"
+    return f"\u201c{text}\u201d"
