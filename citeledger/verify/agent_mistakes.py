@@ -42,6 +42,7 @@ _URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
 _TRAILING = ".,;:!?)]}'\u2019\u201d"
 # Sentences of four words or more, as coverage counts them.
 _PROSE_WORDS = 4
+_PLAIN = frozenset({"Str", "Space", "SoftBreak", "LineBreak"})
 _PILE_SENTENCES = 3
 _PILE_IDS = 2
 
@@ -68,8 +69,15 @@ class _ProseUrls(Walk):
     def inlines(self, inlines: Inlines) -> None:
         if id(inlines) in self.code:
             return
-        for el in inlines:
-            t = el.get("t")
+        # Most elements are words and spaces without an address: one comprehension passes
+        # them by, and only the rest are looked at one by one.
+        hot = [
+            el
+            for el in inlines
+            if (t := el["t"]) not in _PLAIN or (t == "Str" and "://" in el["c"])
+        ]
+        for el in hot:
+            t = el["t"]
             if t == "Str":
                 for m in _URL.finditer(el["c"]):
                     self.found.append(TypedUrl(m.group(0).rstrip(_TRAILING), self.heading))
