@@ -42,8 +42,8 @@ _PREFIXED = (
     (re.compile(r"^(citeledger: )(error)(?=:)", re.M), _RED),
     (re.compile(r"^(citeledger: )(warning)(?=:)", re.M), _YELLOW),
 )
-# A grouped warning: a message that ends in a list of several ids.
-_GROUPED = re.compile(r"^(warn: .*: )(\[\d+\](?:, \[\d+\])+)$")
+# A grouped finding: a message that ends in a list of several ids (then its fix).
+_GROUPED = re.compile(r"^((?:warn|info): .*?: )(\[\d+\](?:, \[\d+\])+)( \u2014 fix: .*)?$")
 
 
 def colour_wanted(stream: TextIO) -> bool:
@@ -76,7 +76,8 @@ def ungrouped(line: str) -> list[str]:
     match = _GROUPED.match(line)
     if match is None:
         return [line]
-    return [f"{match.group(1)}{one}" for one in match.group(2).split(", ")]
+    fix = match.group(3) or ""
+    return [f"{match.group(1)}{one}{fix}" for one in match.group(2).split(", ")]
 
 
 def shown(line: str, level: int, *, strict: bool = False) -> list[str]:

@@ -17,6 +17,7 @@ from ._common import FromOpt, LedgerOpt, echo, flag, ledger_path, warn
 from ._flags import with_flags
 
 _REPLACE_IN_HELP = "Rewrite this draft's trailing Sources block in place (implies --cited-in)."
+_DIGESTS_HELP = "With --style evidence: name each quote's kept evidence text by its sha256."
 
 
 @with_flags("render")
@@ -32,6 +33,7 @@ def render(
     replace_in: Annotated[str | None, flag("--replace-in", "DRAFT", _REPLACE_IN_HELP)] = None,
     from_format: FromOpt = None,
     ledger: LedgerOpt = None,
+    digests: Annotated[bool, typer.Option("--digests", help=_DIGESTS_HELP)] = False,
     *,
     options: Options,
 ) -> None:
@@ -61,7 +63,12 @@ def render(
         if absent:
             warn(f"{draft} cites {', '.join(f'[{i}]' for i in absent)}, not in ledger {path}")
         wanted = set(cited.ids) if wanted is None else wanted & set(cited.ids)
-    block = render_block(book, wanted, style, title=options.sources_title)
+    if digests and style != "evidence":
+        raise BadInput(
+            f"--digests applies to --style evidence, not {style}",
+            hint="add --style evidence, or drop --digests",
+        )
+    block = render_block(book, wanted, style, title=options.sources_title, digests=digests)
     if not block:
         raise NothingFound("no sources to render", hint=f"ledger {path}")
     if replace_in:

@@ -12,7 +12,9 @@ stdout holds the report alone (a parser reads it whole) and stderr the verdict l
 
 With no FILE, the project file's ``drafts`` globs name the files (``citeledger.toml`` or
 ``[tool.citeledger]``). ``-q`` keeps the ``FAIL:`` lines (and warnings under ``--strict``) and
-the verdict; ``-v`` gives each id of a grouped warning its own line. ``-M KEY=VAL`` sets
+the verdict; ``-v`` adds the ``info:`` findings (search results registered and never cited,
+which the stats line counts) and gives each id of a grouped finding its own line. Every
+finding's line ends with its fix. ``-M KEY=VAL`` sets
 document metadata as pandoc's ``-M`` does, before the options are read from it.
 
 Several files are checked in one run (a pre-commit hook passes the drafts a commit changed):
@@ -38,7 +40,7 @@ from ..messages import to_stderr
 from ..options import Options
 from ..options.project import load_project
 from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
-from ._console import shown_all
+from ._console import VERBOSE, shown_all
 from ._flags import with_flags
 from ._pipeline import with_pipeline
 
@@ -164,10 +166,11 @@ def _print(reports: list[Report], output_format: str, level: int) -> None:
     failed = any(report.failed for report in reports)
     verdict = "verification failed" if failed else "citations OK"
     if output_format == "text":
-        lines = reports[0].lines() if len(reports) == 1 else []
+        verbose = level >= VERBOSE
+        lines = reports[0].lines(verbose=verbose) if len(reports) == 1 else []
         if len(reports) > 1:
             for report in reports:
-                lines += report.lines(named=True)[:-1]
+                lines += report.lines(named=True, verbose=verbose)[:-1]
             lines.append(verdict)
         strict = any(report.strict for report in reports)
         for line in shown_all(lines, level, strict=strict):

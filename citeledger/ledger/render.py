@@ -7,8 +7,10 @@ so a block looks the same wherever it is made::
                ledger holds an archived copy's address (in every text style)
     plain      Sources: / [n] url — title            (chat replies, slides)
     evidence   markdown, plus each quote as sources.py writes it, a line ``    > "quote"``
-               under its source, and below it a line ``      (sha256 <digest>)`` when the
-               ledger kept the text it was checked against (the evidence trail)
+               under its source; with ``digests``, below it a line ``      (sha256 <digest>)``
+               when the ledger kept the text it was checked against (the evidence trail). A
+               reader of a chat answer never checks a digest, and it costs tokens, so it is
+               asked for; the ledger keeps it either way
     footnotes  [^n]: url — title
     bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}, with
                author, year, organization and url when the ledger knows them; the library's
@@ -70,15 +72,16 @@ def _entry(source: Source) -> str:
     return text
 
 
-def _evidence_lines(quote: Quote) -> list[str]:
-    """A quote of the evidence style; then the digest of the text it was checked against when
-    the ledger kept that text, so a reader of the published block can ask for that very file
-    (``<ledger stem>.evidence/<digest>.txt``). The digest has a line of its own: a caller that
-    reads sources.py's quote lines finds each one exactly as sources.py printed it. A digest
+def _evidence_lines(quote: Quote, digests: bool) -> list[str]:
+    """A quote of the evidence style; then, with ``digests``, the digest of the text it was
+    checked against when the ledger kept that text, so a reader of the published block can ask
+    for that very file (``<ledger stem>.evidence/<digest>.txt``). The digest has a line of its
+    own: a caller that reads sources.py's quote lines finds each one exactly as sources.py
+    printed it. A digest
     that is not one is not shown."""
     lines = [f'    > "{markdown_text(quote.display_text)}"']
     digest = quote.text_sha256
-    if digest and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest):
+    if digests and digest and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest):
         lines.append(f"      (sha256 {digest})")
     return lines
 
@@ -133,9 +136,11 @@ def render_block(
     style: str = "markdown",
     *,
     title: str = "Sources",
+    digests: bool = False,
 ) -> str:
     """The Sources block for ``ids`` (all sources when ``None``) in ``style``, without a final
-    newline, under ``title``; an empty string when nothing is picked."""
+    newline, under ``title``; an empty string when nothing is picked. ``digests``: the
+    evidence style names each quote's kept text by its sha256."""
     if style not in STYLES:
         raise BadInput(f"unknown render style {style!r}", hint="use one of " + ", ".join(STYLES))
     picked = pick_sources(ledger, ids)
@@ -153,7 +158,7 @@ def render_block(
         lines.append(f"[{s.id}] {_entry(s)}")
         if style == "evidence":
             for q in s.quotes:
-                lines.extend(_evidence_lines(q))
+                lines.extend(_evidence_lines(q, digests))
                 if s.page_note(q):
                     lines.append(f"      (text: {markdown_text(s.page_note(q))})")
     return "\n".join(lines)

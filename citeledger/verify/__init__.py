@@ -114,11 +114,13 @@ def verify_for_build(
     return report
 
 
-def _own_links(found: Scan, ledger: Ledger) -> None:
+def _own_links(found: Scan, ledger: Ledger) -> set[int]:
     """A citation citeledger placed links to ``#src-N``, the entry of ledger id N: its mark
     must read ``[N]``. One edited after the build (``[9]`` linking to the entry of 1) is held
-    to the URL of the entry it links to, which is not the ledger's URL for 9."""
-    for hit in found.hits:
+    to the URL of the entry it links to, which is not the ledger's URL for 9. Returned: the
+    indexes of those edited hits (an edited mark, not a search tool's number)."""
+    edited: set[int] = set()
+    for k, hit in enumerate(found.hits):
         target = OWN_TARGET.fullmatch(hit.url or "")
         if target is None:
             continue
@@ -128,6 +130,8 @@ def _own_links(found: Scan, ledger: Ledger) -> None:
             hit.url = None
         elif source is not None:
             hit.url = source.url
+            edited.add(k)
+    return edited
 
 
 def _verify(
@@ -153,7 +157,7 @@ def _verify(
             locator = Locator.from_text(source_name, source_text, titles)
         drop_escaped(doc, found, locator, titles)
         admit_defined(doc, found, titles, (d.id for d in locator.definitions))
-    _own_links(found, ledger)
+    edited = _own_links(found, ledger)
     listing = found.listing
     skip = range(listing.start, listing.end) if listing else range(0)
     notes = note_citations(doc, ledger, skip=skip) if footnote_citations else NoteCitations()
@@ -176,6 +180,10 @@ def _verify(
         name=source_name,
         positions=positions,
         entry_positions=entry_positions,
+        blocks=doc["blocks"],
+        text=source_text,
+        titles=titles,
+        edited_links=edited,
     )
     cited, stats = checker.run()
     return Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)

@@ -4,13 +4,14 @@ style rules of the convention and the optional figures check.
 A finding names one id where it has one place (the first citation of an id, the line of a
 Sources entry) so an editor or CI annotation can jump to it; findings without a place in the
 draft (ledger sources nobody cites) keep the seed's grouped form. Each finding is made by its
-row of :mod:`.rules`, which holds its code and level.
+row of :mod:`.rules`, which holds its code, level and fix; the agent's mistakes that pass every
+other check are found by :mod:`.agent_mistakes`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,8 +24,10 @@ from ..document.sources_block import DraftEntry
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.urls import is_legacy, same_url
 from ..options import Options
+from ..tree import Blocks
+from .agent_mistakes import AgentChecks
 from .evidence_trail import recheck_findings
-from .report import Finding
+from .report import Finding, id_list, snippet
 from .rules import (
     FOOTNOTE_URL_NOT_IN_LEDGER,
     GROUP_MARKER,
@@ -36,6 +39,7 @@ from .rules import (
     MISSING_FROM_SOURCES_BLOCK,
     MISSING_SOURCES_BLOCK,
     NOT_A_URL,
+    QUOTED_SOURCE_NOT_CITED,
     REPEATED_ID,
     SOURCES_ENTRY_NOT_IN_LEDGER,
     SOURCES_URL_MISMATCH,
@@ -55,35 +59,21 @@ _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f ](?=\d{3}(?!\d))")
 _SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
 
 
-# What pandoc's markdown reader percent-encodes in a link target (its escapeURI): a URL read
-# from a link may hold %5B where the ledger holds "[".
 def unreadable_slide_findings(slides: Iterable[tuple[int, str]], name: str) -> list[Finding]:
     """A finding for each (number, title) of a deck's slides whose text pandoc's reader drops
     (:func:`citeledger.document.deck_reading.unreadable_slides`): what verify could not see is
     said, never passed over."""
     return [
         UNREADABLE_SLIDE.finding(
-            "text pandoc cannot read back (an equation's box), so its citations are unchecked"
-            " — verify the draft the deck was built from",
+            "text pandoc cannot read back (an equation's box), so its citations are unchecked",
             f"{name} § slide {number}{f' ({title})' if title else ''}",
         )
         for number, title in slides
     ]
 
 
-def _ids(ids: list[int] | tuple[int, ...] | set[int]) -> str:
-    return ", ".join(f"[{i}]" for i in ids)
-
-
-def _snippet(text: str, width: int = 60) -> str:
-    text = " ".join(text.split())
-    if len(text) > width:
-        text = text[: width - 1] + "\u2026"
-    return f"\u201c{text}\u201d"
-
-
 @dataclass
-class Checker:
+class Checker(AgentChecks):
     """One verification run over one document: what the caller read from it (markers,
     sentences, Sources entries, footnote citations, marker positions) in, findings out.
 
@@ -101,6 +91,10 @@ class Checker:
     name: str
     positions: list[list[str | None]] | None
     entry_positions: dict[int, str] = field(default_factory=dict)
+    blocks: Blocks = field(default_factory=list)
+    text: str | None = None
+    titles: Sequence[str] = ()
+    edited_links: set[int] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
 
     # -- places ------------------------------------------------------------------------------
@@ -132,8 +126,12 @@ class Checker:
                 return heading_location(self.name, s.heading)
         return self.name
 
-    def add(self, rule: Rule, message: str, location: str, ids: Iterable[int] = ()) -> None:
-        self.findings.append(rule.finding(message, location, tuple(ids)))
+    def add(
+        self, rule: Rule, message: str, location: str, ids: Iterable[int] = (), fix: str = ""
+    ) -> None:
+        if not fix:
+            fix = rule.fix.replace("DRAFT", self.draft)
+        self.findings.append(rule.finding(message, location, tuple(ids), fix))
 
     # -- the run -------------------------------------------------------------------------------
 
@@ -156,12 +154,17 @@ class Checker:
         if self.options.recheck:
             self.findings.extend(recheck_findings(self.ledger, cited, first))
         self.unused(listed, set(cited))
+        self.all_unverified(stats)
+        self.piled()
+        if self.text is not None and cited:
+            self.typed_urls()
         self.crowded_sentences()
         self.style()
         if self.options.figures:
             self.figures()
         self.unknown_footnotes()
         stats.update(self.counts(cited))
+        stats["uncited_unquoted"] = sum(len(f.ids) for f in self.findings if f.level == "info")
         return cited, stats
 
     def marker_places(self) -> dict[int, str]:
@@ -194,9 +197,11 @@ class Checker:
                 self.add(
                     NOT_A_URL,
                     f"[{i}] is {source.url}, which is not a URL a reader can open (a sources.py "
-                    f"entry) \u2014 run `citeledger add https://{source.url}` and cite that id",
+                    "entry)",
                     where,
                     (i,),
+                    f"`citeledger add https://{source.url}` and cite the id it prints in place "
+                    f"of [{i}]",
                 )
 
     def sources_block(
@@ -213,8 +218,7 @@ class Checker:
         if cited and not has_list and self.require_sources_block:
             self.add(
                 MISSING_SOURCES_BLOCK,
-                "draft cites sources but has no `Sources:` block \u2014 run "
-                "`citeledger render --replace-in DRAFT`",
+                "draft cites sources but has no `Sources:` block",
                 self.name,
                 sorted(cited),
             )
@@ -238,11 +242,13 @@ class Checker:
                     self.entry_location(entry),
                     (sid,),
                 )
-            elif not same_url(entry.url, source.url):
+            elif not same_url(entry.url, source.url) and not self.search_number(
+                sid, entry.url, self.entry_location(entry)
+            ):
                 self.add(
                     SOURCES_URL_MISMATCH,
                     f"Sources block URL for [{sid}] does not match the ledger "
-                    f"(block: {entry.url} / ledger: {source.url}) \u2014 re-run `render`",
+                    f"(block: {entry.url} / ledger: {source.url})",
                     self.entry_location(entry),
                     (sid,),
                 )
@@ -264,10 +270,14 @@ class Checker:
                     if (i, hit.url) in reported or (entry and entry.url == hit.url):
                         continue
                     reported.add((i, hit.url))
+                    if k not in self.edited_links and self.search_number(
+                        i, hit.url, self.marker_location(k, 0)
+                    ):
+                        continue
                     self.add(
                         LINK_URL_MISMATCH,
                         f"[{i}] links to {hit.url}, not to the ledger's URL for [{i}] "
-                        f"({source.url}) \u2014 link the ledger's URL, or drop the link",
+                        f"({source.url})",
                         self.marker_location(k, 0),
                         (i,),
                     )
@@ -317,16 +327,19 @@ class Checker:
             if source is not None and not source.quotes:
                 self.add(
                     MISSING_EVIDENCE,
-                    "cited sources carry no verbatim evidence quote (run `quote` with the "
-                    f"fetched page text): [{i}]",
+                    f"cited sources carry no verbatim evidence quote: [{i}]",
                     where,
                     (i,),
                 )
+        self.misplaced_quotes(first)
 
     def unused(self, listed: dict[int, DraftEntry], cited: set[int]) -> None:
         """Sources nobody cites are warnings, not failures: a Sources entry the text never
-        cites misleads a reader; a ledger source this draft leaves out may be another
-        draft's, so it keeps the seed's one grouped line."""
+        cites misleads a reader; a ledger source that carries evidence quotes was read for a
+        claim, so leaving it out asks whether the claim lost its source. A search result
+        registered and never quoted is no finding a reader sees (an agent registers every
+        result at retrieval time): an info, counted on the stats line, in the seed's one
+        grouped line under ``-v``."""
         for sid in sorted(set(listed) - cited):
             self.add(
                 LISTED_NOT_CITED,
@@ -335,12 +348,25 @@ class Checker:
                 (sid,),
             )
         uncited = sorted(set(self.ledger.ids()) - cited)
-        if uncited:
+        quiet = []
+        for sid in uncited:
+            source = self.ledger.source(sid)
+            if not source.quotes:
+                quiet.append(sid)
+                continue
+            self.add(
+                QUOTED_SOURCE_NOT_CITED,
+                f"[{sid}] carries evidence quotes ({snippet(source.quotes[0].text)}) but is not "
+                "cited in this draft: a claim lost its source?",
+                self.name,
+                (sid,),
+            )
+        if quiet:
             self.add(
                 UNCITED_LEDGER_SOURCE,
-                f"registered in the ledger but not cited in this draft: {_ids(uncited)}",
+                f"registered in the ledger but not cited in this draft: {id_list(quiet)}",
                 self.name,
-                uncited,
+                quiet,
             )
 
     def crowded_sentences(self) -> None:
@@ -353,7 +379,7 @@ class Checker:
                 self.add(
                     TOO_MANY_IDS,
                     f"sentence carries more than {MAX_IDS_PER_SENTENCE} citations "
-                    f"({_ids(cites)}): {_snippet(s.text)}",
+                    f"({id_list(cites)}): {snippet(s.text)}",
                     self.sentence_location(s),
                     s.ids,
                 )
@@ -361,8 +387,7 @@ class Checker:
             if repeated:
                 self.add(
                     REPEATED_ID,
-                    f"sentence cites {_ids(repeated)} more than once: cite each source once "
-                    f"per sentence: {_snippet(s.text)}",
+                    f"sentence cites {id_list(repeated)} more than once: {snippet(s.text)}",
                     self.sentence_location(s),
                     repeated,
                 )
@@ -402,27 +427,28 @@ class Checker:
                 if p == 0 and hit.start > 0 and _spaced(hit):
                     self.add(
                         SPACE_BEFORE_MARKER,
-                        f"space before the marker {piece.text}: write it against the text it "
-                        "supports (`water.[1]`)",
+                        f"space before the marker {piece.text}",
                         self.marker_location(k, ordinal),
                         piece.ids,
+                        f"delete the space: write it against the text it supports "
+                        f"(`water.{piece.text}`)",
                     )
                 if piece.kind == "group":
                     self.add(
                         GROUP_MARKER,
-                        f"several ids in one bracket {piece.text}: give each its own brackets "
-                        f"({''.join(f'[{i}]' for i in piece.ids)})",
+                        f"several ids in one bracket {piece.text}",
                         self.marker_location(k, ordinal),
                         piece.ids,
+                        f"give each id its own brackets: {''.join(f'[{i}]' for i in piece.ids)}",
                     )
                 nxt = pieces[p + 1] if p + 1 < len(pieces) else None
                 if isinstance(nxt, str) and _ends_sentence(nxt):
                     self.add(
                         MARKER_BEFORE_PUNCTUATION,
-                        f"marker {piece.text} stands before the sentence's closing "
-                        f"punctuation: put it after (`water.{piece.text}`)",
+                        f"marker {piece.text} stands before the sentence's closing punctuation",
                         self.marker_location(k, ordinal),
                         piece.ids,
+                        f"put it after the punctuation: `water.{piece.text}`",
                     )
                 ordinal += 1
 
@@ -443,8 +469,8 @@ class Checker:
             if missing:
                 self.add(
                     UNSUPPORTED_FIGURE,
-                    f"{', '.join(missing)} appear(s) in no quote of {_ids(ids)}: "
-                    f"{_snippet(s.text)}",
+                    f"{', '.join(missing)} appear(s) in no quote of {id_list(ids)}: "
+                    f"{snippet(s.text)}",
                     self.sentence_location(s),
                     tuple(ids),
                 )

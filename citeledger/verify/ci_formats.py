@@ -7,6 +7,10 @@ dashboards. Both read a finding's location as the verifier wrote it: ``FILE:LINE
 markdown, ``FILE § Heading`` in other formats (the heading then goes with the message, since
 neither form has a place for it), or another file (the ledger, for evidence-trail findings).
 
+Each finding's fix goes with it: after the message of a workflow command, as the ``fix``
+property of a SARIF result (SARIF's own ``fixes`` are edits of bytes, which a fix such as
+``citeledger render --replace-in`` is not), and as the help of its SARIF rule.
+
 A warning that fails the run (``--strict``) is an error in both forms, so what the dashboard
 calls an error is exactly what failed the gate.
 
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .report import LEVELS, Finding, Report
+from .report import FIX_MARK, LEVELS, Finding, Report
 from .rules import RULES, rule_name
 
 SARIF_SCHEMA = (
@@ -108,6 +112,8 @@ def github_commands(reports: Sequence[Report]) -> list[str]:
             message = finding.message
             if where.heading:
                 message += f" (\u00a7 {where.heading})"
+            if finding.fix:
+                message += f" {FIX_MARK}{finding.fix}"
             out.append(f"::{command} {','.join(props)}::{_escape_data(message)}")
     return out
 
@@ -165,6 +171,7 @@ def _rule(code: str) -> dict[str, Any]:
     }
     if row:
         rule["helpUri"] = f"{README_URL}#{row.anchor}"
+        rule["help"] = {"text": row.fix.replace("{ids}", "[n]")}
     return rule
 
 
@@ -193,8 +200,13 @@ def _result(finding: Finding, report: Report, rule_index: int) -> dict[str, Any]
         "message": {"text": finding.message},
         "locations": [location],
     }
+    properties: dict[str, Any] = {}
     if finding.ids:
-        result["properties"] = {"ids": list(finding.ids)}
+        properties["ids"] = list(finding.ids)
+    if finding.fix:
+        properties["fix"] = finding.fix
+    if properties:
+        result["properties"] = properties
     return result
 
 

@@ -5,13 +5,17 @@ The text form keeps the grounded-citations ``sources.py verify`` lines (``info: 
 scripts written for the seed keep working; each finding now also says where it is. Past
 :data:`SHOWN_PER_RULE` warnings (or infos) of one rule, the text form prints the first ones and
 then one line with the count and the next locations: a long report's 270 style warnings would
-bury the few findings that matter. Every FAIL is printed. The JSON form carries every finding
+bury the few findings that matter. Every FAIL is printed. ``info`` findings (a search result
+registered and never cited) are counted in the stats line and listed only with ``-v``. Each
+finding ends with its fix (`` — fix: ...``), the edit or command that clears it, in the
+text form and as the JSON's ``fix``. The JSON form carries every finding
 for CI tools (:mod:`.ci_formats` writes them as GitHub Actions commands and SARIF).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,6 +26,8 @@ LEVELS: tuple[Level, ...] = ("info", "warn", "FAIL")
 SHOWN_PER_RULE = 3
 # Locations the count line names, after the findings shown.
 _MORE_LOCATIONS = 3
+# What joins a finding's message and its fix on the finding's one line.
+FIX_MARK = "\u2014 fix: "
 
 
 @dataclass
@@ -31,9 +37,11 @@ class Finding:
     message: str
     location: str
     ids: tuple[int, ...] = ()
+    fix: str = ""
 
     def line(self) -> str:
-        return f"{self.level}: {self.location}: {self.message}"
+        fix = f" {FIX_MARK}{self.fix}" if self.fix else ""
+        return f"{self.level}: {self.location}: {self.message}{fix}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -42,6 +50,7 @@ class Finding:
             "message": self.message,
             "location": self.location,
             "ids": list(self.ids),
+            "fix": self.fix,
         }
 
 
@@ -61,13 +70,15 @@ class Report:
     def by_code(self, code: str) -> list[Finding]:
         return [f for f in self.findings if f.code == code]
 
-    def lines(self, *, named: bool = False, limit: int | None = SHOWN_PER_RULE) -> list[str]:
+    def lines(
+        self, *, named: bool = False, limit: int | None = SHOWN_PER_RULE, verbose: bool = False
+    ) -> list[str]:
         """The text report; ``named``: the stats line says which file it counts (a run over
         several files). ``limit``: warnings and infos of one rule printed in full before one
-        line counts the rest (None: all of them)."""
+        line counts the rest (None: all of them). ``verbose``: the info findings too."""
         where = f"{self.source_name}: " if named else ""
         out = [f"info: {where}stats: {stats_line(self.stats)}"]
-        for level in LEVELS:
+        for level in LEVELS if verbose else LEVELS[1:]:
             found = [f for f in self.findings if f.level == level]
             out.extend(grouped_lines(found, None if level == "FAIL" else limit))
         out.append("verification failed" if self.failed else "citations OK")
@@ -122,4 +133,25 @@ def stats_line(s: dict[str, Any]) -> str:
         f"{s['policy_sentences']} [policy] (a sentence may be several); "
         f"{s['distinct_cited']} distinct source(s) cited, "
         f"{s['ledger_sources']} in ledger ({s['sources_with_quotes']} with evidence quotes)"
+        + _uncited(s.get("uncited_unquoted", 0))
     )
+
+
+def _uncited(count: int) -> str:
+    """The search results registered and never cited, which are no finding a reader sees."""
+    if not count:
+        return ""
+    return f"; {count} registered without evidence and not cited (`-v` lists them)"
+
+
+def id_list(ids: Iterable[int]) -> str:
+    """Ids as a finding names them: ``[3], [7]``."""
+    return ", ".join(f"[{i}]" for i in ids)
+
+
+def snippet(text: str, width: int = 60) -> str:
+    """A sentence or quote on one line, clipped to ``width``, in quotation marks."""
+    text = " ".join(text.split())
+    if len(text) > width:
+        text = text[: width - 1] + "\u2026"
+    return f"\u201c{text}\u201d"

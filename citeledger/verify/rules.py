@@ -1,9 +1,12 @@
 """The verifier's findings, one row each: the only place a finding's code is spelled.
 
 The checks emit a finding through its row (a constant here), so a mistyped code is a
-``NameError`` or a mypy error, never a silent new code; SARIF names its rules from the rows, the
-verifier's manual points here, and the README's table of findings is :func:`readme_table`
-(a test holds the two equal). Rows are in the order the verifier reports them.
+``NameError`` or a mypy error, never a silent new code. Each row says how to fix what it finds
+(``fix``: a command or an edit an agent can act on); ``{ids}`` in it stands for the finding's
+ids (``{id}`` for the first, as a command takes it), and a check that knows more (the
+ledger's id for a typed URL) gives its own. SARIF names its rules from the rows, the verifier's
+manual points here, and the README's table of findings is :func:`readme_table` (a test holds
+the two equal). Rows are in the order the verifier reports them.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from .report import Finding, Level
 
 @dataclass(frozen=True)
 class Rule:
-    """One kind of finding: its code, how bad it is, what it checks in one line, and ``when``
-    the check runs if not on every run (the flag or the input that asks for it)."""
+    """One kind of finding: its code, how bad it is, what it checks in one line, how to fix
+    it, and ``when`` the check runs if not on every run (the flag or the input that asks for
+    it)."""
 
     code: str
     level: Level
     summary: str
+    fix: str
     when: str = ""
 
     @property
@@ -32,8 +37,16 @@ class Rule:
         """The README anchor of the rule's row, for a link to its help."""
         return f"finding-{self.code}"
 
-    def finding(self, message: str, location: str, ids: tuple[int, ...] = ()) -> Finding:
-        return Finding(self.level, self.code, message, location, ids)
+    def finding(
+        self, message: str, location: str, ids: tuple[int, ...] = (), fix: str = ""
+    ) -> Finding:
+        """A finding of this rule; its fix is ``fix`` when the check knows a better one, else
+        the row's; the finding's ids stand in place of ``{ids}`` (``[3], [7]``), its first id in
+        place of ``{id}`` (``3``, as a command takes it)."""
+        shown = ", ".join(f"[{i}]" for i in ids) or "the id"
+        bare = str(ids[0]) if ids else "N"
+        fix = (fix or self.fix).replace("{ids}", shown).replace("{id}", bare)
+        return Finding(self.level, self.code, message, location, ids, fix)
 
 
 def rule_name(code: str) -> str:
@@ -44,119 +57,218 @@ def rule_name(code: str) -> str:
 RULES: dict[str, Rule] = {}
 
 
-def _rule(code: str, level: Level, summary: str, when: str = "") -> Rule:
+def _rule(code: str, level: Level, summary: str, fix: str, when: str = "") -> Rule:
     if code in RULES:
         raise ValueError(f"finding code {code} declared twice")
-    RULES[code] = Rule(code, level, summary, when)
+    RULES[code] = Rule(code, level, summary, fix, when)
     return RULES[code]
 
 
 # The ids cited, the Sources block, links, coverage, evidence.
 UNKNOWN_ID = _rule(
-    "unknown-id", "FAIL", "A cited id is not in the ledger (hallucinated or renumbered)."
+    "unknown-id",
+    "FAIL",
+    "A cited id is not in the ledger (hallucinated or renumbered).",
+    "cite an id `citeledger list` shows, or `citeledger add URL` and cite the id it prints",
 )
 NOT_A_URL = _rule(
-    "not-a-url", "FAIL", "A cited ledger entry is no URL a reader can open (a sources.py entry)."
+    "not-a-url",
+    "FAIL",
+    "A cited ledger entry is no URL a reader can open (a sources.py entry).",
+    "`citeledger add https://…` the page and cite the id it prints in place of {ids}",
 )
 MISSING_SOURCES_BLOCK = _rule(
     "missing-sources-block",
     "FAIL",
     "The draft cites sources but has no Sources block.",
+    "`citeledger render --replace-in DRAFT`",
     "unless a build writes the list",
 )
 MISSING_FROM_SOURCES_BLOCK = _rule(
-    "missing-from-sources-block", "FAIL", "A cited id is absent from the draft's Sources block."
+    "missing-from-sources-block",
+    "FAIL",
+    "A cited id is absent from the draft's Sources block.",
+    "`citeledger render --replace-in DRAFT`",
 )
 SOURCES_ENTRY_NOT_IN_LEDGER = _rule(
     "sources-entry-not-in-ledger",
     "FAIL",
     "The Sources block lists an id that is not in the ledger.",
+    "`citeledger render --replace-in DRAFT` (it lists only ledger ids)",
 )
 SOURCES_URL_MISMATCH = _rule(
-    "sources-url-mismatch", "FAIL", "A Sources block entry's URL differs from the ledger's."
+    "sources-url-mismatch",
+    "FAIL",
+    "A Sources block entry's URL differs from the ledger's.",
+    "if the ledger's URL is the source meant, `citeledger render --replace-in DRAFT`; if the "
+    "block's, `citeledger add URL` and cite the id it prints in place of {ids}",
+)
+SEARCH_RESULT_NUMBER = _rule(
+    "search-result-number",
+    "FAIL",
+    "A cited id is a search tool's number: the URL the draft gives it is another ledger id's.",
+    "cite the ledger's id for that URL in place of {ids}, then "
+    "`citeledger render --replace-in DRAFT`",
 )
 LINK_URL_MISMATCH = _rule(
     "link-url-mismatch",
     "FAIL",
     "A marker written as a link points at another URL than the ledger's.",
+    "link the ledger's URL for {ids} (`citeledger list`), or drop the link and keep the marker",
 )
 LOW_COVERAGE = _rule(
     "low-coverage",
     "FAIL",
     "Fewer sentences declare their provenance than the required share.",
+    "put an id after each sentence a source supports, or mark it `[unverified]`",
     "--min-coverage",
 )
 MISSING_EVIDENCE = _rule(
-    "missing-evidence", "FAIL", "A cited source carries no verbatim evidence quote.", "--evidence"
+    "missing-evidence",
+    "FAIL",
+    "A cited source carries no verbatim evidence quote.",
+    '`citeledger quote {id} --text "…" --from PAGE` with the words of the fetched page',
+    "--evidence",
+)
+QUOTE_FROM_OTHER_SOURCE = _rule(
+    "quote-from-other-source",
+    "warn",
+    "A cited source's quote is in another source's kept page, not in one of its own.",
+    "cite the source whose page holds the quote, or quote {ids} from its own page "
+    '(`citeledger quote {id} --text "…" --from PAGE`)',
+    "--evidence",
 )
 # The evidence trail (``recheck``).
 EVIDENCE_FILE_MISSING = _rule(
     "evidence-file-missing",
     "FAIL",
     "The evidence text a quote was checked against is missing.",
+    "copy the ledger's `.evidence/` folder along with it, or `quote` {ids} again from the page",
     "--recheck",
 )
 EVIDENCE_FILE_ALTERED = _rule(
     "evidence-file-altered",
     "FAIL",
     "The evidence text a quote was checked against has changed.",
+    "restore the file from version control, or `quote` {ids} again from the page",
     "--recheck",
 )
 QUOTE_NOT_IN_EVIDENCE = _rule(
-    "quote-not-in-evidence", "FAIL", "A quote is not in the evidence text kept for it.", "--recheck"
+    "quote-not-in-evidence",
+    "FAIL",
+    "A quote is not in the evidence text kept for it.",
+    '`citeledger quote {id} --text "…" --from PAGE` again, with the page\'s own words',
+    "--recheck",
 )
 EVIDENCE_NOT_STORED = _rule(
     "evidence-not-stored",
     "warn",
     "A quote has no evidence text kept beside the ledger.",
+    '`citeledger quote {id} --text "…" --from PAGE` again, to keep the page\'s text',
     "--recheck",
 )
 # The seed's warnings, then the convention's style.
 LISTED_NOT_CITED = _rule(
-    "listed-not-cited", "warn", "The Sources block lists a source the text never cites."
+    "listed-not-cited",
+    "warn",
+    "The Sources block lists a source the text never cites.",
+    "cite {ids} after the sentence it supports, or `citeledger render --replace-in DRAFT`",
+)
+QUOTED_SOURCE_NOT_CITED = _rule(
+    "quoted-source-not-cited",
+    "warn",
+    "A source that carries evidence quotes is not cited: a claim lost its source?",
+    "cite {ids} after the sentence its quote supports, or drop that claim",
 )
 UNCITED_LEDGER_SOURCE = _rule(
-    "uncited-ledger-source", "warn", "A ledger source is not cited in this draft."
+    "uncited-ledger-source",
+    "info",
+    "A ledger source without evidence is not cited in this draft (a search result not used).",
+    "nothing to do; cite it where a sentence rests on it",
+)
+ALL_CLAIMS_UNVERIFIED = _rule(
+    "all-claims-unverified",
+    "warn",
+    "No sentence cites a source, though the ledger holds sources and sentences are marked "
+    "[unverified].",
+    "cite the ledger's ids after the sentences they support; keep `[unverified]` for claims "
+    "no source carries",
+)
+IDS_AT_PARAGRAPH_END = _rule(
+    "ids-at-paragraph-end",
+    "warn",
+    "A paragraph's ids are piled after its last sentence, the sentences before it uncited.",
+    "move each of {ids} after the sentence it supports",
+)
+RAW_URL_IN_PROSE = _rule(
+    "raw-url-in-prose",
+    "warn",
+    "A URL is typed into the prose, where a ledger id belongs.",
+    "`citeledger add URL`, then replace the URL with the id it prints, after the sentence",
+    "markdown drafts",
 )
 TOO_MANY_IDS = _rule(
-    "too-many-ids", "warn", "A sentence carries more citations than the convention allows."
+    "too-many-ids",
+    "warn",
+    "A sentence carries more citations than the convention allows.",
+    "keep the three ids that carry the claim, or split the sentence",
 )
-REPEATED_ID = _rule("repeated-id", "warn", "A sentence cites the same id twice.")
+REPEATED_ID = _rule(
+    "repeated-id",
+    "warn",
+    "A sentence cites the same id twice.",
+    "cite {ids} once in the sentence",
+)
 SPACE_BEFORE_MARKER = _rule(
-    "space-before-marker", "warn", "A space stands between the text and its marker."
+    "space-before-marker",
+    "warn",
+    "A space stands between the text and its marker.",
+    "delete the space: `water.[1]`",
 )
-GROUP_MARKER = _rule("group-marker", "warn", "Several ids share one bracket; give each its own.")
+GROUP_MARKER = _rule(
+    "group-marker",
+    "warn",
+    "Several ids share one bracket; give each its own.",
+    "give each id its own brackets: `[1][2]`",
+)
 MARKER_BEFORE_PUNCTUATION = _rule(
     "marker-before-punctuation",
     "warn",
     "A marker stands before the sentence's closing punctuation.",
+    "put the marker after the punctuation: `water.[1]`",
 )
 UNSUPPORTED_FIGURE = _rule(
     "unsupported-figure",
     "warn",
     "A number in a cited sentence appears in none of its sources' quotes.",
+    "`citeledger quote` the passage that states the number, or correct it",
     "--figures",
 )
 FOOTNOTE_URL_NOT_IN_LEDGER = _rule(
     "footnote-url-not-in-ledger",
     "warn",
     "A footnote links to a URL that is not in the ledger.",
+    "`citeledger add URL` and cite its id, or drop the link from the footnote",
     "docx, odt and org files",
 )
-
 UNREADABLE_SLIDE = _rule(
     "unreadable-slide",
     "FAIL",
     "A slide holds text pandoc cannot read back (an equation's box): its citations go unchecked.",
+    "verify the draft the deck was built from (`citeledger verify DRAFT`)",
     "pptx files",
 )
 
 
 def readme_table() -> str:
     """The README's table of findings, row for row; each row carries the rule's anchor."""
-    rows = ["| finding | level | what it means | checked |", "|---|---|---|---|"]
+    rows = [
+        "| finding | level | what it means | how to fix | checked |",
+        "|---|---|---|---|---|",
+    ]
     for rule in RULES.values():
         when = f"`{rule.when}`" if rule.when.startswith("--") else rule.when or "always"
         anchored = f'<a id="{rule.anchor}"></a>`{rule.code}`'
-        rows.append(f"| {anchored} | {rule.level} | {rule.summary} | {when} |")
+        fix = rule.fix.replace("{ids}", "[n]").replace("{id}", "N")
+        rows.append(f"| {anchored} | {rule.level} | {rule.summary} | {fix} | {when} |")
     return "\n".join(rows)

@@ -63,6 +63,14 @@ def _project(tmp_path: Path, sources: int = 4) -> Path:
     return tmp_path
 
 
+def _quote_uncited(folder: Path) -> None:
+    """Source 3, which the draft does not cite, gets a quote: a warning (a claim lost its
+    source?), where an uncited source without quotes is only counted."""
+    ledger = json.loads((folder / "ledger.json").read_text(encoding="utf-8"))
+    ledger["sources"][2]["quotes"] = [{"text": "Ice shelves calve.", "added": "2026-01-02"}]
+    (folder / "ledger.json").write_text(json.dumps(ledger), encoding="utf-8")
+
+
 def _env(**set_: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env.update(set_)
@@ -90,25 +98,25 @@ def test_quiet_after_the_verb_keeps_the_failures_and_the_verdict(tmp_path: Path)
 
 def test_quiet_keeps_a_warning_that_fails_under_strict(tmp_path: Path) -> None:
     folder = _project(tmp_path)
+    _quote_uncited(folder)
     done = run_citeledger(
         "-q", "verify", "draft.md", "--strict", cwd=folder, ledger=folder / "ledger.json"
     )
     assert done.returncode == 1
-    assert "registered in the ledger but not cited" in done.stdout
+    assert "[3] carries evidence quotes" in done.stdout
     assert "info:" not in done.stdout
 
 
-def test_verbose_gives_each_grouped_id_its_own_warning(tmp_path: Path) -> None:
+def test_verbose_lists_each_uncited_search_result_on_its_own_line(tmp_path: Path) -> None:
     folder = _project(tmp_path, sources=5)
     plain = run_citeledger("verify", "draft.md", cwd=folder, ledger=folder / "ledger.json")
-    grouped = [ln for ln in plain.stdout.splitlines() if "not cited in this draft" in ln]
-    assert grouped == [
-        "warn: draft.md: registered in the ledger but not cited in this draft: [3], [4], [5]"
-    ]
+    assert "not cited in this draft" not in plain.stdout  # counted on the stats line only
+    assert "3 registered without evidence and not cited" in plain.stdout.splitlines()[0]
     loud = run_citeledger("verify", "-v", "draft.md", cwd=folder, ledger=folder / "ledger.json")
     lines = [ln for ln in loud.stdout.splitlines() if "not cited in this draft" in ln]
     assert lines == [
-        f"warn: draft.md: registered in the ledger but not cited in this draft: [{i}]"
+        f"info: draft.md: registered in the ledger but not cited in this draft: [{i}] \u2014 "
+        "fix: nothing to do; cite it where a sentence rests on it"
         for i in (3, 4, 5)
     ]
 
@@ -169,6 +177,7 @@ def test_convert_names_each_output_as_it_is_written(tmp_path: Path) -> None:
 
 def test_force_color_colours_fail_warn_and_the_verdict(tmp_path: Path) -> None:
     folder = _project(tmp_path)
+    _quote_uncited(folder)
     done = run_citeledger(
         "verify",
         "draft.md",

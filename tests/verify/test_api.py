@@ -56,7 +56,10 @@ def test_report_lines_follow_the_seed_shape() -> None:
     assert lines[0].startswith("info: stats: 2 prose sentence(s), 2 with declared provenance")
     assert lines[-1] == "citations OK"
     assert "warn: d.md:3:83: space before the marker [2]" in "\n".join(lines)
-    assert "warn: d.md: registered in the ledger but not cited in this draft: [3]" in lines
+    uncited = "info: d.md: registered in the ledger but not cited in this draft: [3]"
+    assert not any(line.startswith(uncited) for line in lines)  # listed with -v only
+    assert any(line.startswith(uncited) for line in report.lines(verbose=True))
+    assert lines[0].endswith("; 1 registered without evidence and not cited (`-v` lists them)")
 
 
 def test_failures_come_after_warnings_and_fail_the_report() -> None:
@@ -110,7 +113,7 @@ def test_to_json_round_trips_findings() -> None:
     data = json.loads(report.to_json())
     assert data["ok"] is False and data["cited_ids"] == [1, 2]
     rebuilt = [
-        Finding(f["level"], f["code"], f["message"], f["location"], tuple(f["ids"]))
+        Finding(f["level"], f["code"], f["message"], f["location"], tuple(f["ids"]), f["fix"])
         for f in data["findings"]
     ]
     assert rebuilt == report.findings

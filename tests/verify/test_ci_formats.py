@@ -64,9 +64,11 @@ def test_github_format_prints_an_error_at_each_failing_marker(cli, project: Path
     assert result.code == 1
     assert result.out.splitlines() == [
         "::error file=bad.md,line=3,col=36,title=citeledger unknown-id::"
-        "citations not in the ledger (hallucinated or renumbered): [7]",
+        "citations not in the ledger (hallucinated or renumbered): [7] \u2014 fix: cite an id "
+        "`citeledger list` shows, or `citeledger add URL` and cite the id it prints",
         "::error file=bad.md,line=3,col=36,title=citeledger missing-from-sources-block::"
-        "cited but absent from the Sources block: [7]",
+        "cited but absent from the Sources block: [7] \u2014 fix: "
+        "`citeledger render --replace-in bad.md`",
     ]
     assert result.err.strip() == "verification failed"
 
@@ -90,7 +92,9 @@ def test_github_format_a_finding_at_a_heading_names_the_file_and_the_heading(
     failed = [c for c in result.out.splitlines() if c.startswith("::error")]
     assert failed[0] == (
         "::error file=page.html,title=citeledger unknown-id::"
-        "citations not in the ledger (hallucinated or renumbered): [9] (§ Floating ice)"
+        "citations not in the ledger (hallucinated or renumbered): [9] (§ Floating ice) "
+        "\u2014 fix: cite an id `citeledger list` shows, or `citeledger add URL` and cite the id "
+        "it prints"
     )
 
 

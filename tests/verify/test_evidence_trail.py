@@ -178,9 +178,9 @@ def test_an_evidence_folder_that_is_a_file_is_one_line_and_nothing_is_written(
     assert (tmp_path / "ledger.json").read_bytes() == before
 
 
-def test_render_evidence_prints_each_quotes_kept_digest(quoted: Path, cli) -> None:
+def test_render_evidence_with_digests_prints_each_quotes_kept_digest(quoted: Path, cli) -> None:
     digest = _only_file(quoted).name.removesuffix(".txt")
-    done = cli("render", "--style", "evidence")
+    done = cli("render", "--style", "evidence", "--digests")
     assert done.code == 0
     lines = done.out.splitlines()
     for quote in ("less dense than liquid water", "floats with about 90% below"):

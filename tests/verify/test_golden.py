@@ -111,10 +111,11 @@ def test_listed_but_never_cited_warns(monkeypatch: pytest.MonkeyPatch) -> None:
     assert code == 0 and f["level"] == "warn" and f["ids"] == [3]
 
 
-def test_ledger_source_not_cited_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ledger_source_not_cited_without_evidence_is_info(monkeypatch: pytest.MonkeyPatch) -> None:
     code, _, report = run_case("uncited-ledger-source", monkeypatch)
     f = finding(report, "uncited-ledger-source")
-    assert code == 0 and f["level"] == "warn" and f["ids"] == [3]
+    assert code == 0 and f["level"] == "info" and f["ids"] == [3]
+    assert report["stats"]["uncited_unquoted"] == 1
 
 
 def test_more_than_three_ids_in_one_sentence_warns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -203,7 +204,8 @@ def test_docx_footnote_holding_ledger_url_is_a_citation(monkeypatch: pytest.Monk
     code, _, report = run_case("docx-footnotes", monkeypatch)
     assert report["cited_ids"] == [1, 2]
     assert "missing-sources-block" not in codes(report)
-    assert codes(report, "warn") == ["uncited-ledger-source", "footnote-url-not-in-ledger"]
+    assert codes(report, "warn") == ["footnote-url-not-in-ledger"]
+    assert codes(report, "info") == ["uncited-ledger-source"]
     assert code == 0
 
 
