@@ -147,7 +147,6 @@ def _verify_file(
         options,
         source_name=file,
         source_text=draft.text,
-        footnote_citations=formats.cites_in_notes(fmt),
     )
 
 

@@ -1,21 +1,32 @@
-"""Citations a Word file carries as footnotes.
+"""Citations a document carries as footnotes, in every format pandoc reads.
 
 ``convert`` turns ``[n]`` into real Word footnotes holding "Title. URL (accessed DATE)", and a
-reviewer may edit the file after that; no bracket survives in the text. Read back through pandoc,
-each footnote is a Note element, so a note whose text or link targets hold a URL the ledger knows
-cites that source where it stands. The footnotes are then the list of sources, which is why the
-verifier requires no Sources block from such a file.
+reviewer may edit the file after that; no bracket survives in the text. Drafts are written so
+too: a research agent's markdown export cites ``[^1]`` with ``[^1]: https://...``, a PEP cites
+URL footnotes in reStructuredText, and Org reads ``[1] url`` at the start of a line as the
+definition of footnote 1. Read through pandoc, each footnote is a Note element, so a note whose
+text or link targets hold a URL the ledger knows cites that source where it stands. The
+footnotes are then the list of sources, which is why the verifier requires no Sources block
+from such a file.
+
+A build places what the verifier counted: :func:`place_note_citations` makes each such note
+the citation of its sources (a note that is only the source's entry, its URL with the title,
+site or access date, becomes the marker; a note that says more keeps its words after the
+marker), so the outputs link the ledger ids instead of numbering footnotes 1..k.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ledger import Ledger
+from ..ledger import Ledger, Source
 from ..ledger.urls import url_key
-from ..tree import Json, elements, stringify
+from ..tree import Inline, Inlines, Json, elements, replace_elements, str_, stringify
+from ..tree import link as link_to
+from .markers import Scan, scan
 
 _URL = re.compile(r"https?://[^\s\"'<>)\]}]+")
 _TRAILING = ".,;:!?"
@@ -63,6 +74,61 @@ def note_citations(doc: Json, ledger: Ledger, *, skip: range = range(0)) -> Note
         if ids_of:
             found.ids[id(link)] = ids_of
     return found
+
+
+def place_note_citations(doc: Json, found: Scan, ledger: Ledger, titles: Sequence[str]) -> bool:
+    """In place: every footnote that cites ledger sources (as :func:`note_citations` reads it;
+    the draft's own Sources block excepted) becomes a citation of each, a marker link ``[n]`` to
+    the ledger's URL, which every placement turns into the format's citation; ``found`` is
+    scanned again (updated in place, as :func:`~.locate.drop_escaped` does). A note that says
+    more than its sources' entries stays, after the markers. True when a note was placed."""
+    listing = found.listing
+    skip = range(listing.start, listing.end) if listing else range(0)
+    notes = note_citations(doc, ledger, skip=skip).ids
+    if not notes:
+        return False
+
+    def change(el: Inline) -> Inlines | None:
+        ids = notes.get(id(el))
+        if not ids:
+            return None
+        sources = [s for s in (ledger.get(i) for i in ids) if s is not None]
+        markers: Inlines = [link_to([str_(f"[{s.id}]")], s.url) for s in sources]
+        # A Word file's later citation of a source is a link back to its first note.
+        keep = el.get("t") == "Note" and not _only_entries(el["c"], sources)
+        return [*markers, el] if keep else markers
+
+    for index, block in enumerate(doc["blocks"]):
+        if index not in skip:
+            replace_elements(block, change)
+    again = scan(doc, titles, found.known)
+    found.hits[:] = again.hits
+    found.ordinary[:] = again.ordinary
+    found.sources, found.listing, found.code = again.sources, again.listing, again.code
+    return True
+
+
+# What a note that is a source's entry holds besides the entry's own fields.
+_ENTRY_WORDS = frozenset(
+    {"accessed", "retrieved", "available", "at", "from", "online", "archived", "see"}
+    | {"source", "url", "link", "via", "on", "in", "and", "of", "the"}
+)
+_WORD = re.compile(r"\w+")
+
+
+def _only_entries(blocks: list[Json], sources: list[Source]) -> bool:
+    """Whether the note ``blocks`` holds nothing but its sources' entries: their URLs, ids,
+    titles, authors, sites, numbers (the dates a citation style writes) and the words an entry
+    is written with."""
+    text = _URL.sub(" ", stringify(blocks))
+    known = set(_ENTRY_WORDS)
+    for s in sources:
+        fields = [s.display_lead, s.title, s.site or "", s.accessed, s.issued or "", str(s.id)]
+        for name in s.author or []:
+            fields.extend(str(v) for v in name.values())
+        for value in fields:
+            known.update(w.lower() for w in _WORD.findall(value))
+    return all(w.isdigit() or w.lower() in known for w in _WORD.findall(text))
 
 
 def _notes(node: Json, links: list[Json]) -> list[tuple[Json, str]]:

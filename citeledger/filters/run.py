@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from ..document.grammar import Marker
 from ..document.markers import Scan, ledger_links, scan
+from ..document.note_citations import note_citations
 from ..document.readers import join_split_brackets
 from ..document.sources_titles import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
@@ -111,7 +112,12 @@ def apply(
     if found is None:
         found = scan(doc, titles)
     if not (found.hits or found.ordinary or found.sources) and opts.min_coverage is None:
-        return None
+        # A document citing only in footnotes (``[^1]: https://...``) cites what the ledger
+        # holds of their URLs; one whose footnotes name none passes through untouched.
+        if ledger is None:
+            ledger = load_ledger(resolve_ledger_path(opts.ledger), missing_ok=True)
+        if given or not note_citations(doc, ledger).ids:
+            return None
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
