@@ -27,6 +27,7 @@ from ..ledger.urls import url_key
 from ..tree import Inline, Inlines, Json, elements, replace_elements, str_, stringify
 from ..tree import link as link_to
 from .markers import Scan, scan
+from .sources_lines import fenced_lines
 
 _URL = re.compile(r"https?://[^\s\"'<>)\]}]+")
 _TRAILING = ".,;:!?"
@@ -36,16 +37,23 @@ _TRAILING = ".,;:!?"
 class NoteCitations:
     """``ids`` maps ``id()`` of each citing Note element, and of each internal Link back to
     such a note (a later citation of the same source), to the ledger ids it names;
-    ``unknown`` lists (heading, url) of note URLs the ledger does not hold."""
+    ``unknown`` lists (heading, url, LINE:COL or None) of note URLs the ledger does not hold;
+    ``places`` the LINE:COL of each source's first citing note, where the text says."""
 
     ids: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    unknown: list[tuple[str, str]] = field(default_factory=list)
+    unknown: list[tuple[str, str, str | None]] = field(default_factory=list)
     order: list[int] = field(default_factory=list)
+    places: dict[int, str] = field(default_factory=dict)
 
 
-def note_citations(doc: Json, ledger: Ledger, *, skip: range = range(0)) -> NoteCitations:
-    """Walk every footnote of ``doc`` (top-level blocks in ``skip`` excepted)."""
+def note_citations(
+    doc: Json, ledger: Ledger, *, skip: range = range(0), text: str | None = None
+) -> NoteCitations:
+    """Walk every footnote of ``doc`` (top-level blocks in ``skip`` excepted); ``text``, the
+    markdown the tree was read from, places each note at its reference
+    (:func:`note_positions`)."""
     found = NoteCitations()
+    where = _placed(doc, text) if text is not None else {}
     heading = ""
     anchors: dict[str, tuple[int, ...]] = {}
     links: list[Json] = []
@@ -56,12 +64,15 @@ def note_citations(doc: Json, ledger: Ledger, *, skip: range = range(0)) -> Note
             continue
         for note, anchor in _notes(block, links):
             ids: list[int] = []
+            pos = where.get(id(note))
             for url in _urls(note["c"]):
                 source = ledger.find_url(url)
                 if source is None:
-                    found.unknown.append((heading, url))
+                    found.unknown.append((heading, url, pos))
                 elif source.id not in ids:
                     ids.append(source.id)
+                    if pos is not None:
+                        found.places.setdefault(source.id, pos)
             if ids:
                 found.ids[id(note)] = tuple(ids)
                 if anchor:
@@ -74,6 +85,42 @@ def note_citations(doc: Json, ledger: Ledger, *, skip: range = range(0)) -> Note
         if ids_of:
             found.ids[id(link)] = ids_of
     return found
+
+
+# A footnote reference ``[^label]`` (not its definition) or an inline note ``^[...]``; code spans
+# are blanked first, as the reader leaves them out.
+_NOTE_REF = re.compile(r"\[\^([^\]\s]+)\](?!:)|\^\[")
+_NOTE_LABEL = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+def note_positions(text: str) -> list[tuple[int, int]]:
+    """``(line, col)`` of each footnote reference of a markdown text, in order: each is a Note
+    in pandoc's tree, in the same order (a reference to no definition is text, and left out)."""
+    lines = text.split("\n")
+    fenced = fenced_lines(lines)
+    labels = {m.group(1) for ln in lines if (m := _NOTE_LABEL.match(ln))}
+    out: list[tuple[int, int]] = []
+    for number, line in enumerate(lines):
+        if fenced[number] or ("[^" not in line and "^[" not in line):
+            continue
+        label = _NOTE_LABEL.match(line)
+        start = label.end() if label else 0
+        masked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+        for m in _NOTE_REF.finditer(masked, start):
+            if m.group(1) is None or m.group(1) in labels:
+                out.append((number + 1, m.start() + 1))
+    return out
+
+
+def _placed(doc: Json, text: str) -> dict[int, str]:
+    """``id()`` of each Note of ``doc`` to the ``LINE:COL`` of its reference in ``text``; none
+    when the two do not count the same notes (a form the light pass does not know)."""
+    notes = [el for el in elements(doc["blocks"]) if el.get("t") == "Note"]
+    refs = note_positions(text)
+    if len(notes) != len(refs):
+        return {}
+    return {id(note): f"{line}:{col}" for note, (line, col) in zip(notes, refs, strict=True)}
 
 
 def place_note_citations(doc: Json, found: Scan, ledger: Ledger, titles: Sequence[str]) -> bool:

@@ -158,7 +158,7 @@ def _verify(
     _own_links(found, ledger)
     listing = found.listing
     skip = range(listing.start, listing.end) if listing else range(0)
-    notes = note_citations(doc, ledger, skip=skip)
+    notes = note_citations(doc, ledger, skip=skip, text=source_text)
     prose = sentences(doc, found, note_ids=notes.ids)
     listed = entries(doc["blocks"], listing) if listing else []
     positions = None
