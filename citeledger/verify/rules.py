@@ -141,7 +141,7 @@ FOOTNOTE_URL_NOT_IN_LEDGER = _rule(
     "footnote-url-not-in-ledger",
     "warn",
     "A footnote links to a URL that is not in the ledger.",
-    "docx, odt and org files",
+    "when the document cites",
 )
 
 
