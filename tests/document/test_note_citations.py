@@ -151,3 +151,12 @@ def test_footnote_citation_findings_name_the_line_of_the_reference(tmp_path: Pat
     assert "d.md:3:12: cited sources carry no verbatim evidence quote" in out
     assert "d.md:3:37: cited sources carry no verbatim evidence quote" in out
     assert "d.md:9:5: a footnote links to https://unregistered.example/z" in out
+
+
+@pytest.mark.parametrize("fmt", ["md", "rst"])
+def test_render_cited_in_lists_the_sources_footnotes_cite(tmp_path: Path, fmt: str) -> None:
+    draft, ledger = write_draft(tmp_path, fmt)
+    done = run_citeledger("render", "--cited-in", draft.name, cwd=tmp_path, ledger=ledger)
+    assert done.returncode == 0, done.stderr
+    listed = re.findall(r"\[(\d+)\] https://example\.org/(\w+)", done.stdout)
+    assert listed == [("3", "three"), ("7", "seven")]
