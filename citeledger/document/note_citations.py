@@ -29,6 +29,7 @@ from ..tree import link as link_to
 from .markers import Scan, scan
 from .sources_lines import fenced_lines
 
+_LEAVES = frozenset({"Str", "Space", "SoftBreak", "LineBreak", "Code", "Math", "RawInline"})
 _URL = re.compile(r"https?://[^\s\"'<>)\]}]+")
 _TRAILING = ".,;:!?"
 
@@ -53,7 +54,7 @@ def note_citations(
     markdown the tree was read from, places each note at its reference
     (:func:`note_positions`)."""
     found = NoteCitations()
-    where = _placed(doc, text) if text is not None else {}
+    where: dict[int, str] | None = None if text is not None else {}
     heading = ""
     anchors: dict[str, tuple[int, ...]] = {}
     links: list[Json] = []
@@ -64,6 +65,8 @@ def note_citations(
             continue
         for note, anchor in _notes(block, links):
             ids: list[int] = []
+            if where is None:  # the text's references, read once a note is found
+                where = _placed(doc, text or "")
             pos = where.get(id(note))
             for url in _urls(note["c"]):
                 source = ledger.find_url(url)
@@ -194,18 +197,20 @@ def _notes(node: Json, links: list[Json]) -> list[tuple[Json, str]]:
                 stack.append(c)
         elif isinstance(cur, list):
             anchor = ""
+            below: list[Json] = []
             for el in cur:
-                if isinstance(el, dict) and el.get("t") == "Note":
-                    out.append((el, anchor))
-                    anchor = ""
-                    continue
-                anchor = _bookmark(el)
-            stack.extend(reversed([el for el in cur if not _is_note(el)]))
+                if isinstance(el, dict):
+                    t = el.get("t")
+                    if t == "Note":
+                        out.append((el, anchor))
+                        anchor = ""
+                        continue
+                    anchor = _bookmark(el)
+                    if t in _LEAVES:  # most of a tree: nothing below them to walk
+                        continue
+                below.append(el)
+            stack.extend(reversed(below))
     return out
-
-
-def _is_note(el: Json) -> bool:
-    return isinstance(el, dict) and el.get("t") == "Note"
 
 
 def _bookmark(el: Json) -> str:
