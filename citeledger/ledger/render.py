@@ -15,6 +15,8 @@ so a block looks the same wherever it is made::
                text would become a footnote numbered anew)
     rst        Sources / ======= / blank line / - [n] url — title: reStructuredText's heading
                and a plain list (a paragraph would join the lines into one entry)
+    latex      \\section*{Sources} / a paragraph {[}n{]} \\url{url} --- title per entry
+    typst      = Sources / blank line / - \\[n\\] #link("url") — title
     bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}, with
                author, year, organization and url when the ledger knows them; the library's
                key, when it gave one, instead of sourceN
@@ -39,21 +41,40 @@ import unicodedata
 from collections.abc import Iterable
 
 from ..errors import BadInput
-from ..escape import bibtex_text, latex_url, markdown_text, punctuation_escaped
+from ..escape import (
+    bibtex_text,
+    latex_text,
+    latex_url,
+    markdown_text,
+    punctuation_escaped,
+    typst_markup,
+    typst_string,
+)
 from .bibliography import ISSUED_RE, MAX_NAME_SHOWN
 from .csl import csljson_text
 from .display import display_text
 from .model import Ledger, Quote, Source
 from .urls import shown
 
-STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence", "csljson", "org", "rst")
+STYLES = (
+    "markdown",
+    "plain",
+    "footnotes",
+    "bibtex",
+    "evidence",
+    "csljson",
+    "org",
+    "rst",
+    "latex",
+    "typst",
+)
 # Styles whose block opens with a Sources heading, which is what lets --replace-in find the
 # block again and rewrite it instead of appending a second one.
 HEADED_STYLES = ("markdown", "plain", "evidence")
 # The style whose block a draft read by each pandoc reader reads back as its Sources entries,
 # for the readers where the markdown block does not (keyed by the reader's family); ``render
 # --cited-in DRAFT`` writes it unless ``--style`` names another.
-READER_STYLES = {"org": "org", "rst": "rst"}
+READER_STYLES = {"org": "org", "rst": "rst", "latex": "latex", "typst": "typst"}
 
 
 # A URL that markdown reads back as the same text: no markup characters (an underscore only
@@ -116,6 +137,25 @@ def _rst_entry(source: Source) -> str:
     url = source.url if _is_bare(source.url) else f"`{source.href} <{source.href}>`__"
     title = punctuation_escaped(source.display_lead)
     return f"- [{source.id}] {url} — {title}" if title else f"- [{source.id}] {url}"
+
+
+def _latex_entry(source: Source) -> str:
+    """A LaTeX paragraph: the bracket as pandoc's LaTeX writer escapes it (``{[}n{]}``, which
+    no macro takes for an optional argument), the URL in ``\\url`` as written (``href`` holds
+    no brace or backslash; ``%`` and ``#`` escaped; not ``escape.latex_url``, whose
+    percent-encoded letters pandoc's reader keeps), the title escaped."""
+    title = latex_text(source.display_lead)
+    url = source.href.replace("%", "\\%").replace("#", "\\#")
+    text = f"{{[}}{source.id}{{]}} \\url{{{url}}}"
+    return f"{text} --- {title}" if title else text
+
+
+def _typst_entry(source: Source) -> str:
+    """A typst list item: the bracket escaped (a bare ``[`` opens a content block), the URL a
+    ``#link`` string, the title escaped as markup."""
+    title = typst_markup(source.display_lead)
+    text = f"- \\[{source.id}\\] #link({typst_string(source.href)})"
+    return f"{text} — {title}" if title else text
 
 
 def _rst_heading(title: str) -> list[str]:
@@ -207,6 +247,12 @@ def render_block(
         return "\n".join(lines + [_org_entry(s) for s in picked])
     if style == "rst":
         return "\n".join([*_rst_heading(shown_title), ""] + [_rst_entry(s) for s in picked])
+    if style == "latex":
+        head = f"\\section*{{{latex_text(shown_title)}}}"
+        return "\n\n".join([head] + [_latex_entry(s) for s in picked])
+    if style == "typst":
+        head = f"= {typst_markup(shown_title)}"
+        return "\n".join([head, ""] + [_typst_entry(s) for s in picked])
     heading = markdown_text(shown_title)
     lines = [f"{heading}:"] if style == "plain" else [f"## {heading}", ""]
     for s in picked:

@@ -1,7 +1,9 @@
 """The Sources block ``render`` writes for drafts pandoc reads with another reader than
-markdown's: each reads back as the block's entries, and a draft holding it builds with its
-ledger ids. In Org, ``[1] url`` at the start of a line defines footnote 1: the markdown block
-pasted into an .org draft turned every citation into a footnote numbered 1..k in every output.
+markdown's (Org, reStructuredText, LaTeX, typst): each reads back as the block's entries, and a
+draft holding it builds with its ledger ids. The markdown block read as LaTeX has no heading
+(``## Sources`` is a paragraph), and typst stops at its ``#``. In Org, ``[1] url`` at the
+start of a line defines footnote 1: the markdown block pasted into an .org draft turned every
+citation into a footnote numbered 1..k in every output.
 """
 
 from __future__ import annotations
@@ -22,10 +24,8 @@ SOURCES = [
     (3, "https://example.org/three", "Sea ice *extent* and [[links]]", "2024-01-01"),
     (7, "https://example.org/seven_(data)", "Why ice floats", "2024-01-01"),
 ]
-BODY = {
-    "org": "Ice floats on water.[7] Sea ice shrinks.[3] It floats again.[7]\n\n",
-    "rst": "Ice floats on water.[7] Sea ice shrinks.[3] It floats again.[7]\n\n",
-}
+TEXT = "Ice floats on water.[7] Sea ice shrinks.[3] It floats again.[7]\n\n"
+BODY = {"org": TEXT, "rst": TEXT, "tex": TEXT, "typ": TEXT}
 
 
 def draft_with_rendered_block(tmp_path: Path, fmt: str) -> tuple[Path, Path]:
@@ -39,7 +39,7 @@ def draft_with_rendered_block(tmp_path: Path, fmt: str) -> tuple[Path, Path]:
     return draft, ledger
 
 
-@pytest.mark.parametrize("fmt", ["org", "rst"])
+@pytest.mark.parametrize("fmt", ["org", "rst", "tex", "typ"])
 def test_render_cited_in_writes_a_block_the_drafts_reader_reads_as_entries(
     tmp_path: Path, fmt: str
 ) -> None:
@@ -53,7 +53,7 @@ def test_render_cited_in_writes_a_block_the_drafts_reader_reads_as_entries(
     assert [(e.id, e.url) for e in listed] == [(3, SOURCES[0][1]), (7, SOURCES[1][1])]
 
 
-@pytest.mark.parametrize("fmt", ["org", "rst"])
+@pytest.mark.parametrize("fmt", ["org", "rst", "tex", "typ"])
 def test_draft_with_rendered_block_verifies_with_its_ids(tmp_path: Path, fmt: str) -> None:
     draft, ledger = draft_with_rendered_block(tmp_path, fmt)
     done = run_citeledger("verify", draft.name, cwd=tmp_path, ledger=ledger)
@@ -61,8 +61,9 @@ def test_draft_with_rendered_block_verifies_with_its_ids(tmp_path: Path, fmt: st
     assert "2 distinct source(s) cited" in done.stdout
 
 
-def test_org_draft_keeps_its_ledger_ids_in_html_word_and_slides(tmp_path: Path) -> None:
-    draft, ledger = draft_with_rendered_block(tmp_path, "org")
+@pytest.mark.parametrize("fmt", ["org", "tex", "typ"])
+def test_draft_keeps_its_ledger_ids_in_html_word_and_slides(tmp_path: Path, fmt: str) -> None:
+    draft, ledger = draft_with_rendered_block(tmp_path, fmt)
     done = run_citeledger(
         "convert", "-q", draft.name, "-o", "r.html", "-o", "r.docx", "-o", "r.pptx",
         cwd=tmp_path, ledger=ledger,
