@@ -1,17 +1,28 @@
 """``citeledger render``: print a Sources block, or rewrite a draft's block in place
 (``--replace-in``, through :mod:`citeledger.edit.replace_in`). The block's title is
 ``--sources-title``, else the draft's ``citeledger: {sources-title: ...}``, else "Sources"; a
-block replaced in place keeps the draft's own title."""
+block replaced in place keeps the draft's own title. Without ``--style``, the block is written
+in the layout the ``--cited-in`` draft's reader reads back as entries (``org`` for an .org
+draft, ``rst`` for an .rst one: ``ledger.render.READER_STYLES``), else markdown."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from .. import formats
 from ..errors import BadInput, NothingFound
 from ..ledger import load_ledger
-from ..ledger.render import HEADED_STYLES, STYLES, parse_id_spec, pick_sources, render_block
+from ..ledger.render import (
+    HEADED_STYLES,
+    READER_STYLES,
+    STYLES,
+    parse_id_spec,
+    pick_sources,
+    render_block,
+)
 from ..options import Options
 from ._common import FromOpt, LedgerOpt, echo, flag, ledger_path, warn
 from ._flags import with_flags
@@ -24,8 +35,14 @@ _DIGESTS_HELP = "With --style evidence: name each quote's kept evidence text by 
 def render(
     ctx: typer.Context,
     style: Annotated[
-        str, flag("--style", "STYLE", "markdown, plain, footnotes, bibtex, evidence or csljson.")
-    ] = "markdown",
+        str | None,
+        flag(
+            "--style",
+            "STYLE",
+            "markdown, plain, footnotes, bibtex, evidence, csljson, org or rst"
+            " (default: the --cited-in draft's own layout, else markdown).",
+        ),
+    ] = None,
     only: Annotated[str | None, flag("--only", "IDS", "Ids to include, e.g. 1,3,5-7.")] = None,
     cited_in: Annotated[
         str | None, flag("--cited-in", "DRAFT", "Include only the ids this draft cites.")
@@ -38,6 +55,10 @@ def render(
     options: Options,
 ) -> None:
     """Render a Sources block (-f names the pandoc reader of the --cited-in draft)."""
+    draft = replace_in or cited_in
+    if style is None:
+        # --replace-in rewrites markdown drafts only, and says so of any other.
+        style = _draft_style(cited_in, from_format) if cited_in and not replace_in else "markdown"
     if style not in STYLES:
         raise BadInput(f"unknown --style {style!r}", hint="use one of " + ", ".join(STYLES))
     if replace_in and style not in HEADED_STYLES:
@@ -53,7 +74,6 @@ def render(
     wanted = parse_id_spec(only) if only else None
     book = load_ledger(path, missing_ok=True)
     flags = options
-    draft = replace_in or cited_in
     if draft:
         from ..edit.replace_in import draft_citations
 
@@ -81,6 +101,14 @@ def render(
         echo(f"Sources block rewritten in {target}")
         return
     echo(block)
+
+
+def _draft_style(draft: str, from_format: str | None) -> str:
+    """The style of the block ``draft``'s reader reads back as entries."""
+    from ..document.readers import input_format
+
+    fmt = from_format or input_format(Path(draft))
+    return READER_STYLES.get(formats.family(fmt), "markdown")
 
 
 def register(app: typer.Typer) -> None:

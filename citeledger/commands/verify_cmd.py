@@ -149,7 +149,6 @@ def _verify_file(
         options,
         source_name=file,
         source_text=draft.text,
-        footnote_citations=formats.cites_in_notes(fmt),
     )
     if formats.family(fmt) == "pptx":
         from ..document.deck_reading import unreadable_slides

@@ -29,6 +29,7 @@ from ..pandoc import read_text_draft, run_pandoc
 from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
 from .markers import admit_defined, ledger_links, scan
+from .note_citations import note_citations
 from .readers import highlighting_as_code, input_format, join_bracket_spans, read_output
 from .sources_titles import titles_for
 
@@ -122,7 +123,8 @@ def read_citations(
     warn: Callable[[str], None] = lambda _line: None,
 ) -> DraftCitations:
     """The ids a draft cites (its own Sources block does not count, nor do brackets the
-    author escaped, nor numeric links that are no citation) and its options. Runs pandoc."""
+    author escaped, nor numeric links that are no citation; with the ``ledger``, footnotes
+    holding its URLs do) and its options. Runs pandoc."""
     draft = open_draft(path, from_format=from_format)
     doc = draft.tree
     options = from_meta(doc.get("meta", {}), warn).merged(flags or Options())
@@ -132,7 +134,12 @@ def read_citations(
     if locator is not None:
         drop_escaped(doc, found, locator, titles)
         admit_defined(doc, found, titles, (d.id for d in locator.definitions))
-    return DraftCitations(found.cited_ids(), options)
+    ids = found.cited_ids()
+    if ledger is not None:  # a footnote holding a ledger URL cites it (verify counts it so)
+        listing = found.listing
+        skip = range(listing.start, listing.end) if listing else range(0)
+        ids += [i for i in note_citations(doc, ledger, skip=skip).order if i not in ids]
+    return DraftCitations(ids, options)
 
 
 def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:

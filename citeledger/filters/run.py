@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from ..document.grammar import Marker
 from ..document.markers import Scan, ledger_links, scan
+from ..document.note_citations import note_citations
 from ..document.readers import highlighting_as_code, join_split_brackets
 from ..document.sources_titles import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
@@ -111,7 +112,9 @@ def apply(
     if found is None:
         found = scan(doc, titles)
     if not (found.hits or found.ordinary or found.sources) and opts.min_coverage is None:
-        return None
+        ledger = None if given else _cited_in_notes(doc, opts, ledger)
+        if ledger is None:
+            return None
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
@@ -152,6 +155,15 @@ def apply(
     if placement.records_options:
         meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
     return state
+
+
+def _cited_in_notes(doc: Json, opts: Options, ledger: Ledger | None) -> Ledger | None:
+    """The ledger of a document that cites only in footnotes (``[^1]: https://...``), which
+    cites what the ledger holds of their URLs; None when they name none of it: the document
+    then passes through untouched, as one that cites nothing."""
+    if ledger is None:
+        ledger = load_ledger(resolve_ledger_path(opts.ledger), missing_ok=True)
+    return ledger if note_citations(doc, ledger).ids else None
 
 
 def _drafted_title(opts: Options, found: Scan) -> Options:

@@ -31,8 +31,7 @@ class Format:
 
     ``suffixes`` are the files read with it, ``output_suffixes`` the outputs ``convert``
     writes with it; a suffix names one format each way. ``markdown_source``: its raw text maps
-    back to LINE:COL. ``note_citations``: its footnotes can be the list of sources (Word and ODF
-    files convert wrote; org, where ``[1]`` at the start of a line defines a footnote).
+    back to LINE:COL.
     ``zip_part``: the archive member, and the bytes in its first 4 KB, that say a zip holds this
     format. ``raw``: the raw format its writer passes through ("" for its own name).
     ``reads_since``/``writes_since``: the first pandoc with the reader/writer, where it is newer
@@ -49,7 +48,6 @@ class Format:
     # README with a YAML header is not what anyone wants).
     standalone: bool = False
     markdown_source: bool = False
-    note_citations: bool = False
     zip_part: tuple[str, bytes] | None = None
     placement: str = "html"
     raw: str = ""
@@ -162,7 +160,6 @@ ROWS = (
         "office",
         ".docx",
         binary=True,
-        note_citations=True,
         zip_part=("[Content_Types].xml", b"wordprocessingml"),
         placement="docx",
         rendered=True,
@@ -173,7 +170,6 @@ ROWS = (
         "office",
         ".odt",
         binary=True,
-        note_citations=True,
         zip_part=("mimetype", b"opendocument.text"),
         joins_words=True,
     ),
@@ -227,7 +223,6 @@ ROWS = (
         "org",
         "markup",
         ".org",
-        note_citations=True,
         placement="escaped",
     ),
     _file(
@@ -315,10 +310,6 @@ def is_binary(fmt: str) -> bool:
 
 def is_standalone(fmt: str) -> bool:
     return _has(fmt, "standalone")
-
-
-def cites_in_notes(fmt: str) -> bool:
-    return _has(fmt, "note_citations")
 
 
 def is_zip(fmt: str) -> bool:

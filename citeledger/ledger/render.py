@@ -12,6 +12,13 @@ so a block looks the same wherever it is made::
                reader of a chat answer never checks a digest, and it costs tokens, so it is
                asked for; the ledger keeps it either way
     footnotes  [^n]: url — title
+    org        * Sources / blank line / - [n] url — title: a plain list, since Org reads a line
+               that starts with ``[n]`` as the definition of footnote n (every citation in the
+               text would become a footnote numbered anew)
+    rst        Sources / ======= / blank line / - [n] url — title: reStructuredText's heading
+               and a plain list (a paragraph would join the lines into one entry)
+    latex      \\section*{Sources} / a paragraph {[}n{]} \\url{url} --- title per entry
+    typst      = Sources / blank line / - \\[n\\] #link("url") — title
     bibtex     @misc{sourceN, title, howpublished = {\\url{...}}, note = {Accessed ...}}, with
                author, year, organization and url when the ledger knows them; the library's
                key, when it gave one, instead of sourceN
@@ -32,20 +39,44 @@ its ``)`` to a GitHub-style autolinker, ``a--b`` becomes an en dash under pandoc
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from ..errors import BadInput
-from ..escape import bibtex_text, latex_url, markdown_text
+from ..escape import (
+    bibtex_text,
+    latex_text,
+    latex_url,
+    markdown_text,
+    punctuation_escaped,
+    typst_markup,
+    typst_string,
+)
 from .bibliography import ISSUED_RE, MAX_NAME_SHOWN
 from .csl import csljson_text
 from .display import display_text
 from .model import Ledger, Quote, Source
 from .urls import shown
 
-STYLES = ("markdown", "plain", "footnotes", "bibtex", "evidence", "csljson")
+STYLES = (
+    "markdown",
+    "plain",
+    "footnotes",
+    "bibtex",
+    "evidence",
+    "csljson",
+    "org",
+    "rst",
+    "latex",
+    "typst",
+)
 # Styles whose block opens with a Sources heading, which is what lets --replace-in find the
 # block again and rewrite it instead of appending a second one.
 HEADED_STYLES = ("markdown", "plain", "evidence")
+# The style whose block a draft read by each pandoc reader reads back as its Sources entries,
+# for the readers where the markdown block does not (keyed by the reader's family); ``render
+# --cited-in DRAFT`` writes it unless ``--style`` names another.
+READER_STYLES = {"org": "org", "rst": "rst", "latex": "latex", "typst": "typst"}
 
 
 # A URL that markdown reads back as the same text: no markup characters (an underscore only
@@ -53,12 +84,17 @@ HEADED_STYLES = ("markdown", "plain", "evidence")
 # not ending in punctuation a sentence could own.
 _BARE_URL = re.compile(r"https?://[\w/:?=#%+&;,.-]*[\w/=#%+-]")
 _NOT_BARE = re.compile(r"--|\.\.|&#?\w+;|(?<![^\W_])_|_(?![^\W_])")
+_ORG_OPENERS = re.compile(r"[*/=~+_^\\\[\]{}<>@$|]")
 _ANGLE_ESCAPES = {"<": "%3C", ">": "%3E", " ": "%20"}
+
+
+def _is_bare(url: str) -> bool:
+    return bool(_BARE_URL.fullmatch(url)) and not _NOT_BARE.search(url)
 
 
 def markdown_url(url: str) -> str:
     """``url`` as render writes it in a markdown block (see the module docstring)."""
-    if _BARE_URL.fullmatch(url) and not _NOT_BARE.search(url):
+    if _is_bare(url):
         return url
     return "<" + re.sub(r"[<> ]", lambda m: _ANGLE_ESCAPES[m.group(0)], url) + ">"
 
@@ -70,6 +106,64 @@ def _entry(source: Source) -> str:
     if source.archived:
         text += f" (archived {markdown_url(source.archived)})"
     return text
+
+
+def _org_entry(source: Source) -> str:
+    """An org list item: the URL bare when Org reads it back whole, else an ``[[url]]`` link
+    (``href`` holds no bracket), then the title (:func:`_org_title`)."""
+    url = source.url if _is_bare(source.url) else f"[[{source.href}]]"
+    title = _org_title(source.display_lead)
+    return f"- [{source.id}] {url} — {title}" if title else f"- [{source.id}] {url}"
+
+
+def _org_title(text: str) -> str:
+    """The title as Org shows it: as written when it holds no character that opens Org markup,
+    else as verbatim text (``=...=``, or ``~...~`` when it holds ``=``; "" when it holds both,
+    which no verbatim can). Org has no escape character; its remedy, a zero-width space before
+    each opener (``escape.org_text``), is what ``render`` cannot print (the command line shows
+    invisible characters as ``\\u200b``), and pandoc's Org reader stops with a parse error at a
+    backslash that opens no LaTeX command. The build lists the ledger's own entries instead of
+    this block, so only a reader of the .org file sees this title."""
+    if not _ORG_OPENERS.search(text):
+        return text
+    for mark in "=~":
+        if mark not in text:
+            return f"{mark}{text}{mark}"
+    return ""
+
+
+def _rst_entry(source: Source) -> str:
+    """An rst list item: the URL bare when docutils reads it back whole, else an anonymous
+    embedded link (``href`` holds no ``<``, ``>`` or backquote), the title's punctuation escaped
+    so no role, reference or link starts in it."""
+    url = source.url if _is_bare(source.url) else f"`{source.href} <{source.href}>`__"
+    title = punctuation_escaped(source.display_lead)
+    return f"- [{source.id}] {url} — {title}" if title else f"- [{source.id}] {url}"
+
+
+def _latex_entry(source: Source) -> str:
+    """A LaTeX paragraph: the bracket as pandoc's LaTeX writer escapes it (``{[}n{]}``, which
+    no macro takes for an optional argument), the URL in ``\\url`` as written (``href`` holds
+    no brace or backslash; ``%`` and ``#`` escaped; not ``escape.latex_url``, whose
+    percent-encoded letters pandoc's reader keeps), the title escaped."""
+    title = latex_text(source.display_lead)
+    url = source.href.replace("%", "\\%").replace("#", "\\#")
+    text = f"{{[}}{source.id}{{]}} \\url{{{url}}}"
+    return f"{text} --- {title}" if title else text
+
+
+def _typst_entry(source: Source) -> str:
+    """A typst list item: the bracket escaped (a bare ``[`` opens a content block), the URL a
+    ``#link`` string, the title escaped as markup."""
+    title = typst_markup(source.display_lead)
+    text = f"- \\[{source.id}\\] #link({typst_string(source.href)})"
+    return f"{text} — {title}" if title else text
+
+
+def _rst_heading(title: str) -> list[str]:
+    """A title underlined at least as wide as it shows (a wide character takes two columns)."""
+    width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in title)
+    return [punctuation_escaped(title), "=" * max(width, 3)]
 
 
 def _evidence_lines(quote: Quote, digests: bool) -> list[str]:
@@ -152,7 +246,19 @@ def render_block(
         return csljson_text(picked)
     if style == "footnotes":
         return "\n".join(f"[^{s.id}]: {_entry(s)}" for s in picked)
-    heading = markdown_text(" ".join(title.split()) or "Sources")
+    shown_title = " ".join(title.split()) or "Sources"
+    if style == "org":
+        lines = [f"* {_org_title(shown_title) or 'Sources'}", ""]
+        return "\n".join(lines + [_org_entry(s) for s in picked])
+    if style == "rst":
+        return "\n".join([*_rst_heading(shown_title), ""] + [_rst_entry(s) for s in picked])
+    if style == "latex":
+        head = f"\\section*{{{latex_text(shown_title)}}}"
+        return "\n\n".join([head] + [_latex_entry(s) for s in picked])
+    if style == "typst":
+        head = f"= {typst_markup(shown_title)}"
+        return "\n".join([head, ""] + [_typst_entry(s) for s in picked])
+    heading = markdown_text(shown_title)
     lines = [f"{heading}:"] if style == "plain" else [f"## {heading}", ""]
     for s in picked:
         lines.append(f"[{s.id}] {_entry(s)}")

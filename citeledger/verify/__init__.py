@@ -20,7 +20,7 @@ from ..document.grammar import OWN_TARGET
 from ..document.locate import Locator, drop_escaped
 from ..document.markers import Scan, admit_defined, ledger_links
 from ..document.markers import scan as scan_doc
-from ..document.note_citations import NoteCitations, note_citations
+from ..document.note_citations import note_citations, place_note_citations
 from ..document.sentences import sentences
 from ..document.sources_block import DraftEntry, entries
 from ..document.sources_titles import titles_for
@@ -43,7 +43,6 @@ def verify(
     source_name: str = "-",
     source_text: str | None = None,
     build: bool = False,
-    footnote_citations: bool = False,
     located: Locator | None = None,
 ) -> Report:
     """Check ``doc`` (pandoc JSON as a dict, or a panflute Doc) against ``ledger``.
@@ -55,8 +54,9 @@ def verify(
     :func:`~citeledger.document.locate.drop_escaped`), and ``[n]: url`` definitions that end
     the draft are its Sources entries.
     ``build``: the document is being built, and the build renders the Sources list from the
-    ledger, so the draft need not carry one. ``footnote_citations``: a footnote holding a
-    ledger URL counts as a citation (Word and ODF files read back). ``located``: the
+    ledger, so the draft need not carry one. A footnote holding a ledger URL counts as a
+    citation in every format (Word and ODF files read back, ``[^1]: https://...`` in markdown,
+    URL footnotes in rst and Org; :mod:`~citeledger.document.note_citations`). ``located``: the
     :class:`~citeledger.document.locate.Locator` of ``source_text``, made ahead (a build makes
     it while pandoc reads the draft); made again when it was read with other Sources titles.
     """
@@ -71,7 +71,6 @@ def verify(
             source_name,
             source_text,
             require_sources_block=not build,
-            footnote_citations=footnote_citations,
             located=located,
         )
 
@@ -97,7 +96,9 @@ def verify_for_build(
 
     A build renders the Sources list from the ledger, so the draft need not carry one. Raising
     (and what the failure line says) stays with the caller, which knows what it was about to
-    write."""
+    write. Then the footnotes the report counted as citations become citations of their ledger
+    ids in ``doc`` and ``found`` (:func:`~citeledger.document.note_citations.place_note_citations`):
+    what the build places is what was verified, never a footnote numbered anew."""
     report = verify(
         doc,
         ledger,
@@ -111,6 +112,8 @@ def verify_for_build(
     for line in report.lines():
         if not findings_only or line.startswith(FINDING_PREFIXES):
             say(line)
+    if not report.failed:
+        place_note_citations(doc, found, ledger, titles_for(options.sources_title))
     return report
 
 
@@ -143,7 +146,6 @@ def _verify(
     source_text: str | None,
     *,
     require_sources_block: bool,
-    footnote_citations: bool,
     located: Locator | None = None,
 ) -> Report:
     if not isinstance(doc, dict):
@@ -160,7 +162,7 @@ def _verify(
     edited = _own_links(found, ledger)
     listing = found.listing
     skip = range(listing.start, listing.end) if listing else range(0)
-    notes = note_citations(doc, ledger, skip=skip) if footnote_citations else NoteCitations()
+    notes = note_citations(doc, ledger, skip=skip, text=source_text)
     prose = sentences(doc, found, note_ids=notes.ids)
     listed = entries(doc["blocks"], listing) if listing else []
     positions = None

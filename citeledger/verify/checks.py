@@ -121,6 +121,8 @@ class Checker(AgentChecks):
         return heading_location(self.name, title)
 
     def note_location(self, source_id: int) -> str:
+        if source_id in self.notes.places:
+            return f"{self.name}:{self.notes.places[source_id]}"
         for s in self.sentences:
             if source_id in s.ids:
                 return heading_location(self.name, s.heading)
@@ -162,7 +164,8 @@ class Checker(AgentChecks):
         self.style()
         if self.options.figures:
             self.figures()
-        self.unknown_footnotes()
+        if cited:
+            self.unknown_footnotes()
         stats.update(self.counts(cited))
         stats["uncited_unquoted"] = sum(len(f.ids) for f in self.findings if f.level == "info")
         return cited, stats
@@ -393,13 +396,14 @@ class Checker(AgentChecks):
                 )
 
     def unknown_footnotes(self) -> None:
-        """A footnote of a Word file linking a URL the ledger lacks is a citation nobody can
-        check; a warning, since footnotes also hold plain remarks with links."""
-        for heading, url in self.notes.unknown:
+        """A footnote linking a URL the ledger lacks, in a document that cites, is a citation
+        nobody can check; a warning, since footnotes also hold plain remarks with links. A
+        document that cites nothing (pandoc's own test suite, a README) is not held to them."""
+        for heading, url, pos in self.notes.unknown:
             self.add(
                 FOOTNOTE_URL_NOT_IN_LEDGER,
                 f"a footnote links to {url}, which is not in the ledger",
-                heading_location(self.name, heading),
+                f"{self.name}:{pos}" if pos else heading_location(self.name, heading),
             )
 
     def counts(self, cited: list[int]) -> dict[str, int]:

@@ -249,7 +249,7 @@ FOOTNOTE_URL_NOT_IN_LEDGER = _rule(
     "warn",
     "A footnote links to a URL that is not in the ledger.",
     "`citeledger add URL` and cite its id, or drop the link from the footnote",
-    "docx, odt and org files",
+    "when the document cites",
 )
 UNREADABLE_SLIDE = _rule(
     "unreadable-slide",

@@ -122,7 +122,7 @@ def test_facts_are_looked_up_with_extensions_stripped() -> None:
     assert formats.is_standalone("html5+smart")
     assert formats.is_binary("docx+native_numbering")
     assert formats.is_markdown_source("gfm-autolink_bare_uris")
-    assert formats.cites_in_notes("org+smart")
+    assert formats.is_markdown_source("commonmark_x+smart")
     assert formats.placement("chunkedhtml-smart") == "chunked"
     assert formats.placement("no-such-writer") == formats.DEFAULT_PLACEMENT
     assert writing("typst+smart") is not None and reading("pptx-styles") is not None
