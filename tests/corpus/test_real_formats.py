@@ -74,7 +74,8 @@ DOCS = [
         xfail=(
             "default PDF: pandoc's typst writer turns `Section~\\ref{section1.3}` into "
             "`@section1.3`, a reference to a heading, and the typst page citeledger builds "
-            "numbers no heading: typst stops with 'cannot reference heading without numbering'"
+            "numbers no heading (not even with -M numbersections=true): typst stops with "
+            "'cannot reference heading without numbering'"
         ),
     ),
     Doc("rst-pep-0257-docstring-conventions.rst", "rst"),
