@@ -76,6 +76,7 @@ class TypstPlacement(base.BasePlacement):
 # The elements pandoc's typst writer gives a label (``<id>``); a link to any other id fails.
 _LABELLED = {"Header": 1, "Span": 0, "Div": 0, "Figure": 0, "Table": 0}
 _RAW_LABEL = re.compile(r"<([A-Za-z0-9_:.\-]+)>")
+_BARE_LABEL = re.compile(r"[A-Za-z0-9_:.\-]+")
 # texmath writes vmatrix as mat(delim: "||"), a delimiter typst refuses ("expected exactly one
 # character") and the wrong one besides; \left| ... \right| around a matrix becomes
 # mat(delim: "|").
@@ -92,11 +93,16 @@ def make_compilable(doc: PandocDoc) -> list[str]:
     A pandoc citation (``@name``, ``[@key]``) with no bibliography in the metadata becomes its
     own text: pandoc's writer emits ``#cite(<name>)``, which typst refuses without one. An id
     given twice (a heading's ``{#type-chunk}`` and a span's) labels its first element only:
-    typst refuses a label that occurs twice, and a link goes to the first, as in a browser.
+    typst refuses a label that occurs twice, and a link goes to the first, as in a browser. A
+    LaTeX cross-reference to a heading (``Section~\ref{intro}``, a link pandoc's writer turns into
+    ``@intro``) becomes a plain link to it when the headings are not numbered: typst refuses a
+    reference to a heading without a number ("cannot reference heading without numbering").
     """
     meta = doc.get("meta", {})
     keep_cites = "bibliography" in meta or "references" in meta
-    defined = _defined_anchors(doc["blocks"])
+    numbered = "numbersections" in meta or "section-numbering" in meta
+    headings: set[str] = set()
+    defined = _defined_anchors(doc["blocks"], headings)
     unresolved: dict[str, None] = {}
 
     def change(el: Inline) -> Inlines | None:
@@ -108,6 +114,13 @@ def make_compilable(doc: PandocDoc) -> list[str]:
             if isinstance(url, str) and url.startswith("#") and url[1:] not in defined:
                 unresolved[url[1:]] = None
                 return list(el["c"][1])
+            if not numbered and isinstance(url, str) and url[1:] in headings:
+                attrs = el["c"][0][2]
+                el["c"][0][2] = [kv for kv in attrs if kv[0] not in _REFERENCE_ATTRS]
+        if kind == "Span" and not el["c"][1] and _BARE_LABEL.fullmatch(el["c"][0][0]):
+            # An empty anchor (AsciiDoc's [[name]], an HTML <a id>): pandoc writes a bare label
+            # with nothing before it to name, and a link to it then fails to compile.
+            return [raw_inline("typst", f"#metadata(none)<{el['c'][0][0]}>")]
         if kind == "Math":
             text = el["c"][1]
             for old, new in _VMATRIX:
@@ -119,8 +132,13 @@ def make_compilable(doc: PandocDoc) -> list[str]:
     return list(unresolved)
 
 
-def _defined_anchors(blocks: list[Block]) -> set[str]:
-    """The ids the document labels; a repeated id is removed from all but its first element."""
+# The attributes pandoc's LaTeX reader gives a \ref link, which its typst writer writes as @label.
+_REFERENCE_ATTRS = frozenset({"reference-type", "reference"})
+
+
+def _defined_anchors(blocks: list[Block], headings: set[str]) -> set[str]:
+    """The ids the document labels (those of its headings also added to ``headings``); a
+    repeated id is removed from all but its first element."""
     defined: set[str] = set()
     for el in elements(blocks):
         kind = el.get("t")
@@ -130,6 +148,8 @@ def _defined_anchors(blocks: list[Block]) -> set[str]:
                 attr[0] = ""
             elif attr[0]:
                 defined.add(attr[0])
+                if kind == "Header":
+                    headings.add(attr[0])
         elif kind in ("RawInline", "RawBlock") and el["c"][0] == "typst":
             defined.update(_RAW_LABEL.findall(el["c"][1]))
     return defined

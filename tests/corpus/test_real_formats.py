@@ -68,29 +68,11 @@ class Doc:
 
 DOCS = [
     Doc("org-doomemacs-lang-python-README.org", "org"),
-    Doc(
-        "latex-phd-thesis-template-chapter1.tex",
-        "latex",
-        xfail=(
-            "default PDF: pandoc's typst writer turns `Section~\\ref{section1.3}` into "
-            "`@section1.3`, a reference to a heading, and the typst page citeledger builds "
-            "numbers no heading (not even with -M numbersections=true): typst stops with "
-            "'cannot reference heading without numbering'"
-        ),
-    ),
+    Doc("latex-phd-thesis-template-chapter1.tex", "latex"),
     Doc("rst-pep-0257-docstring-conventions.rst", "rst"),
     Doc("ipynb-jupyter-working-with-markdown-cells.ipynb", "ipynb"),
     Doc("djot-djot-readme.dj", "djot"),
-    Doc(
-        "asciidoc-asciidoctor-migrate-ms-word.adoc",
-        "asciidoc",
-        xfail=(
-            "default PDF: the inline anchor `[[remove-refs]]` opening a list item is written "
-            "by pandoc's typst writer as a bare `<remove-refs>` label with nothing before it "
-            "to attach to, so the cross reference `<<remove-refs,...>>` "
-            "(`#link(<remove-refs>)`) fails: 'label `<remove-refs>` does not exist'"
-        ),
-    ),
+    Doc("asciidoc-asciidoctor-migrate-ms-word.adoc", "asciidoc"),
     Doc("typst-dexios-paper.typ", "typst"),
 ]
 
