@@ -63,6 +63,7 @@ from .grammar import (
     Piece,
     has_marker,
     link_marker_id,
+    opens_definition,
     own_cite_id,
     split_markers,
 )
@@ -222,6 +223,8 @@ class _Walker(Walk):
 
     def str_hit(self, inlines: Inlines, i: int, text: str) -> int:
         """Record the markers of the Str at ``i``; return the index of the last element used."""
+        if opens_definition(inlines, i):
+            return i
         end = i
         if GROUP_OPEN_RE.search(text):
             end, text = _join_spaced_group(inlines, i, text)
