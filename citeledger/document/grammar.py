@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..tree import Inline
+from ..tree import Inline, Inlines
 
 # Ledger ids run to six digits (``MAX_ID``); ASCII digits only, so ``[²]`` or ``[٣]`` is text.
 _ID = r"[0-9]{1,6}"

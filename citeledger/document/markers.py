@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from ..tree import (
     BREAKS,
     INLINES_AT_C,
+    Blocks,
     Inline,
     Inlines,
     Json,
@@ -67,7 +68,7 @@ from .grammar import (
     own_cite_id,
     split_markers,
 )
-from .sources_block import SourcesBlock, entries, find_sources_block
+from .sources_block import SourcesBlock, entries, find_sources_blocks
 from .sources_titles import DEFAULT_TITLES
 
 if TYPE_CHECKING:
@@ -112,7 +113,9 @@ class Scan:
     document cites an id: the block a build replaces by the list it renders. A document that
     cites nothing keeps every block it has. ``code`` holds ``id()`` of the inline lists of
     code cells pandoc read as text. ``ordinary`` holds the numeric links that are no citation
-    (see the module docstring), ``known`` the rule that decided it, for a scan made again."""
+    (see the module docstring), ``known`` the rule that decided it, for a scan made again.
+    ``others``: the citation lists before ``listing`` (a document holds one; the verifier
+    reports these), whose entries read as citations."""
 
     hits: list[Hit] = field(default_factory=list)
     sources: SourcesBlock | None = None
@@ -120,6 +123,7 @@ class Scan:
     code: set[int] = field(default_factory=set)
     ordinary: list[Hit] = field(default_factory=list)
     known: LinkKnown | None = None
+    others: list[SourcesBlock] = field(default_factory=list)
 
     def markers(self) -> Iterator[tuple[Hit, Marker]]:
         for hit in self.hits:
@@ -142,11 +146,14 @@ def scan(doc: Json, titles: Sequence[str] = DEFAULT_TITLES, known: LinkKnown | N
     module docstring; :func:`ledger_links` makes one); without it, only ids the Sources block
     lists."""
     blocks = doc["blocks"]
-    listing = find_sources_block(blocks, titles)
-    result = Scan(listing=listing, code=code_cell_inlines(blocks), known=known)
+    lists = find_sources_blocks(blocks, titles)
+    listing = lists[-1] if lists else None
+    result = Scan(listing=listing, code=code_cell_inlines(blocks), known=known, others=lists[:-1])
     listed = {e.id for e in entries(blocks, listing)} if listing else set()
-    skip = range(listing.start, listing.end) if listing else range(0)
-    _Walker(result, listed).top(blocks, skip)
+    walker = _Walker(result, listed)
+    if listing is not None:
+        walker.excluded = listing.nested_ids(blocks)
+    walker.top(blocks, listing.top_range() if listing else range(0))
     if listing is not None and any(m.ids for _hit, m in result.markers()):
         result.sources = listing
     return result
@@ -178,6 +185,7 @@ def admit_defined(doc: Json, found: Scan, titles: Sequence[str], defined: Iterab
     found.hits[:] = again.hits
     found.ordinary[:] = again.ordinary
     found.sources, found.listing, found.known = again.sources, again.listing, known
+    found.others[:] = again.others
 
 
 class _Walker(Walk):
@@ -188,6 +196,13 @@ class _Walker(Walk):
         self.result = result
         self.listed = listed
         self.in_note = False
+        # ``id()`` of the Sources block's blocks when a Div holds it.
+        self.excluded: frozenset[int] = frozenset()
+
+    def blocks(self, blocks: Blocks) -> None:
+        if self.excluded:
+            blocks = [b for b in blocks if id(b) not in self.excluded]
+        super().blocks(blocks)
 
     def inlines(self, inlines: Inlines) -> None:
         if self.code and id(inlines) in self.code:

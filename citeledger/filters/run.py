@@ -140,12 +140,11 @@ def apply(
     keep_heading_ids(doc["blocks"], found.hits)
     _replace_hits(state, placement)
     if found.sources is not None:
-        blocks = doc["blocks"]
-        first = blocks[found.sources.start]
+        first = found.sources.container(doc["blocks"])[found.sources.start]
         if first.get("t") == "Header":
             state.sources_level = first["c"][0]
         state.sources_at = found.sources.start
-        del blocks[found.sources.start : found.sources.end]
+        state.sources_in = found.sources.remove(doc["blocks"])
     placement.finalize()
     for key in [k for k in meta if is_option_meta(k)]:
         del meta[key]

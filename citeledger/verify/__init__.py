@@ -155,7 +155,7 @@ def _verify(
         admit_defined(doc, found, titles, (d.id for d in locator.definitions))
     _own_links(found, ledger)
     listing = found.listing
-    skip = range(listing.start, listing.end) if listing else range(0)
+    skip = listing.top_range() if listing else range(0)
     notes = note_citations(doc, ledger, skip=skip) if footnote_citations else NoteCitations()
     prose = sentences(doc, found, note_ids=notes.ids)
     listed = entries(doc["blocks"], listing) if listing else []
@@ -176,6 +176,7 @@ def _verify(
         name=source_name,
         positions=positions,
         entry_positions=entry_positions,
+        list_lines=locator.lists if locator is not None else [],
     )
     cited, stats = checker.run()
     return Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)

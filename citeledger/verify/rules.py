@@ -64,6 +64,11 @@ MISSING_SOURCES_BLOCK = _rule(
     "The draft cites sources but has no Sources block.",
     "unless a build writes the list",
 )
+SECOND_SOURCES_BLOCK = _rule(
+    "second-sources-block",
+    "FAIL",
+    "The draft holds more than one Sources block (their entries read as citations).",
+)
 MISSING_FROM_SOURCES_BLOCK = _rule(
     "missing-from-sources-block", "FAIL", "A cited id is absent from the draft's Sources block."
 )

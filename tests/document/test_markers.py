@@ -92,9 +92,7 @@ def test_provenance_markers_cite_no_id() -> None:
     assert kinds == [("unverified", None, ()), ("tool", "mcp__tv.data-1", ()), ("policy", None, ())]
 
 
-@pytest.mark.parametrize(
-    "text", ["[tool]", "[tool:]", "[tool:bad name]", "[tool:-x]", "[1]("]
-)
+@pytest.mark.parametrize("text", ["[tool]", "[tool:]", "[tool:bad name]", "[tool:-x]", "[1]("])
 def test_malformed_provenance_and_link_brackets_are_not_markers(text: str) -> None:
     assert not any(isinstance(p, Marker) for p in split_markers(text))
 

@@ -182,7 +182,10 @@ def _draft_pages(
 ) -> list[Page]:
     """One draft's pages (split at headings when it is the only draft), each knowing the ids
     it cites and the inline lists that hold its citations, found once from the draft's scan."""
-    skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
+    skip = found.sources.top_range() if found.sources else range(0)
+    if found.sources is not None and found.sources.path:
+        # A Div holds it: its page keeps the rest of the Div.
+        doc = {**doc, "blocks": found.sources.left_out(doc["blocks"])}
     cites_at: dict[int, list[Any]] = {}
     for hit in found.hits:
         cites_at.setdefault(hit.block, []).append(hit)
