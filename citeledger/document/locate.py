@@ -342,7 +342,7 @@ def drop_escaped(doc: Json, found: Scan, locator: Locator, titles: Sequence[str]
             planned.append((hit.container, hit.start, hit.end, elements))
     for container, start, end, elements in reversed(planned):
         container[start : end + 1] = elements
-    again = scan(doc, titles, found.known)
+    again = scan(doc, titles, found.known, found.resolve)
     found.hits[:] = again.hits
     found.ordinary[:] = again.ordinary
     found.sources, found.listing, found.code = again.sources, again.listing, again.code

@@ -68,7 +68,7 @@ from .grammar import (
     own_cite_id,
     split_markers,
 )
-from .sources_block import SourcesBlock, entries, find_sources_blocks
+from .sources_block import SourcesBlock, UrlIds, entries, find_sources_blocks
 from .sources_titles import DEFAULT_TITLES
 
 if TYPE_CHECKING:
@@ -115,7 +115,8 @@ class Scan:
     code cells pandoc read as text. ``ordinary`` holds the numeric links that are no citation
     (see the module docstring), ``known`` the rule that decided it, for a scan made again.
     ``others``: the citation lists before ``listing`` (a document holds one; the verifier
-    reports these), whose entries read as citations."""
+    reports these), whose entries read as citations; ``resolve`` the ledger's ids of URLs the
+    lists were read with."""
 
     hits: list[Hit] = field(default_factory=list)
     sources: SourcesBlock | None = None
@@ -124,6 +125,7 @@ class Scan:
     ordinary: list[Hit] = field(default_factory=list)
     known: LinkKnown | None = None
     others: list[SourcesBlock] = field(default_factory=list)
+    resolve: UrlIds | None = None
 
     def markers(self) -> Iterator[tuple[Hit, Marker]]:
         for hit in self.hits:
@@ -139,16 +141,23 @@ class Scan:
         return list(seen)
 
 
-def scan(doc: Json, titles: Sequence[str] = DEFAULT_TITLES, known: LinkKnown | None = None) -> Scan:
+def scan(
+    doc: Json,
+    titles: Sequence[str] = DEFAULT_TITLES,
+    known: LinkKnown | None = None,
+    resolve: UrlIds | None = None,
+) -> Scan:
     """Find every marker in a pandoc JSON document (a dict with "blocks"), skipping the places
     where a bracket is never a citation, and locate the Sources block (titled "Sources" or one
     of ``titles``). ``known``: whether a numeric link set apart from the text cites (see the
     module docstring; :func:`ledger_links` makes one); without it, only ids the Sources block
-    lists."""
+    lists. ``resolve``: the ledger's ids of URLs (:func:`ledger_ids`), so that a list of works
+    naming ledger URLs under a References title is the Sources block."""
     blocks = doc["blocks"]
-    lists = find_sources_blocks(blocks, titles)
+    lists = find_sources_blocks(blocks, titles, resolve=resolve)
     listing = lists[-1] if lists else None
     result = Scan(listing=listing, code=code_cell_inlines(blocks), known=known, others=lists[:-1])
+    result.resolve = resolve
     listed = {e.id for e in entries(blocks, listing)} if listing else set()
     walker = _Walker(result, listed)
     if listing is not None:
@@ -170,6 +179,16 @@ def ledger_links(ledger: Ledger) -> LinkKnown:
     return known
 
 
+def ledger_ids(ledger: Ledger) -> UrlIds:
+    """The id under which the ledger holds a URL (as a list of works names it), or None."""
+
+    def resolve(url: str) -> int | None:
+        source = ledger.find_url(url)
+        return source.id if source is not None else None
+
+    return resolve
+
+
 def admit_defined(doc: Json, found: Scan, titles: Sequence[str], defined: Iterable[int]) -> None:
     """Make the numeric links whose ids the draft defines (``[n]: url``, read from its raw
     text) citations in ``found``, updated in place as :func:`~.locate.drop_escaped` does."""
@@ -181,7 +200,7 @@ def admit_defined(doc: Json, found: Scan, titles: Sequence[str], defined: Iterab
     def known(n: int, url: str) -> bool:
         return n in ids or (earlier is not None and earlier(n, url))
 
-    again = scan(doc, titles, known)
+    again = scan(doc, titles, known, found.resolve)
     found.hits[:] = again.hits
     found.ordinary[:] = again.ordinary
     found.sources, found.listing, found.known = again.sources, again.listing, known

@@ -30,12 +30,16 @@ instead of passing silently).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from ..tree import BREAKS, Block, Blocks, Inline, Inlines, Walk, stringify
 from .grammar import link_marker_id
 from .sources_titles import ANY_HEADING, DEFAULT_TITLES, PAGINATION, is_sources_title, may_be_empty
+
+# The ledger id of a URL as a list names it (``https://...``, ``doi:10.x/y``), or None: the
+# caller's ledger, asked when a list names works without ``[n]``.
+UrlIds = Callable[[str], "int | None"]
 
 
 @dataclass(slots=True)
@@ -49,6 +53,7 @@ class SourcesBlock:
     title: str
     level: int = ANY_HEADING
     path: tuple[int, ...] = ()
+    resolve: UrlIds | None = field(default=None, repr=False, compare=False)
 
     def container(self, blocks: Blocks) -> Blocks:
         """The list of blocks (the document's ``blocks``, or a Div's) that holds the block."""
@@ -120,19 +125,24 @@ def block_title(block: Block, titles: Sequence[str] = DEFAULT_TITLES) -> tuple[s
 
 
 def find_sources_block(
-    blocks: Blocks, titles: Sequence[str] = DEFAULT_TITLES
+    blocks: Blocks, titles: Sequence[str] = DEFAULT_TITLES, resolve: UrlIds | None = None
 ) -> SourcesBlock | None:
     """The draft's Sources block: the last citation list of :func:`find_sources_blocks`."""
-    found = find_sources_blocks(blocks, titles)
+    found = find_sources_blocks(blocks, titles, resolve=resolve)
     return found[-1] if found else None
 
 
 def find_sources_blocks(
-    blocks: Blocks, titles: Sequence[str] = DEFAULT_TITLES, path: tuple[int, ...] = ()
+    blocks: Blocks,
+    titles: Sequence[str] = DEFAULT_TITLES,
+    path: tuple[int, ...] = (),
+    resolve: UrlIds | None = None,
 ) -> list[SourcesBlock]:
     """Every citation list (see the module docstring) in reading order, with its extent, in
     ``blocks`` and the blocks of their Divs; the pages of a paginated list (``Sources (1/2)``,
-    ``Sources (2/2)``) are one list."""
+    ``Sources (2/2)``) are one list. ``resolve``: the ledger's ids of URLs, so that a list of
+    works under the title (``1. Author. Title. URL``) whose every item names a ledger URL is a
+    citation list too (:func:`_listed_works`)."""
     found: list[SourcesBlock] = []
     limit = len(blocks)
     for i in range(len(blocks) - 1, -1, -1):
@@ -140,13 +150,14 @@ def find_sources_blocks(
             continue
         b = blocks[i]
         if b.get("t") == "Div":
-            found.extend(reversed(find_sources_blocks(b["c"][1], titles, (*path, i))))
+            found.extend(reversed(find_sources_blocks(b["c"][1], titles, (*path, i), resolve)))
             continue
         title_found = block_title(b, titles)
         if title_found is None:
             continue
         title, level = title_found
-        block = SourcesBlock(i, _block_end(blocks, i, level, limit), title, level, path)
+        end = _block_end(blocks, i, level, limit)
+        block = SourcesBlock(i, end, title, level, path, resolve)
         listed = _entries_in(blocks, block)
         if not listed and not _placeholder(blocks, block, titles):
             continue
@@ -244,7 +255,44 @@ def _entries_in(blocks: Blocks, block: SourcesBlock) -> list[DraftEntry]:
             if m:
                 url = target or _url_word(line[m.end(1) + 1 :]) or _continued_url(more)
                 out.append(DraftEntry(int(m.group(1)), url or m.group(2), line, index))
+    if not out and block.resolve is not None:
+        return _listed_works(blocks, block, block.resolve)
     return out
+
+
+_LISTS = ("OrderedList", "BulletList")
+_WORK_ID = re.compile(r"^(?:doi|arxiv):\S+", re.IGNORECASE)
+
+
+def _listed_works(blocks: Blocks, block: SourcesBlock, resolve: UrlIds) -> list[DraftEntry]:
+    """A numbered or bulleted list of works under the title (``1. Author. Title. URL``,
+    ``- Author. Title. doi:10.x/y``), read when every item names a URL the ledger holds: each
+    item is the entry of that URL's id. Any item naming none leaves it the draft's text."""
+    out: list[DraftEntry] = []
+    for index in range(block.start + 1, block.end):
+        b = blocks[index]
+        if b.get("t") not in _LISTS:
+            continue
+        for item in b["c"][1] if b["t"] == "OrderedList" else b["c"]:
+            lines = _Lines()
+            lines.blocks(item)
+            text = " ".join(line for line, _target in lines.out).strip()
+            target = next((t for _line, t in lines.out if t), None)
+            url = target or _url_word(text) or _work_word(text)
+            source_id = resolve(url) if url else None
+            if url is None or source_id is None:
+                return []
+            out.append(DraftEntry(source_id, url, text, index))
+    return out
+
+
+def _work_word(text: str) -> str | None:
+    """The first ``doi:10.x/y`` or ``arXiv:NNNN.NNNNN`` of ``text``, without the punctuation
+    a sentence puts after it."""
+    for word in text.split():
+        if _WORK_ID.match(word):
+            return word.rstrip(_TRAILING)
+    return None
 
 
 def _wrapped_entries(

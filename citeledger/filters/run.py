@@ -12,12 +12,13 @@ cannot compile made plain.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from ..document.grammar import Marker
-from ..document.markers import Scan, ledger_links, scan
+from ..document.markers import Scan, ledger_ids, ledger_links, scan
 from ..document.readers import join_split_brackets
+from ..document.sources_block import find_sources_block
 from ..document.sources_titles import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
@@ -115,9 +116,10 @@ def apply(
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
-    if found.ordinary and not given:
-        # A numeric link set apart from the text cites only what the ledger knows.
-        found = scan(doc, titles, ledger_links(ledger))
+    if not given and (found.ordinary or _lists_works(doc, found, titles, ledger)):
+        # A numeric link set apart from the text cites only what the ledger knows, and a list
+        # of works is the Sources block when it names the ledger's URLs.
+        found = scan(doc, titles, ledger_links(ledger), ledger_ids(ledger))
         if not found.hits and found.sources is None and opts.min_coverage is None:
             return None
     if verify:
@@ -151,6 +153,15 @@ def apply(
     if placement.records_options:
         meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
     return state
+
+
+def _lists_works(doc: PandocDoc, found: Scan, titles: Sequence[str], ledger: Ledger) -> bool:
+    """Whether the draft's Sources block, read with the ledger, is another than without it: a
+    list of works naming the ledger's URLs (under a title no ``[n]`` list follows)."""
+    if not found.hits:
+        return False
+    again = find_sources_block(doc["blocks"], titles, ledger_ids(ledger))
+    return again is not None and again != found.listing
 
 
 def _drafted_title(opts: Options, found: Scan) -> Options:

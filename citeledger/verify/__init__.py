@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..document.grammar import OWN_TARGET
 from ..document.locate import Locator, drop_escaped
-from ..document.markers import Scan, admit_defined, ledger_links
+from ..document.markers import Scan, admit_defined, ledger_ids, ledger_links
 from ..document.markers import scan as scan_doc
 from ..document.note_citations import NoteCitations, note_citations
 from ..document.sentences import sentences
@@ -145,7 +145,11 @@ def _verify(
     if not isinstance(doc, dict):
         doc = doc.to_json()
     titles = titles_for(options.sources_title)
-    found = scan if scan is not None else scan_doc(doc, titles, ledger_links(ledger))
+    found = (
+        scan
+        if scan is not None
+        else scan_doc(doc, titles, ledger_links(ledger), ledger_ids(ledger))
+    )
     locator = None
     if source_text is not None:
         locator = located
