@@ -15,6 +15,9 @@ baseline and citeledger, so both see the same machine load):
   command, and the verifier's own work in-process);
 - ``citeledger add`` against ``python -c pass``; add into ledgers of 100, 1,000 and 10,000
   sources; ingest of 100, 1,000 and 10,000 search results (per source, against the 100 case);
+- an agent's calls (bench_agent): ``add``, ``quote`` and ``list`` against ``python -c pass``,
+  ``verify`` of a one-page draft against ``python -c pass`` plus ``pandoc -t json``, and
+  ``verify`` and ``add`` as calls to one running ``citeledger mcp`` server;
 - a 500-page wiki build from one 1.6 MB draft against one pandoc conversion of that draft;
 - ``citeledger quote`` on a 50 MB page against reading, hashing and decoding the page.
 
@@ -42,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import bench_agent
 import bench_filter
 import bench_ledger
 import bench_wiki
@@ -271,6 +275,39 @@ def ledger_rows(work: Path, sizes: list[int], runs: int) -> list[Row]:
     return rows
 
 
+_AGENT_BASELINES = {
+    "add": ("citeledger add URL", "python -c pass"),
+    "quote": ("citeledger quote N --text --from page.txt", "python -c pass"),
+    "list": ("citeledger list", "python -c pass"),
+    "verify": ("citeledger verify, one page", "python -c pass + pandoc -t json"),
+}
+
+
+def agent_rows(work: Path, runs: int) -> list[Row]:
+    """An agent's calls (bench_agent): each process against the least a process costs, and
+    verify and add through one ``citeledger mcp`` server against pandoc and python alone."""
+    folder = work / "agent"
+    folder.mkdir()
+    draft = bench_agent.prepare(folder)
+    rows = []
+    for name, (base, ours) in bench_agent.process_calls(folder, draft).items():
+        b, o = side_by_side(base, ours, max(runs, 5))
+        what, baseline = _AGENT_BASELINES[name]
+        rows.append(Row(what, "10 sources", baseline, b, o, "<= 1.5x"))
+    try:
+        seen = bench_agent.mcp_seconds(folder, draft, max(runs, 5))
+    except ImportError:
+        print("  (mcp rows skipped: pip install 'citeledger[mcp]')", file=sys.stderr)
+        return rows
+    # The server's CPU is not this process's nor a child's it waited for: wall time only.
+    med = {k: Sample(statistics.median(v), float("nan")) for k, v in seen.items()}
+    what = "verify through citeledger mcp (a call)"
+    rows.append(Row(what, "one page", "pandoc -t json", med["pandoc"], med["verify"], "<= 1.5x"))
+    what = "add through citeledger mcp (a call)"
+    rows.append(Row(what, "10 sources", "python -c pass", med["python"], med["add"], "<= 20 ms"))
+    return rows
+
+
 def wiki_row(work: Path, pages: int, size: int, runs: int) -> Row:
     folder = work / "wiki"
     folder.mkdir()
@@ -361,7 +398,7 @@ def table(rows: list[Row]) -> list[str]:
             seconds(r.base.wall),
             seconds(r.ours.wall),
             f"{r.ratio:.2f}x",
-            f"{r.cpu_ratio:.2f}x",
+            f"{r.cpu_ratio:.2f}x" if r.cpu_ratio == r.cpu_ratio else "n/a",  # nan: not measured
             r.target,
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -407,6 +444,7 @@ def main() -> None:
             ("convert", lambda: convert_rows(work, drafts[-1], runs)),
             ("verify", lambda: verify_rows(work, drafts, runs)),
             ("ledger", lambda: ledger_rows(work, ledger_sizes, runs)),
+            ("agent", lambda: agent_rows(work, runs)),
             ("wiki", lambda: [wiki_row(work, wiki_pages, wiki_size, runs)]),
             ("quote", lambda: [quote_row(work, quote_mb, runs)]),
         ]

@@ -1,10 +1,11 @@
 """The ``citeledger`` command line. Thin: parse, call the parts, print.
 
-Start-up must stay light (``citeledger add`` runs at every retrieval, once per source): a run
-imports only its own verb's module (:func:`_app_for`; the group's help, completion and a
-mistake get every verb), the command modules import only the ledger core at module level, and
-pandoc, panflute and office code load inside the commands that need them. Text and flag
-parameters skip typer's pydantic coercion (``commands._common.plain_coercion``).
+Start-up must stay light (``citeledger add`` runs at every retrieval, once per source): the
+plain forms of ``add`` and ``list`` run without typer
+(:mod:`citeledger.commands._quick`); any other run imports only its own verb's module
+(:func:`citeledger.commands._app.app_for`), the command modules import only the ledger core at
+module level, and pandoc, panflute and office code load inside the commands that need them.
+Text and flag parameters skip typer's pydantic coercion (``commands._common.plain_coercion``).
 
 What it prints goes through :class:`_TerminalSafe` (web content made inert, then the verdict words
 coloured on a terminal: :mod:`citeledger.commands._console`). A reader that goes away (``| head``)
@@ -18,94 +19,48 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterable
 from typing import Any, TextIO
 
-import typer
-from typer.core import TyperCommand
-
 from .commands._console import colour_wanted, paint
+from .commands._quick import run_quick
 from .errors import BadInput, CiteledgerError
 from .escape import terminal_text
 
-# Each verb and the module that defines it, in the order `citeledger --help` lists them.
-VERBS = {
-    "reset": "reset_cmd",
-    "add": "add_cmd",
-    "ingest": "ingest_cmd",
-    "quote": "quote_cmd",
-    "list": "list_cmd",
-    "render": "render_cmd",
-    "verify": "verify_cmd",
-    "convert": "convert_cmd",
-    "finish": "finish_cmd",
-    "wiki": "wiki_cmd",
-    "merge": "merge_cmd",
-    "recheck": "recheck_cmd",
-    "rewrite": "rewrite_cmd",
-    "config": "config_cmd",
-    "pandoc": "pandoc_cmd",
-    "archive": "archive_cmd",
-}
-# The options taken before the verb that take a value (``citeledger --ledger L add ...``).
-_GLOBAL_VALUES = ("--ledger",)
+
+def _typer_run(args: list[str]) -> Any:
+    """The verb through its typer command, with only that verb's module imported."""
+    from .commands._app import app_for
+
+    return app_for(args, _edge())(args=args, prog_name="citeledger", standalone_mode=False)
 
 
-def build_app(verbs: Iterable[str] = VERBS) -> typer.Typer:
-    """The typer app with ``verbs`` registered (every verb by default)."""
-    from .commands._common import Command, Group, main_callback
+def _edge() -> dict[str, Any]:
+    """The verbs defined here, above the commands: ``mcp`` runs them."""
+    from .commands._app import ledger_command
 
-    built = typer.Typer(
-        name="citeledger",
-        help="A citation ledger, a pandoc filter and one verifier for grounded research.",
-        add_completion=True,
-        no_args_is_help=True,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-        cls=Group,
-    )
-    built.callback()(main_callback)
-    for verb in verbs:
-        module = __import__(f"citeledger.commands.{VERBS[verb]}", fromlist=["register"])
-        module.register(built)
-    for info in built.registered_commands:
-        if info.cls in (None, TyperCommand):
-            info.cls = Command
-    return built
+    return {"mcp": ledger_command(_serve_mcp, _MCP_HELP)}
 
 
-def _verb_in(args: list[str]) -> str | None:
-    """The verb a command line runs, when it names one: the first word that is no option
-    (nor the value of one) before it. None for ``--help``, completion or a mistake."""
-    words = iter(args)
-    for word in words:
-        if word in _GLOBAL_VALUES:
-            next(words, None)
-        elif not word.startswith("-"):
-            return word if word in VERBS else None
-    return None
+_MCP_HELP = """Serve add, ingest, quote, list, render and verify to an agent as MCP tools over
+stdio, run in this process (needs the extra: pip install 'citeledger[mcp]')."""
 
 
-def _app_for(args: list[str]) -> typer.Typer:
-    """The app a run needs: only its verb's module is imported (``citeledger add`` runs at
-    every retrieval, and each verb's module costs start-up time); every verb for the group's
-    help, completion and a word that names no verb."""
-    verb = _verb_in(args)
-    if verb is None:
-        return __getattr__("app")
-    return build_app([verb])
+def _serve_mcp(ledger: str | None) -> None:
+    from .mcp import serve
+
+    serve(ledger)
 
 
-_full: list[typer.Typer] = []
-
-
-def __getattr__(name: str) -> typer.Typer:
-    """``citeledger.cli.app``: the app with every verb, built on first use."""
-    if name != "app":
+def __getattr__(name: str) -> Any:
+    """``citeledger.cli.app`` (every verb, built on first use) and ``VERBS``: typer loads only
+    for a run that needs it."""
+    if name not in ("app", "VERBS"):  # importlib asks for __path__ and the like
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    if not _full:
-        _full.append(build_app())
-    return _full[0]
+    from .commands import _app
+
+    if name == "app":
+        return _app.app_for([], _edge())
+    return _app.VERBS
 
 
 class _TerminalSafe:
@@ -189,7 +144,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"argument {bad} is not valid UTF-8 text",
                 hint="pass file names and text as UTF-8; check the shell's locale",
             )
-        code = _app_for(args)(args=args, prog_name="citeledger", standalone_mode=False)
+        code = 0 if run_quick(args) else _typer_run(args)
     except SystemExit:
         # click meets a closed pipe itself where it prints (help, usage) and exits 1; the run
         # ends the same way as one that met it in a command.
@@ -199,14 +154,14 @@ def main(argv: list[str] | None = None) -> None:
     except CiteledgerError as exc:
         print(f"citeledger: error: {exc.line()}", file=sys.stderr)
         sys.exit(exc.exit_code)
-    except typer.Abort:
-        print("citeledger: interrupted", file=sys.stderr)
-        sys.exit(130)
     except OSError as exc:  # BrokenPipeError, or EPIPE as a plain OSError from a C extension
         if exc.errno != errno.EPIPE:
             raise
         _reader_gone()
     except Exception as exc:
+        if type(exc).__name__ == "Abort":  # typer's (its own click's): Ctrl-C at a prompt
+            print("citeledger: interrupted", file=sys.stderr)
+            sys.exit(130)
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `citeledger`: the help, as before
             print(getattr(exc, "format_message", str)())
             sys.exit(2)
@@ -261,6 +216,8 @@ def _usage_error(exc: Exception, args: list[str]) -> str | None:
     message = getattr(exc, "format_message", None)
     if not callable(message) or not isinstance(getattr(exc, "exit_code", None), int):
         return None
+    from .commands._app import VERBS
+
     verb = next((a for a in args if a in VERBS), "")
     where = f"citeledger {verb} --help" if verb else "citeledger --help"
     return f"{' '.join(str(message()).split())} (see {where})"

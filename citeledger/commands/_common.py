@@ -16,7 +16,6 @@ Module-level imports stay light (``add`` runs at every retrieval).
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,13 +24,14 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..errors import BadInput
-from ..ledger.files import read_file, read_stream
 from ..ledger.model import MAX_ID
-from ..ledger.store import locate_ledger
-from ..messages import to_stderr
 from ..options import Options, flag_help
-from ..options.project import load_project
 from ._console import NORMAL, QUIET, VERBOSE
+from ._io import MAX_INPUT_BYTES as MAX_INPUT_BYTES
+from ._io import echo as echo
+from ._io import read_text_input as read_text_input
+from ._io import warn as warn
+from ._quick import where_ledger
 
 LedgerOpt = Annotated[
     str | None, typer.Option("--ledger", metavar="FILE", help=flag_help("ledger"))
@@ -143,23 +143,14 @@ def flag(name: str, metavar: str, help: str, *short: str) -> Any:
     return typer.Option(name, *short, metavar=metavar, help=help)
 
 
-# Tool output and drafts read by the verbs; far above any search result page.
-MAX_INPUT_BYTES = 256 * 1024 * 1024
-
-
 def ledger_location(ctx: typer.Context, explicit: str | None = None) -> tuple[Path, str]:
     """The ledger a command works on and why: its own ``--ledger``, else the one given before
     the verb, else the environment and default (``locate_ledger``)."""
     if explicit:
-        return locate_ledger(explicit)
+        return where_ledger(explicit, None)
     root = ctx.find_root()
     global_value = (root.params or {}).get("ledger") if root is not None else None
-    if global_value:
-        return locate_ledger(global_value)
-    project = load_project()
-    if project.options.ledger:
-        return Path(project.options.ledger), f"given by the project file {project.path}"
-    return locate_ledger(None)
+    return where_ledger(explicit, global_value)
 
 
 def ledger_path(ctx: typer.Context, explicit: str | None = None) -> Path:
@@ -223,39 +214,6 @@ def main_callback(
     ] = False,
 ) -> None:
     """A citation ledger, a pandoc filter and one verifier for grounded research."""
-
-
-def echo(line: str) -> None:
-    print(line)
-
-
-def warn(line: str) -> None:
-    """A command's own warning (not a build's finding), through the one sink."""
-    to_stderr(f"citeledger: warning: {line}")
-
-
-def read_text_input(source: str, what: str) -> str:
-    if source == "-":
-        data = read_stream(
-            sys.stdin.buffer,
-            limit=MAX_INPUT_BYTES,
-            what=f"{what} on standard input",
-            error=BadInput,
-        )
-        where = "standard input"
-    else:
-        data = read_file(
-            source,
-            limit=MAX_INPUT_BYTES,
-            what=what,
-            error=BadInput,
-            missing_hint="check the path, or use - for stdin",
-        )
-        where = source
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"{what} {where} is not UTF-8 (bad byte at offset {exc.start})") from None
 
 
 def parse_id(value: str) -> int:

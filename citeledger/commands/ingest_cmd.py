@@ -1,21 +1,26 @@
-"""``citeledger ingest``: register every URL found in JSON tool output, or every item of a
-reference library (CSL-JSON, BibTeX, BibLaTeX, RIS) with its authors, date, site and key.
+"""``citeledger ingest``: register every source of a search or fetch tool's JSON output
+(``ledger/ingest.py``), or every item of a reference library (CSL-JSON, BibTeX, BibLaTeX, RIS)
+with its authors, date, site and key.
 
 All or nothing: the whole file is read and checked before the ledger is touched, and one
-transaction adds it. A source the ledger holds keeps its id (its empty fields are filled)."""
+transaction adds it. A source the ledger holds keeps its id (its empty fields are filled).
+Tool output prints one line per source, ``[n] URL (new) — title`` or ``[n] URL (known) — title``;
+``--dry-run`` prints the same lines and writes nothing."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
 
 from ..errors import BadInput, NothingFound
 from ..ledger import today, transaction
-from ..ledger.ingest import urls_from_json
+from ..ledger.display import display_text
+from ..ledger.ingest import Ingested, ingest_results, parse_results
 from ._common import LedgerOpt, echo, flag, ledger_path, read_text_input, warn
 
+_DRY_RUN_HELP = "Print what would be added (tool output); write nothing."
+_NO_PAGES_HELP = "Do not keep the page texts results carry (raw_content, text) as evidence."
 _FROM_HELP = "Input format: auto (default), json (tool output), csljson, bibtex, biblatex or ris."
 # Items a library holds without any URL are named in one line, at most this many by name.
 _NAMED = 20
@@ -30,6 +35,8 @@ def ingest(
         ),
     ],
     from_format: Annotated[str, flag("--from", "FORMAT", _FROM_HELP)] = "auto",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help=_DRY_RUN_HELP)] = False,
+    no_pages: Annotated[bool, typer.Option("--no-pages", help=_NO_PAGES_HELP)] = False,
     ledger: LedgerOpt = None,
 ) -> None:
     """Register every URL of JSON tool output or of a reference library (CSL-JSON, BibTeX, RIS)."""
@@ -42,43 +49,40 @@ def ingest(
     where = "standard input" if file == "-" else file
     fmt = sniff(raw, where if file != "-" else "") if from_format == "auto" else from_format
     if fmt == "json":
-        _ingest_tool_json(path, raw, where)
+        payload = parse_results(raw, where)
+        done = ingest_results(
+            path, payload, where=where, keep_pages=not no_pages, dry_run=dry_run, warn=warn
+        )
+        for row in done:
+            echo(result_line(row))
+            if row.expiring:
+                warn(
+                    f"[{row.id}] {row.url} is a grounding redirect that expires within days: "
+                    "open it and `citeledger add` the address it lands on, then cite that id"
+                )
+        if dry_run:
+            warn(f"dry run: nothing written to {path}")
+    elif dry_run:
+        raise BadInput("--dry-run reads tool output only", hint="drop --dry-run for a library")
     else:
         _ingest_library(path, raw, where, fmt)
 
 
-def _parse_json(raw: str, where: str) -> Any:
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise BadInput(
-            f"{where} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
-            hint="pass the tool's raw JSON output, or a library file with --from",
-        ) from None
-    except RecursionError:
-        raise BadInput(f"{where} nests too deeply to read") from None
-    except ValueError as exc:  # a number of thousands of digits, say
-        raise BadInput(f"{where} is not JSON citeledger can read ({exc})") from None
-
-
-def _ingest_tool_json(path: Any, raw: str, where: str) -> None:
-    pairs = urls_from_json(_parse_json(raw, where), warn)
-    if not pairs:
-        raise NothingFound(
-            f"no URLs found in {where}", hint="expected objects with url, link or source_url"
-        )
-    date = today()
-    with transaction(path) as book:
-        entries = [book.add(url, title=name, accessed=date)[0] for url, name in pairs]
-    for e in entries:
-        echo(f"[{e.id}] {e.url}")
+def result_line(row: Ingested) -> str:
+    """``[n] URL (new) — title`` (or ``known``), and a note when a page text was kept: the
+    line starts as sources.py's ``[n] url``, so a script reading those two words still can."""
+    line = f"[{row.id}] {row.url} ({'new' if row.new else 'known'})"
+    title = display_text(row.title, 200)
+    if title and title != row.url:
+        line += f" \u2014 {title}"
+    return line + (" (page text kept as evidence)" if row.page_kept else "")
 
 
 def _ingest_library(path: Any, raw: str, where: str, fmt: str) -> None:
     from ..ledger.csl import library_items
 
     if fmt == "csljson":
-        payload = _parse_json(raw, where)
+        payload = parse_results(raw, where)
     else:
         from ..document.library import csl_from_library
 

@@ -85,7 +85,7 @@ def _against_stored(book: Ledger) -> list[str]:
 def _against_pages(book: Ledger, folder: Path) -> list[str]:
     from ..ledger.drift import fresh_pages, nearest_passage, url_slug
     from ..ledger.evidence_pages import read_evidence
-    from ..ledger.quotes import normalize_for_match
+    from ..ledger.quotes import found_in, normalize_for_match, page_form
 
     pages, stray = fresh_pages(folder, book)
     out: list[str] = []
@@ -101,11 +101,10 @@ def _against_pages(book: Ledger, folder: Path) -> list[str]:
             )
             continue
         page = read_evidence(str(page_path))
-        normal = normalize_for_match(page.text)
+        normal = page_form(page.text)
         for q in source.quotes:
             checked += 1
-            needle = normalize_for_match(q.text)
-            if needle and needle in normal:
+            if found_in(normalize_for_match(q.text), normal):
                 continue
             drifted += 1
             near = nearest_passage(q.text, page.text)

@@ -141,7 +141,7 @@ def _verify_file(
     ledger_path = resolve_ledger_path(options.ledger)
     if ledger_path not in ledgers:
         ledgers[ledger_path] = load_ledger(ledger_path, missing_ok=True)
-    return verify(
+    report = verify(
         doc,
         ledgers[ledger_path],
         options,
@@ -149,6 +149,12 @@ def _verify_file(
         source_text=draft.text,
         footnote_citations=formats.cites_in_notes(fmt),
     )
+    if formats.family(fmt) == "pptx":
+        from ..document.deck_reading import unreadable_slides
+        from ..verify.checks import unreadable_slide_findings
+
+        report.findings[:0] = unreadable_slide_findings(unreadable_slides(draft.path), file)
+    return report
 
 
 def _print(reports: list[Report], output_format: str, level: int) -> None:

@@ -29,7 +29,7 @@ from ..pandoc import read_text_draft, run_pandoc
 from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
 from .markers import admit_defined, ledger_ids, ledger_links, scan
-from .readers import input_format, join_bracket_spans, read_output
+from .readers import highlighting_as_code, input_format, join_bracket_spans, read_output
 from .sources_titles import titles_for
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ def open_draft(
         tree: PandocDoc = read_output(path, fmt, pipeline)
     if formats.splits_brackets(fmt):
         join_bracket_spans(tree)
+        highlighting_as_code(tree)
     draft = Draft(path, name, fmt, text, tree)
     if ahead is not None and titles is not None:
         located = ahead.result()[1]
@@ -99,6 +100,7 @@ def read_draft_text(text: str, fmt: str, what: str) -> PandocDoc:
     tree: PandocDoc = json.loads(run_pandoc(["-f", fmt, "-t", "json"], stdin=text, what=what))
     if formats.splits_brackets(fmt):
         join_bracket_spans(tree)
+        highlighting_as_code(tree)
     return tree
 
 

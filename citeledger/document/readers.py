@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import formats
-from ..tree import Json
+from ..errors import BadInput
+from ..tree import Json, replace_elements, stringify
+from .deck_reading import read_deck
 
 if TYPE_CHECKING:
     from .pipeline import Pipeline
@@ -87,17 +89,46 @@ def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
             out = run_pandoc([*extra, "-f", fmt, "-t", "json"], stdin=text, what=str(path))
             doc: Json = json.loads(out)
             return doc
+    if family == "pptx":
+        return read_deck(path, fmt, extra)
     return read_json(path, from_format=fmt, extra_args=extra)
+
+
+# The environments of pandoc's own highlighted code (``\begin{Shaded}\begin{Highlighting}``),
+# which the LaTeX reader gives as Divs of paragraphs: prose to the marker finder.
+_CODE_DIVS = frozenset({"Shaded", "Highlighting"})
+
+
+def highlighting_as_code(doc: Json) -> None:
+    """In place: each highlighted code Div of a LaTeX file read back as the code block it was,
+    so ``\\NormalTok{a[}\\DecValTok{9}\\NormalTok{]}`` is code, never a citation of 9. The
+    readings of a draft apply it with :func:`join_bracket_spans` (the LaTeX reader's repairs),
+    the filter to any tree it is handed (no other reader makes such a Div)."""
+
+    def change(el: Json) -> list[Json] | None:
+        if el.get("t") != "Div" or not _CODE_DIVS.intersection(el["c"][0][1]):
+            return None
+        inner = el["c"][1]
+        if len(inner) == 1 and inner[0].get("t") == "CodeBlock":
+            return list(inner)
+        lines = [stringify(block) for block in inner]
+        return [{"t": "CodeBlock", "c": [["", [], []], "\n".join(lines)]}]
+
+    replace_elements(doc.get("blocks", []), change)
 
 
 def input_format(path: Path) -> str:
     """The pandoc reader for ``path``: a zip's own description of what it holds, else the
-    suffix. Office and ODF files are zip archives; the part that names the kind of document
-    says which. Reading a deck as markdown would decode a zip as text."""
+    suffix (:func:`citeledger.formats.reader_named`). Office and ODF files are zip archives;
+    the part that names the kind of document says which. Reading a deck as markdown would
+    decode a zip as text; reading AsciiDoc or a PDF as markdown would say nothing of what was
+    lost. A file pandoc cannot read (a PDF, a legacy Office file, a zip of no kind the table
+    knows) and a suffix no reader takes are one line each (:class:`~citeledger.errors.BadInput`)
+    naming what to give instead."""
     try:
         with open(path, "rb") as handle:
-            is_zip = handle.read(4) == b"PK\x03\x04"
-        if is_zip:
+            head = handle.read(8)
+        if head.startswith(b"PK\x03\x04"):
             with zipfile.ZipFile(path) as archive:
                 names = set(archive.namelist())
                 for part, needle, fmt in formats.zip_kinds():
@@ -106,8 +137,51 @@ def input_format(path: Path) -> str:
                             if needle in member.read(4096):
                                 return fmt
     except (OSError, zipfile.BadZipFile):
-        pass
-    return formats.reader_for(path)
+        head = b""
+    named = formats.reader_named(path)
+    unreadable = _unreadable(head, path.suffix, named)
+    if unreadable is not None:
+        what, instead = unreadable
+        raise BadInput(f"{path} is {what}, which pandoc cannot read", hint=instead)
+    if named is None:
+        raise BadInput(
+            f"{path}: no reader takes the suffix {path.suffix!r}",
+            hint="name its reader with -f/--from, e.g. --from markdown; "
+            "pandoc --list-input-formats lists the readers",
+        )
+    return named
+
+
+# A file's first bytes, what it is, and what to give instead.
+_NOT_READ = (
+    (
+        b"%PDF-",
+        "a PDF",
+        "verify the draft it was built from, or the .tex or .typ file it was built from",
+    ),
+    (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        "a legacy Office file (.doc, .ppt, .xls)",
+        "save it as .docx, .pptx or .odt and give that",
+    ),
+    (
+        b"PK\x03\x04",
+        "a zip archive of no kind citeledger reads (not .docx, .pptx, .odt or .epub)",
+        "give the draft it was built from, or name the reader with -f/--from",
+    ),
+)
+
+
+def _unreadable(head: bytes, suffix: str, named: str | None) -> tuple[str, str] | None:
+    """What a file whose first bytes are ``head`` is and what to give instead, when pandoc
+    cannot read it: by content, whatever its suffix says (a zip of no known kind only when its
+    suffix names no zip reader either), or by a suffix only a PDF takes."""
+    for magic, what, instead in _NOT_READ:
+        if magic == b"PK\x03\x04" and named is not None and formats.is_zip(named):
+            continue
+        if head.startswith(magic) or (magic == b"%PDF-" and suffix.lower() == ".pdf"):
+            return what, instead
+    return None
 
 
 _EMPTY_ATTR = ["", [], []]

@@ -71,6 +71,9 @@ def card_html(source: Source, prefix: str = "") -> str:
     for quote in source.quotes[:QUOTES_SHOWN]:
         text = display_text(quote.text, QUOTE_CHARS)
         lines.append(f'<blockquote class="citeledger-card-quote">{html_text(text)}</blockquote>')
+        if source.page_note(quote):
+            note = html_text("text: " + source.page_note(quote))
+            lines.append(f'<p class="citeledger-card-meta">{note}</p>')
     more = len(source.quotes) - QUOTES_SHOWN
     if more > 0:
         lines.append(f'<p class="citeledger-card-meta">and {more} more quote(s)</p>')

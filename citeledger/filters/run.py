@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from ..document.grammar import Marker
 from ..document.markers import Scan, ledger_ids, ledger_links, scan
-from ..document.readers import join_split_brackets
+from ..document.readers import highlighting_as_code, join_split_brackets
 from ..document.sources_block import find_sources_block
 from ..document.sources_titles import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
@@ -193,8 +193,10 @@ def apply_handed(doc: Json, fmt: str, environ: Mapping[str, str]) -> State | Non
     """:func:`apply` for a tree pandoc hands the filter (the console script, the panflute
     entry). pandoc never says which reader built it, so what a reader does to a draft's markers
     is undone here, as :func:`~citeledger.document.draft.open_draft` undoes it for the commands:
-    the LaTeX reader's ``{[}1{]}`` is ``[1]`` again (``join_split_brackets``)."""
+    the LaTeX reader's ``{[}1{]}`` is ``[1]`` again (``join_split_brackets``), its highlighted
+    code is code (``highlighting_as_code``)."""
     join_split_brackets(doc)
+    highlighting_as_code(doc)
     return apply(doc, fmt, say=to_stderr, caller=caller_from(environ))
 
 

@@ -84,7 +84,18 @@ ROWS = (
         "markdown",
         reads=True,
         writes=True,
-        suffixes=(".md", ".markdown", ".txt", ".qmd", ".rmd"),
+        suffixes=(
+            ".md",
+            ".markdown",
+            ".txt",
+            ".text",
+            ".qmd",
+            ".rmd",
+            ".mdown",
+            ".mdwn",
+            ".mkd",
+            ".mkdn",
+        ),
         output_suffixes=(".md", ".markdown"),
         markdown_source=True,
     ),
@@ -112,7 +123,7 @@ ROWS = (
         "html",
         reads=True,
         writes=True,
-        suffixes=(".html", ".htm"),
+        suffixes=(".html", ".htm", ".xhtml"),
         standalone=True,
         joins_words=True,
     ),
@@ -183,6 +194,7 @@ ROWS = (
         "tex",
         ".tex",
         ".latex",
+        ".ltx",
         standalone=True,
         placement="latex",
         splits_brackets=True,
@@ -198,6 +210,7 @@ ROWS = (
         ".typ",
         standalone=True,
         placement="typst",
+        reads_since=(3, 1, 2),
         writes_since=(3, 1, 2),
         gate_note="PDF through typst, .typ",
     ),
@@ -223,7 +236,23 @@ ROWS = (
         ".rst",
         placement="escaped",
     ),
-    Format("asciidoc", "markup", writes=True, output_suffixes=(".adoc",)),
+    Format(
+        "asciidoc",
+        "markup",
+        reads=True,
+        writes=True,
+        suffixes=(".adoc", ".asciidoc", ".asc"),
+        output_suffixes=(".adoc",),
+        reads_since=(3, 8, 3),
+    ),
+    # Readers whose writers citeledger does not place for: their suffixes name the reader only.
+    Format("djot", "markup", reads=True, suffixes=(".dj", ".djot"), reads_since=(3, 1, 12)),
+    Format("muse", "markup", reads=True, suffixes=(".muse",)),
+    Format("rtf", "markup", reads=True, suffixes=(".rtf",), reads_since=(2, 14, 2)),
+    Format("opml", "markup", reads=True, suffixes=(".opml",)),
+    Format("fb2", "ebook", reads=True, suffixes=(".fb2",)),
+    Format("t2t", "markup", reads=True, suffixes=(".t2t",)),
+    Format("docbook", "markup", reads=True, suffixes=(".dbk",)),
     Format("asciidoc_legacy", "markup", writes=True, links=False),
     Format("textile", "markup", reads=True, writes=True, suffixes=(".textile",)),
     Format("man", "markup", writes=True, links=False),
@@ -232,7 +261,7 @@ ROWS = (
     Format("haddock", "markup", writes=True, links=False),
     _file("ipynb", "data", ".ipynb"),
     _file("json", "data", ".json"),
-    Format("native", "data", reads=True, writes=True, output_suffixes=(".native",)),
+    _file("native", "data", ".native"),
 )
 FORMATS = {row.name: row for row in ROWS}
 DEFAULT_READER = "markdown"  # a draft whose suffix names no reader
@@ -261,7 +290,14 @@ def _has(fmt: str, fact: str) -> bool:
 
 def reader_for(path: str | Path) -> str:
     """The reader of a file by its suffix; markdown for a suffix the table does not name."""
-    return _READ_SUFFIXES.get(Path(path).suffix.lower(), DEFAULT_READER)
+    return reader_named(path) or DEFAULT_READER
+
+
+def reader_named(path: str | Path) -> str | None:
+    """The reader a file's suffix names (markdown for a file with no suffix, as pandoc reads
+    one); None for a suffix no reader in the table takes, which a caller asks ``--from`` for."""
+    suffix = Path(path).suffix.lower()
+    return _READ_SUFFIXES.get(suffix) if suffix else DEFAULT_READER
 
 
 def writer_for_suffix(suffix: str) -> str | None:

@@ -104,9 +104,10 @@ class Passage:
     shared: float  # the share of the quote's words the passage holds, 0 to 1
 
 
-def nearest_passage(quote: str, page: str) -> Passage | None:
+def nearest_passage(quote: str, page: str, slack: int = 0) -> Passage | None:
     """The passage of ``page`` nearest to ``quote`` (see the module docstring); None when the
-    page holds none of the quote's longest words."""
+    page holds none of the quote's longest words. ``slack`` characters more are read after
+    it (a page that says more than the quote still shows the quote's last words)."""
     quote = unicodedata.normalize("NFKC", quote)
     words = [m.group().casefold() for m in _WORD.finditer(quote)]
     if not words:
@@ -145,7 +146,7 @@ def nearest_passage(quote: str, page: str) -> Passage | None:
     bag = Counter(words)
     best: Passage | None = None
     for start in starts:
-        text = _widen(shown, start, start + len(quote))
+        text = _widen(shown, start, start + len(quote) + slack)
         seen = Counter(m.group().casefold() for m in _WORD.finditer(text))
         shared = sum((bag & seen).values()) / len(words)
         if best is None or shared > best.shared:

@@ -38,7 +38,7 @@ from ..errors import EvidenceError
 from ..files import write_bytes
 from .files import make_folder, read_file
 from .model import Ledger, Quote, Source
-from .quotes import normalize_for_match
+from .quotes import found_in, normalize_for_match, page_form
 
 SUFFIX = ".txt"
 # read_evidence reads at most 200 MB; decoded cp1252 or UTF-16 can grow as UTF-8, up to 3x.
@@ -192,7 +192,7 @@ class StoredTexts:
         """The stored file and, when it is intact, its text in matching form."""
         if digest not in self._seen:
             stored = read_stored(self.folder, digest)
-            normal = normalize_for_match(stored.text) if stored.text is not None else None
+            normal = page_form(stored.text) if stored.text is not None else None
             self._seen[digest] = (stored, normal)
         return self._seen[digest]
 
@@ -202,8 +202,7 @@ class StoredTexts:
         stored, normal = self.get(quote.text_sha256)
         if normal is None:
             return QuoteCheck(source, quote, stored.status, stored)
-        needle = normalize_for_match(quote.text)
-        found = bool(needle) and needle in normal
+        found = found_in(normalize_for_match(quote.text), normal)
         return QuoteCheck(source, quote, "ok" if found else "not-found", stored)
 
 

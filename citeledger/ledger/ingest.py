@@ -1,45 +1,147 @@
-"""Tool output in: every URL of a JSON document (search results, extracts), with its title."""
+"""Tool output in: every source of a search or fetch tool's JSON, registered in one transaction.
+
+Callable without the command line (the MCP server runs it in-process): :func:`parse_results`
+reads the text, :func:`ingest_results` registers what it holds and returns one
+:class:`Ingested` per source; both raise ``CiteledgerError`` subclasses and print nothing,
+handing each warning to ``warn``.
+
+What is not a source stays out (``noise.py``: images, search, redirect and ad pages), and the
+shapes are read in their ranked order (``result_shapes.py``). Where a result carries the page's
+text, that text is kept in the evidence folder as the source's page (unless ``keep_pages`` is
+off), so ``quote N --text ...`` checks against it without a saved file. The texts are written
+before the ledger names them, as ``quote`` does: a failure in between leaves an unnamed file in
+the folder, never a source naming a missing text.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from ..errors import CiteledgerError
-from .urls import normalize_url
+from ..errors import BadInput, NothingFound
+from .evidence_store import evidence_dir, store_text
+from .model import today
+from .noise import KIND_NAMES
+from .result_shapes import Found, read_results
+from .store import load_ledger, transaction
 
 
-def urls_from_json(
-    payload: Any, warn: Callable[[str], None] = lambda line: None
-) -> list[tuple[str, str]]:
-    """Every object's ``url``/``link``/``source_url`` with its ``title``/``name``, in document
-    order, de-duplicated by URL identity. Values that are not URLs the ledger accepts are
-    skipped, each named to ``warn`` (tool output carries ``javascript:`` links and the like)."""
-    found: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    stack: list[Any] = [payload]
-    while stack:  # iterative: deeply nested tool output must not hit the recursion limit
-        node = stack.pop()
-        if isinstance(node, dict):
-            raw = next(
-                (
-                    node[k]
-                    for k in ("url", "link", "source_url")
-                    if isinstance(node.get(k), str) and node[k].strip()
-                ),
-                None,
-            )
-            if raw is not None:
-                try:
-                    key = normalize_url(raw)
-                except CiteledgerError as exc:
-                    warn(f"skipped {exc.message}")
-                else:
-                    if key not in seen:
-                        seen.add(key)
-                        name = node.get("title") or node.get("name") or ""
-                        found.append((key, name if isinstance(name, str) else ""))
-            stack.extend(reversed(list(node.values())))
-        elif isinstance(node, list):
-            stack.extend(reversed(node))
-    return found
+@dataclass(frozen=True)
+class Ingested:
+    """One source of an ingest: its id (the id it would get, in a dry run), URL and title,
+    whether the ledger held it before, whether a page text was kept for it by this call, and
+    whether its URL is a redirect that expires (Gemini's grounding links)."""
+
+    id: int
+    url: str
+    title: str
+    new: bool
+    page_kept: bool = False
+    expiring: bool = False
+
+
+def parse_results(raw: str, where: str) -> Any:
+    """The JSON of ``raw``; ``BadInput`` naming ``where`` when it is none. JSON lines (one
+    object a line) are named as such: ``add -`` reads them."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data" and _json_lines(raw):
+            raise BadInput(
+                f"{where} is JSON lines (one object a line), not one JSON document",
+                hint='pipe it to `citeledger add -`, which reads one {"url", "title"} a '
+                "line, or wrap the lines in [ ] separated by commas",
+            ) from None
+        raise BadInput(
+            f"{where} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
+            hint="pass the tool's raw JSON output, or a library file with --from",
+        ) from None
+    except RecursionError:
+        raise BadInput(f"{where} nests too deeply to read") from None
+    except ValueError as exc:  # a number of thousands of digits, say
+        raise BadInput(f"{where} is not JSON citeledger can read ({exc})") from None
+
+
+def _json_lines(raw: str) -> bool:
+    lines = [line for line in raw.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        return all(isinstance(json.loads(line), dict) for line in lines)
+    except (ValueError, RecursionError):
+        return False
+
+
+def ingest_results(
+    path: Path,
+    payload: Any,
+    *,
+    where: str,
+    keep_pages: bool = True,
+    dry_run: bool = False,
+    warn: Callable[[str], None] = lambda line: None,
+) -> list[Ingested]:
+    """Register every source of ``payload`` (see the module docstring) in the ledger at
+    ``path``, or, with ``dry_run``, say what would be registered without writing anything.
+    ``NothingFound`` when the payload holds no source."""
+    everything = read_results(payload, warn)
+    sources = [f for f in everything if f.kind in (None, "expiring")]
+    _name_noise([f for f in everything if f.kind not in (None, "expiring")], warn)
+    if not sources:
+        raise NothingFound(
+            f"no URLs found in {where}",
+            hint="expected search results: objects with url, link, source_url or uri"
+            + (" (only images, search, redirect or ad pages were found)" if everything else ""),
+        )
+    if dry_run:
+        return _dry_run(path, sources, keep_pages)
+    digests: dict[str, str] = {}
+    if keep_pages:
+        folder = evidence_dir(path)
+        for f in sources:
+            if f.page is not None:
+                digests[f.url] = store_text(folder, f.page)
+    date = today()
+    # Only the file's name: the origin is shown in published evidence, a folder path is not.
+    name = where if where == "standard input" else Path(where).name
+    out: list[Ingested] = []
+    with transaction(path) as book:
+        for f in sources:
+            source, created = book.add(f.url, title=f.title, accessed=date)
+            kept = False
+            if f.url in digests:
+                origin = f"the {f.page_field} of a search result ({name}, ingested {date})"
+                kept = book.set_page(source, digests[f.url], origin)
+            expiring = f.kind == "expiring"
+            out.append(Ingested(source.id, source.url, source.title, created, kept, expiring))
+    return out
+
+
+def _dry_run(path: Path, sources: list[Found], keep_pages: bool) -> list[Ingested]:
+    book = load_ledger(path, missing_ok=True)
+    next_id = book.next_id()
+    out: list[Ingested] = []
+    for f in sources:
+        known = book.find_url(f.url)
+        expiring = f.kind == "expiring"
+        if known is not None:
+            title = known.title or f.title
+            out.append(Ingested(known.id, known.url, title, False, False, expiring))
+        else:
+            page = keep_pages and f.page is not None
+            out.append(Ingested(next_id, f.url, f.title, True, page, expiring))
+            next_id += 1
+    return out
+
+
+def _name_noise(noise: list[Found], warn: Callable[[str], None]) -> None:
+    """One line per kind of what was left out, with its count and first URL."""
+    by_kind: dict[str, list[str]] = {}
+    for f in noise:
+        by_kind.setdefault(f.kind or "", []).append(f.url)
+    for kind, urls in by_kind.items():
+        more = f" and {len(urls) - 1} more" if len(urls) > 1 else ""
+        warn(f"left out {len(urls)} {KIND_NAMES.get(kind, kind)}(s), not sources: {urls[0]}{more}")

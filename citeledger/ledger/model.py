@@ -13,7 +13,10 @@ mark so an id stays retired even if someone deletes its entry by hand. A referen
 ``author``, ``issued``, ``site`` and ``key`` to a source (``ledger/bibliography.py``), each
 written only when set; so is ``archived``, the address of a copy of the page in a web archive
 (``citeledger add --archived``, ``citeledger archive``), checked on load like ``url`` and shown
-beside the URL in every Sources entry, against link rot. Keys this version does
+beside the URL in every Sources entry, against link rot. ``page_sha256`` and ``page_origin``
+name a text of the page a search result carried (Tavily's ``raw_content``, Exa's ``text``, an
+Anthropic ``web_fetch_result``), kept in the evidence folder by ``ingest``, and where it came
+from: ``quote N --text ...`` checks against it when no ``--from`` is given. Keys this version does
 not know are kept in ``extra`` and written back, so a newer tool's data survives a round trip
 through an older one.
 """
@@ -68,7 +71,9 @@ def today() -> str:
 _QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin", "text_sha256"})
 _SOURCE_KEYS = frozenset(
     {"id", "url", "title", "accessed", "quotes", "author", "issued", "site", "key", "archived"}
+    | {"page_sha256", "page_origin"}
 )
+_PAGE_DIGEST = re.compile(r"[0-9a-f]{64}")
 _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
 
 
@@ -127,6 +132,16 @@ class Source:
     site: str | None = None
     key: str | None = None
     archived: str | None = None
+    page_sha256: str | None = None
+    page_origin: str | None = None
+
+    def page_note(self, quote: Quote) -> str:
+        """Where the text ``quote`` was checked against came from, when it is the page text
+        ``ingest`` kept from a search result (its field and the file it was ingested from),
+        on one line; "" for a page the agent saved and passed to ``quote --from``."""
+        if not self.page_sha256 or quote.text_sha256 != self.page_sha256:
+            return ""
+        return display_text(self.page_origin or "a search result's page text", MAX_TITLE_SHOWN)
 
     @property
     def details(self) -> Details:
@@ -209,6 +224,9 @@ class Source:
             problem = archived_problem(archived)
             if problem:
                 raise UnsafeLedgerEntry(f"{where}.archived: {problem}")
+        page = _optional_str(data, "page_sha256", where)
+        if page is not None and not _PAGE_DIGEST.fullmatch(page):
+            raise LedgerShapeError(f"{where}.page_sha256 is not a sha256 digest")
         return cls(
             id=sid,
             url=url,
@@ -221,6 +239,8 @@ class Source:
             site=_optional_str(data, "site", where),
             key=key,
             archived=archived,
+            page_sha256=page,
+            page_origin=_optional_str(data, "page_origin", where),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -230,7 +250,8 @@ class Source:
             "title": self.title,
             "accessed": self.accessed,
         }
-        for name in ("author", "issued", "site", "key", "archived"):  # written only when set
+        names = ("author", "issued", "site", "key", "archived", "page_sha256", "page_origin")
+        for name in names:  # written only when set
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
@@ -379,6 +400,17 @@ class Ledger:
         if source.archived == canonical:
             return False
         source.archived = canonical
+        self.dirty = True
+        return True
+
+    def set_page(self, source: Source, digest: str, origin: str) -> bool:
+        """Name ``digest`` (a text kept in the evidence folder) as the page text of ``source``
+        unless it has one: the first page stays, as the first title does, since quotes name
+        the text they were checked against. Returns whether that changed the ledger."""
+        if source.page_sha256 or not _PAGE_DIGEST.fullmatch(digest):
+            return False
+        source.page_sha256 = digest
+        source.page_origin = clip_title(origin)
         self.dirty = True
         return True
 

@@ -10,7 +10,13 @@ same sentence, or agents get pushed toward weaker fragments:
   (``* _ ` ~``) and backslash escapes drop (extractors such as web_extract return markdown);
 - Unicode NFKC (ligatures, full-width forms, ``…``), curly vs straight quotes and apostrophes,
   en/em dashes, minus and other dashes vs hyphen (a run of dashes counts as one), zero-width
-  spaces and joiners, soft hyphens.
+  spaces and joiners, soft hyphens;
+- a word hyphenated across a line break in the page (PDF text layers: ``incom-\nprehensible``)
+  matches the quote's ``incomprehensible``, and also its ``incom-prehensible`` and its
+  ``incom- prehensible`` (the artefact an agent copies): the page alone cannot tell a break
+  inside a word from a real hyphen at the line's end (``well-\nknown``), so both readings match,
+  and no letter of either is changed. The page's form (:func:`page_form`) marks such a break
+  with :data:`BREAK`; :func:`found_in` reads the mark as "a hyphen, or nothing".
 
 Everything here is a handful of passes of ``str`` methods and regular expressions whose
 matches cannot overlap, so matching is linear in the page size (a 50 MB page is fine).
@@ -43,10 +49,22 @@ _CJK_RANGES = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\
 
 MIN_WORDS = 3
 
+# A hyphen (or soft or Unicode hyphen) at a line's end between two letters, as a page's form
+# marks it; a control character that no normalised text holds otherwise (C0 controls are white
+# space to the matcher or absent from text layers).
+BREAK = "\x01"
+_LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*\r?\n[ \t]*(?=[^\W\d_])")
+# In a quote: letters side by side, or a hyphen (with or without a space after it) or a space
+# between two (a soft hyphen at a line's end leaves ``unen capsulated`` to a copy).
+_QUOTE_JOIN = re.compile(r"(?<=[^\W\d_])(?:- ?| )?(?=[^\W\d_])")
 
-def normalize_for_match(text: str) -> str:
-    """The comparison form of ``text`` under the rules in the module docstring."""
+
+def normalize_for_match(text: str, *, breaks: bool = False) -> str:
+    """The comparison form of ``text`` under the rules in the module docstring; with
+    ``breaks``, a page's form: each hyphenated line break marked as :data:`BREAK`."""
     text = unicodedata.normalize("NFKC", text or "")
+    if breaks and "\n" in text:
+        text = _LINE_BREAK_HYPHEN.sub(BREAK, text)
     if "[" in text:
         text = _MD_LINK.sub(r"\1", text)
     if "\\" in text:
@@ -60,11 +78,37 @@ def normalize_for_match(text: str) -> str:
     return _SPACE_RUN.sub(" ", text).strip()
 
 
+def page_form(page: str) -> str:
+    """The comparison form of a page: :func:`normalize_for_match`, with each hyphenated line
+    break marked as :data:`BREAK` (see the module docstring)."""
+    return normalize_for_match(page, breaks=True)
+
+
+def found_in(needle: str, page: str) -> bool:
+    """Whether ``needle`` (a quote's :func:`normalize_for_match` form) is in ``page`` (a
+    :func:`page_form`). Pages without a hyphenated line break take one substring search; the
+    others a regular expression that is the quote's text with, between two letters, an optional
+    :data:`BREAK` (linear: no nested repetition)."""
+    if not needle:
+        return False
+    if needle in page:
+        return True
+    if BREAK not in page:
+        return False
+    pieces: list[str] = []
+    pos = 0
+    for m in _QUOTE_JOIN.finditer(needle):
+        pieces.append(re.escape(needle[pos : m.start()]))
+        pieces.append(f"(?:{re.escape(m.group())}|{BREAK})" if m.group() else f"{BREAK}?")
+        pos = m.end()
+    pieces.append(re.escape(needle[pos:]))
+    return re.search("".join(pieces), page) is not None
+
+
 def quote_in_text(quote: str, page: str) -> bool:
     """True when ``quote`` appears in ``page`` under the matching rules; an empty quote never
     matches (it would prove nothing)."""
-    needle = normalize_for_match(quote)
-    return bool(needle) and needle in normalize_for_match(page)
+    return found_in(normalize_for_match(quote), page_form(page))
 
 
 def word_count(text: str) -> int:

@@ -154,6 +154,8 @@ def render_block(
         if style == "evidence":
             for q in s.quotes:
                 lines.extend(_evidence_lines(q))
+                if s.page_note(q):
+                    lines.append(f"      (text: {markdown_text(s.page_note(q))})")
     return "\n".join(lines)
 
 

@@ -23,8 +23,11 @@ ledger shows is refused or encoded here, once. The rules, in order:
   escape. Other non-ASCII text in the path stays as written (a reader sees the page's name).
 - The fragment is dropped (it selects a place in the page, not another page), trailing slashes
   of the path are dropped, scheme and host are lower-cased, a default port is dropped.
-- The query is kept (it usually selects different content) and the path keeps its case
-  (servers are case-sensitive).
+- The query is kept (it usually selects different content), but for its tracking parameters
+  (``utm_*``, ``gclid``, ``fbclid``, ``mc_eid`` and the others of :data:`TRACKING`): they say who
+  sent the reader, not which page, and a search API appends them (``?utm_source=openai``), so
+  without this rule one page got a second id. A ledger entry stored with them is found by its
+  clean form. The path keeps its case (servers are case-sensitive).
 
 ``normalize_url`` is idempotent: a stored URL normalises to itself. A ledger read from disk is
 checked entry by entry (:func:`stored_url_problem`), not only what ``add`` lets in: a
@@ -78,12 +81,46 @@ _CANONICAL = re.compile(
 _LEGACY = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+(?:/[!#-~]*)?")
 
 
+# Query parameters that record who sent the reader, not which page: names compared in lower case;
+# ``utm_`` is a prefix (utm_source, utm_medium, utm_campaign, utm_term, utm_content, ...).
+TRACKING = frozenset(
+    {
+        *("gclid", "gclsrc", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "yclid"),
+        *("mc_eid", "mc_cid", "_ga", "_gl", "igshid", "twclid", "ttclid", "li_fat_id"),
+        *("mkt_tok", "_hsenc", "_hsmi", "srsltid", "oly_enc_id", "oly_anon_id", "vero_id"),
+        *("ref_src", "_openstat"),
+    }
+)
+_TRACKING_HINT = re.compile(
+    r"(?:^|[?&])(?:utm_|gclid|gclsrc|dclid|gbraid|wbraid|fbclid|msclkid|yclid|mc_eid|mc_cid|_ga"
+    r"|_gl|igshid|twclid|ttclid|li_fat_id|mkt_tok|_hs|srsltid|oly_|vero_id|ref_src|_openstat)",
+    re.IGNORECASE,
+)
+
+
 def normalize_url(raw: str) -> str:
     """Return the canonical ledger form of ``raw`` or raise ``BadURL`` saying why not."""
     text = (raw or "").strip()
     if len(text) <= MAX_URL_LENGTH and _CANONICAL.fullmatch(text):
+        if "?" in text and _TRACKING_HINT.search(text):
+            base, _q, query = text.partition("?")
+            query = drop_tracking(query)
+            return f"{base}?{query}" if query else base
         return text
     return _normalize(text)
+
+
+def drop_tracking(query: str) -> str:
+    """``query`` without its tracking parameters (:data:`TRACKING`), the others as written."""
+    if not _TRACKING_HINT.search(query):
+        return query
+    kept = []
+    for param in query.split("&"):
+        name = unquote(param.partition("=")[0]).strip().lower()
+        if not param or name.startswith("utm_") or name in TRACKING:
+            continue
+        kept.append(param)
+    return "&".join(kept)
 
 
 def shown(text: str) -> str:
@@ -143,7 +180,7 @@ def _normalize(text: str) -> str:
     if port is not None and str(port) != _DEFAULT_PORTS[scheme]:
         netloc = f"{host}:{port}"
     path = _encode(parts.path).rstrip("/")
-    query = _encode(parts.query)
+    query = drop_tracking(_encode(parts.query))
     if host in _DOI_HOSTS and path.startswith("/10."):
         return str(urlunsplit(("https", "doi.org", path, query, "")))
     return str(urlunsplit((scheme, netloc, path, query, "")))

@@ -44,6 +44,7 @@ from .rules import (
     TOO_MANY_IDS,
     UNCITED_LEDGER_SOURCE,
     UNKNOWN_ID,
+    UNREADABLE_SLIDE,
     UNSUPPORTED_FIGURE,
     Rule,
 )
@@ -57,6 +58,20 @@ _SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
 
 # What pandoc's markdown reader percent-encodes in a link target (its escapeURI): a URL read
 # from a link may hold %5B where the ledger holds "[".
+def unreadable_slide_findings(slides: Iterable[tuple[int, str]], name: str) -> list[Finding]:
+    """A finding for each (number, title) of a deck's slides whose text pandoc's reader drops
+    (:func:`citeledger.document.deck_reading.unreadable_slides`): what verify could not see is
+    said, never passed over."""
+    return [
+        UNREADABLE_SLIDE.finding(
+            "text pandoc cannot read back (an equation's box), so its citations are unchecked"
+            " — verify the draft the deck was built from",
+            f"{name} § slide {number}{f' ({title})' if title else ''}",
+        )
+        for number, title in slides
+    ]
+
+
 def _ids(ids: list[int] | tuple[int, ...] | set[int]) -> str:
     return ", ".join(f"[{i}]" for i in ids)
 

@@ -149,6 +149,13 @@ FOOTNOTE_URL_NOT_IN_LEDGER = _rule(
     "docx, odt and org files",
 )
 
+UNREADABLE_SLIDE = _rule(
+    "unreadable-slide",
+    "FAIL",
+    "A slide holds text pandoc cannot read back (an equation's box): its citations go unchecked.",
+    "pptx files",
+)
+
 
 def readme_table() -> str:
     """The README's table of findings, row for row; each row carries the rule's anchor."""

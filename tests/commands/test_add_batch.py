@@ -79,16 +79,17 @@ def test_add_stdin_with_urls_or_titles_is_refused(cli) -> None:
     assert titled.code == 2 and "not from --title" in titled.err
 
 
-def test_add_starts_without_pydantic_or_the_other_verbs(tmp_path: Path) -> None:
-    """typer 0.29 coerces parameters through pydantic (about 90 ms of a 150 ms start), and every
-    verb's module was imported for any verb: ``add`` needs neither."""
+def test_add_starts_without_typer_pydantic_or_the_other_verbs(tmp_path: Path) -> None:
+    """typer 0.29 coerces parameters through pydantic (about 90 ms of a 150 ms start), typer
+    itself was the largest import left, and every verb's module was imported for any verb:
+    ``add`` needs none of them (``commands._quick`` runs its plain forms)."""
     probe = (
         "import sys\n"
         "from citeledger.cli import main\n"
         "try:\n"
-        "    main(['--ledger', 'l.json', 'add', 'https://a.org'])\n"
+        "    main(['--ledger', 'l.json', 'add', 'https://a.org', '--title', 'A', '--json'])\n"
         "finally:\n"
-        "    wanted = ('pydantic', 'citeledger.commands')\n"
+        "    wanted = ('pydantic', 'typer', 'click', 'citeledger.commands')\n"
         "    loaded = [m for m in sys.modules if m.startswith(wanted)]\n"
         "    print(' '.join(sorted(loaded)), file=sys.stderr)\n"
     )
@@ -99,10 +100,23 @@ def test_add_starts_without_pydantic_or_the_other_verbs(tmp_path: Path) -> None:
     loaded = done.stderr.split()
     assert loaded == [
         "citeledger.commands",
-        "citeledger.commands._common",
+        "citeledger.commands._add_sources",
         "citeledger.commands._console",
-        "citeledger.commands.add_cmd",
+        "citeledger.commands._io",
+        "citeledger.commands._quick",
     ]
+
+
+def test_an_unusual_add_goes_through_typer_with_the_same_lines(cli, tmp_path: Path) -> None:
+    """A form the quick path does not read (``--title=T``, a value starting with ``-``) is
+    typer's: the ledger and the lines are the same."""
+    quick = cli("add", "https://a.org", "--title", "A")
+    typed = cli("add", "https://b.org", "--title=-B")
+    assert (quick.code, quick.out) == (0, "[1] https://a.org\n")
+    assert (typed.code, typed.out) == (0, "[2] https://b.org\n")
+    assert _titles(tmp_path / "ledger.json") == [("https://a.org", "A"), ("https://b.org", "-B")]
+    missing = cli("add", "--title", "A")
+    assert missing.code == 2 and "Missing argument" in missing.err
 
 
 def test_a_global_ledger_named_like_a_verb_is_still_the_ledger(cli, tmp_path: Path) -> None:

@@ -186,8 +186,9 @@ def test_ingest_registers_every_url_in_document_order_deduplicated(home: Path, c
     result = cli("ingest", "search.json")
     assert result.code == 0
     assert result.out == (
-        "[1] https://a.org/one\n[2] https://b.org/two\n[3] https://c.org/three\n"
-        "[4] https://d.org/four\n[5] https://e.org/nested\n"
+        "[1] https://a.org/one (new) \u2014 One\n[2] https://b.org/two (new) \u2014 Two\n"
+        "[3] https://c.org/three (new) \u2014 Three\n[4] https://d.org/four (new)\n"
+        "[5] https://e.org/nested (new)\n"
     )
     assert "skipped" in result.err and "javascript" in result.err
     titles = [s.title for s in load_ledger(home / "ledger.json").sources]
@@ -198,14 +199,14 @@ def test_ingest_reuses_ids_and_fills_empty_titles(home: Path, cli: Cli) -> None:
     cli("add", "https://c.org/three")
     (home / "search.json").write_text(json.dumps(SEARCH_OUTPUT), encoding="utf-8")
     out = cli("ingest", "search.json").out.splitlines()
-    assert out[2] == "[1] https://c.org/three"
+    assert out[2] == "[1] https://c.org/three (known) \u2014 Three"
     first = load_ledger(home / "ledger.json").get(1)
     assert first is not None and first.title == "Three"
 
 
 def test_ingest_reads_stdin(home: Path) -> None:
     result = run_process("ingest", "-", stdin=json.dumps(SEARCH_OUTPUT).encode(), cwd=home)
-    assert result.code == 0 and result.out.startswith("[1] https://a.org/one\n")
+    assert result.code == 0 and result.out.startswith("[1] https://a.org/one (new) \u2014 One\n")
 
 
 def test_ingest_invalid_json_exits_2(home: Path, cli: Cli) -> None:

@@ -101,9 +101,9 @@ def test_the_skills_procedure_reads_line_by_line_as_with_sources_py(tmp_path: Pa
     assert step("reset") == Result(0, f"ledger reset: {ledger}\n", "")
     assert step("ingest", "-", stdin=json.dumps(SEARCH_RESULTS)) == Result(
         0,
-        "[1] https://example.org/ice-density\n"
-        "[2] https://example.org/lakes\n"
-        "[3] https://example.org/glaciers\n",
+        "[1] https://example.org/ice-density (new) \u2014 Why ice floats\n"
+        "[2] https://example.org/lakes (new) \u2014 How lakes freeze\n"
+        "[3] https://example.org/glaciers (new) \u2014 Glaciers\n",
         "",
     )
     assert step("add", "https://example.org/sea-ice", "--title", "Sea ice extent") == Result(

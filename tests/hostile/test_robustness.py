@@ -92,7 +92,8 @@ WORKER = textwrap.dedent(
         return out.getvalue()
 
     def ids(text):
-        return {url: int(n) for n, url in re.findall(r"^\\[(\\d+)\\] (\\S+)$", text, re.M)}
+        line = r"^\\[(\\d+)\\] (\\S+)(?: .*)?$"
+        return {url: int(n) for n, url in re.findall(line, text, re.M)}
 
     page = f"{folder}/page-{worker}.txt"
     for k in range(rounds):

@@ -135,7 +135,7 @@ def test_tool_output_is_still_read_as_before(cli, tmp_path: Path) -> None:
         encoding="utf-8",
     )
     result = cli("--ledger", "L.json", "ingest", "hits.json")
-    assert (result.code, result.out) == (0, "[1] https://t.example/a\n")
+    assert (result.code, result.out) == (0, "[1] https://t.example/a (new)\n")
     assert load_ledger(tmp_path / "L.json").source(1).to_dict().keys() == {
         "id",
         "url",

@@ -1,0 +1,150 @@
+"""The verbs an agent calls at every retrieval, ``add`` and ``list``, in their plain forms,
+run without typer.
+
+typer (with its own click) is the largest import of a run, and these verbs need nothing of it:
+a command line made only of the flags this module knows runs here, through the same code the
+typer command runs; anything else (``--help``, an unknown flag, a missing value, a value that
+starts with ``-``, ``--opt=value``, no URL) returns False and goes to the typer command, which
+parses it as it always did. Standard library and the ledger core only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..ledger import load_ledger
+from ..ledger.render import pick_sources
+from ..ledger.store import locate_ledger
+from ._add_sources import add_sources
+from ._io import echo
+
+# The group's flags this module reads before the verb, and those it lets pass (they change
+# nothing a quick verb prints).
+_GLOBAL_FLAGS = ("-q", "--quiet", "-v", "--verbose")
+
+
+def where_ledger(explicit: str | None, global_value: str | None) -> tuple[Path, str]:
+    """The ledger a command works on and why: its own ``--ledger``, else the one given before
+    the verb, else the project file's, else the environment and default (``locate_ledger``)."""
+    if explicit:
+        return locate_ledger(explicit)
+    if global_value:
+        return locate_ledger(global_value)
+    # The options table loads only when no --ledger is given: most of an agent's calls give one.
+    from ..options.project import load_project
+
+    project = load_project()
+    if project.options.ledger:
+        return Path(project.options.ledger), f"given by the project file {project.path}"
+    return locate_ledger(None)
+
+
+def list_lines(path: Path, why: str, as_json: bool) -> list[str]:
+    """What ``citeledger list`` prints: ``[n] url  title  (k quotes)`` a source, or the JSON."""
+    sources = pick_sources(load_ledger(path, missing_ok=True), None)
+    if as_json:
+        return [json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False)]
+    if not sources:
+        # Which ledger and why: an agent that expected sources learns it is looking elsewhere.
+        return [f"ledger is empty: {path} ({why})"]
+    lines = []
+    for s in sources:
+        title = f"  {s.display_title}" if s.title else ""
+        n = len(s.quotes)
+        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
+        lines.append(f"[{s.id}] {s.url}{title}{mark}")
+    return lines
+
+
+def _split(args: list[str]) -> tuple[str | None, str, list[str]] | None:
+    """The ledger given before the verb, the verb and its words; None for a form this module
+    leaves to typer."""
+    global_ledger = None
+    words = list(args)
+    while words and words[0].startswith("-"):
+        flag = words.pop(0)
+        if flag == "--ledger" and words and not words[0].startswith("-"):
+            global_ledger = words.pop(0)
+        elif flag not in _GLOBAL_FLAGS:
+            return None
+    if not words:
+        return None
+    return global_ledger, words[0], words[1:]
+
+
+# Each quick verb's flags: those that take one value (the last given wins, as in click), those
+# given once per value, and the switches.
+_FLAGS = {
+    "list": ((), (), ("--json",)),
+    "add": (
+        ("--accessed", "--author", "--issued", "--site", "--key", "--archived"),
+        ("--title",),
+        ("--json",),
+    ),
+}
+
+
+def _parse(verb: str, words: list[str]) -> tuple[list[str], dict[str, list[str]]] | None:
+    """The verb's arguments and flags (each flag's values in order, a switch's as ``[""]``),
+    or None for a form this module leaves to typer."""
+    single, many, switches = _FLAGS[verb]
+    arguments: list[str] = []
+    given: dict[str, list[str]] = {}
+    rest = iter(words)
+    for word in rest:
+        if word in switches:
+            given[word] = [""]
+        elif word in (*single, *many, "--ledger"):
+            value = next(rest, None)
+            if value is None or value.startswith("-"):
+                return None
+            given.setdefault(word, []).append(value)
+        elif word == "-" or not word.startswith("-"):
+            arguments.append(word)
+        else:
+            return None
+    return arguments, given
+
+
+def _last(given: dict[str, list[str]], flag: str) -> str | None:
+    values = given.get(flag)
+    return values[-1] if values else None
+
+
+def run_quick(args: list[str]) -> bool:
+    """Run ``args`` here when this module knows every word of them; False leaves them to typer.
+    Errors are raised as the typer command raises them (the CLI's edge prints them)."""
+    split = _split(args)
+    if split is None:
+        return False
+    global_ledger, verb, words = split
+    if verb not in _FLAGS:
+        return False
+    parsed = _parse(verb, words)
+    if parsed is None:
+        return False
+    arguments, given = parsed
+    explicit = _last(given, "--ledger")
+    if verb == "list":
+        if arguments:
+            return False
+        path, why = where_ledger(explicit, global_ledger)
+        for line in list_lines(path, why, "--json" in given):
+            echo(line)
+        return True
+    if not arguments:  # click's "Missing argument" line
+        return False
+    add_sources(
+        lambda: where_ledger(explicit, global_ledger)[0],
+        arguments,
+        given.get("--title", []),
+        accessed=_last(given, "--accessed"),
+        author=_last(given, "--author"),
+        issued=_last(given, "--issued"),
+        site=_last(given, "--site"),
+        key=_last(given, "--key"),
+        archived=_last(given, "--archived"),
+        as_json="--json" in given,
+    )
+    return True
