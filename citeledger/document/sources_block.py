@@ -35,7 +35,14 @@ from dataclasses import dataclass, field
 
 from ..tree import BREAKS, Block, Blocks, Inline, Inlines, Walk, stringify
 from .grammar import link_marker_id
-from .sources_titles import ANY_HEADING, DEFAULT_TITLES, PAGINATION, is_sources_title, may_be_empty
+from .sources_titles import (
+    ANY_HEADING,
+    DEFAULT_TITLES,
+    PAGINATION,
+    first_words,
+    is_sources_title,
+    may_be_empty,
+)
 
 # The ledger id of a URL as a list names it (``https://...``, ``doi:10.x/y``), or None: the
 # caller's ledger, asked when a list names works without ``[n]``.
@@ -145,12 +152,16 @@ def find_sources_blocks(
     citation list too (:func:`_listed_works`)."""
     found: list[SourcesBlock] = []
     limit = len(blocks)
+    words = first_words(tuple(titles))
     for i in range(len(blocks) - 1, -1, -1):
         if i >= limit:
             continue
         b = blocks[i]
-        if b.get("t") == "Div":
+        t = b.get("t")
+        if t == "Div":
             found.extend(reversed(find_sources_blocks(b["c"][1], titles, (*path, i), resolve)))
+            continue
+        if (t == "Para" or t == "Plain") and not _may_open(b["c"], words):
             continue
         title_found = block_title(b, titles)
         if title_found is None:
@@ -171,6 +182,17 @@ def find_sources_blocks(
         limit = block.start
     found.reverse()
     return found
+
+
+def _may_open(inlines: Inlines, words: frozenset[str]) -> bool:
+    """Whether a paragraph's first word (in bold or not) is a title's first word."""
+    head = inlines[0] if inlines else None
+    if head is not None and head.get("t") == "Strong":
+        head = head["c"][0] if head["c"] else None
+    if head is None or head.get("t") != "Str":
+        return False
+    word = str(head["c"]).casefold().split()  # a no-break space splits too
+    return bool(word) and word[0].rstrip(":") in words
 
 
 def _block_end(blocks: Blocks, start: int, level: int, limit: int) -> int:
