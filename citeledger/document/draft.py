@@ -28,7 +28,7 @@ from ..options import Options, from_meta
 from ..pandoc import read_text_draft, run_pandoc
 from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
-from .markers import admit_defined, ledger_links, scan
+from .markers import admit_defined, ledger_ids, ledger_links, scan
 from .note_citations import note_citations
 from .readers import highlighting_as_code, input_format, join_bracket_spans, read_output
 from .sources_titles import titles_for
@@ -129,7 +129,12 @@ def read_citations(
     doc = draft.tree
     options = from_meta(doc.get("meta", {}), warn).merged(flags or Options())
     titles = titles_for(options.sources_title)
-    found = scan(doc, titles, ledger_links(ledger) if ledger is not None else None)
+    found = scan(
+        doc,
+        titles,
+        ledger_links(ledger) if ledger is not None else None,
+        ledger_ids(ledger) if ledger is not None else None,
+    )
     locator = draft.locator(titles)
     if locator is not None:
         drop_escaped(doc, found, locator, titles)

@@ -2,8 +2,10 @@
 
 Marker grammar (the grounded-citations convention):
 
-- ``[n]``: 1-6 ASCII digits, not followed by ``(`` or ``:`` (that would be a link or a
-  definition); the seed read 1-4, and ids past 9999 must stay citable;
+- ``[n]``: 1-6 ASCII digits, not followed by ``(`` (that is a link); the seed read 1-4, and ids
+  past 9999 must stay citable. ``[n]:`` is a reference definition only where markdown reads
+  one: at the start of a line, followed by a URL (:func:`opens_definition`). Mid-line
+  (``known[1]: power``) it cites, in every reader: markdown has no definitions there;
 - ``[unverified]``, ``[policy]``, ``[tool:<name>]`` with name ``[A-Za-z0-9][A-Za-z0-9_.-]*``;
 - ``[1, 2]``, ``[1-3]``, ``[1,2]``: several ids in one bracket, a *group*; it cites each id and
   the verifier warns about its style.
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..tree import Inline
+from ..tree import Inline, Inlines
 
 # Ledger ids run to six digits (``MAX_ID``); ASCII digits only, so ``[²]`` or ``[٣]`` is text.
 _ID = r"[0-9]{1,6}"
@@ -31,8 +33,11 @@ MARKER_RE = re.compile(
     r"|(?P<unverified>unverified)"
     r"|tool:(?P<tool>[A-Za-z0-9][A-Za-z0-9_.-]*)"
     r"|(?P<policy>policy)"
-    r")\](?![(:])"
+    r")\](?!\()"
 )
+# ``[n]:`` then a URL: how a line that is a reference definition opens (``[1]: https://...``).
+DEFINITION_OPENING = re.compile(rf"\[{_ID}\]:")
+_URL_START = ("http://", "https://", "<http://", "<https://")
 # A group that pandoc split at its spaces: ``[1,`` then ``2,`` then ``3]``.
 GROUP_OPEN_RE = re.compile(rf"\[{_ID}(?:\s*,\s*{_ID})*,$")
 GROUP_PART_RE = re.compile(rf"^{_ID},?")
@@ -110,6 +115,25 @@ def split_markers(text: str) -> list[Piece]:
 
 def has_marker(pieces: list[Piece]) -> bool:
     return any(isinstance(p, Marker) for p in pieces)
+
+
+def opens_definition(inlines: Inlines, i: int) -> bool:
+    """Whether the Str at ``i`` is ``[n]:`` opening a line (the first inline, or after a line
+    break) with a URL after it: a reference definition that a reader other than markdown's kept
+    as text (org, rst), never a citation. Anywhere else ``[n]:`` cites."""
+    if DEFINITION_OPENING.fullmatch(inlines[i]["c"]) is None:
+        return False
+    if i > 0 and inlines[i - 1].get("t") not in ("SoftBreak", "LineBreak"):
+        return False
+    k = i + 1
+    while k < len(inlines) and inlines[k].get("t") == "Space":
+        k += 1
+    if k == i + 1 or k >= len(inlines):
+        return False
+    nxt = inlines[k]
+    if nxt.get("t") == "Link":
+        return bool(nxt["c"][2][0].startswith(_URL_START[:2]))
+    return nxt.get("t") == "Str" and str(nxt["c"]).startswith(_URL_START)
 
 
 def link_marker_id(link: Inline) -> int | None:

@@ -37,7 +37,7 @@ from .sources_lines import (
     Definition,
     block_definitions,
     fenced_lines,
-    find_sources_lines,
+    find_sources_line_blocks,
 )
 from .sources_titles import DEFAULT_TITLES
 
@@ -100,6 +100,7 @@ class Locator:
     entries: dict[int, tuple[int, int]] = field(default_factory=dict)
     definitions: list[Definition] = field(default_factory=list)
     titles: tuple[str, ...] = ()  # the Sources titles the text was read with
+    lists: list[int] = field(default_factory=list)  # the first line of each citation list
 
     @classmethod
     def from_text(cls, name: str, text: str, titles: Sequence[str] = DEFAULT_TITLES) -> Locator:
@@ -111,7 +112,9 @@ class Locator:
         lines = text.split("\n")
         labels = {m.group(1).strip().lower() for ln in lines if (m := _REF_DEF.match(ln))}
         fenced = fenced_lines(lines)
-        block = find_sources_lines(lines, titles, fenced)
+        lists = find_sources_line_blocks(lines, titles, fenced)
+        self.lists = [b.start + 1 for b in lists]
+        block = lists[-1] if lists else None
         sources = range(block.start, block.end) if block else range(0)
         self.definitions = block_definitions(lines, block, fenced)
         for d in self.definitions:
@@ -339,10 +342,11 @@ def drop_escaped(doc: Json, found: Scan, locator: Locator, titles: Sequence[str]
             planned.append((hit.container, hit.start, hit.end, elements))
     for container, start, end, elements in reversed(planned):
         container[start : end + 1] = elements
-    again = scan(doc, titles, found.known)
+    again = scan(doc, titles, found.known, found.resolve)
     found.hits[:] = again.hits
     found.ordinary[:] = again.ordinary
     found.sources, found.listing, found.code = again.sources, again.listing, again.code
+    found.others[:] = again.others
     return True
 
 

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from ..tree import (
     BREAKS,
     INLINES_AT_C,
+    Blocks,
     Inline,
     Inlines,
     Json,
@@ -63,10 +64,11 @@ from .grammar import (
     Piece,
     has_marker,
     link_marker_id,
+    opens_definition,
     own_cite_id,
     split_markers,
 )
-from .sources_block import SourcesBlock, entries, find_sources_block
+from .sources_block import SourcesBlock, UrlIds, entries, find_sources_blocks
 from .sources_titles import DEFAULT_TITLES
 
 if TYPE_CHECKING:
@@ -111,7 +113,10 @@ class Scan:
     document cites an id: the block a build replaces by the list it renders. A document that
     cites nothing keeps every block it has. ``code`` holds ``id()`` of the inline lists of
     code cells pandoc read as text. ``ordinary`` holds the numeric links that are no citation
-    (see the module docstring), ``known`` the rule that decided it, for a scan made again."""
+    (see the module docstring), ``known`` the rule that decided it, for a scan made again.
+    ``others``: the citation lists before ``listing`` (a document holds one; the verifier
+    reports these), whose entries read as citations; ``resolve`` the ledger's ids of URLs the
+    lists were read with."""
 
     hits: list[Hit] = field(default_factory=list)
     sources: SourcesBlock | None = None
@@ -119,6 +124,8 @@ class Scan:
     code: set[int] = field(default_factory=set)
     ordinary: list[Hit] = field(default_factory=list)
     known: LinkKnown | None = None
+    others: list[SourcesBlock] = field(default_factory=list)
+    resolve: UrlIds | None = None
 
     def markers(self) -> Iterator[tuple[Hit, Marker]]:
         for hit in self.hits:
@@ -134,18 +141,28 @@ class Scan:
         return list(seen)
 
 
-def scan(doc: Json, titles: Sequence[str] = DEFAULT_TITLES, known: LinkKnown | None = None) -> Scan:
+def scan(
+    doc: Json,
+    titles: Sequence[str] = DEFAULT_TITLES,
+    known: LinkKnown | None = None,
+    resolve: UrlIds | None = None,
+) -> Scan:
     """Find every marker in a pandoc JSON document (a dict with "blocks"), skipping the places
     where a bracket is never a citation, and locate the Sources block (titled "Sources" or one
     of ``titles``). ``known``: whether a numeric link set apart from the text cites (see the
     module docstring; :func:`ledger_links` makes one); without it, only ids the Sources block
-    lists."""
+    lists. ``resolve``: the ledger's ids of URLs (:func:`ledger_ids`), so that a list of works
+    naming ledger URLs under a References title is the Sources block."""
     blocks = doc["blocks"]
-    listing = find_sources_block(blocks, titles)
-    result = Scan(listing=listing, code=code_cell_inlines(blocks), known=known)
+    lists = find_sources_blocks(blocks, titles, resolve=resolve)
+    listing = lists[-1] if lists else None
+    result = Scan(listing=listing, code=code_cell_inlines(blocks), known=known, others=lists[:-1])
+    result.resolve = resolve
     listed = {e.id for e in entries(blocks, listing)} if listing else set()
-    skip = range(listing.start, listing.end) if listing else range(0)
-    _Walker(result, listed).top(blocks, skip)
+    walker = _Walker(result, listed)
+    if listing is not None:
+        walker.excluded = listing.nested_ids(blocks)
+    walker.top(blocks, listing.top_range() if listing else range(0))
     if listing is not None and any(m.ids for _hit, m in result.markers()):
         result.sources = listing
     return result
@@ -162,6 +179,16 @@ def ledger_links(ledger: Ledger) -> LinkKnown:
     return known
 
 
+def ledger_ids(ledger: Ledger) -> UrlIds:
+    """The id under which the ledger holds a URL (as a list of works names it), or None."""
+
+    def resolve(url: str) -> int | None:
+        source = ledger.find_url(url)
+        return source.id if source is not None else None
+
+    return resolve
+
+
 def admit_defined(doc: Json, found: Scan, titles: Sequence[str], defined: Iterable[int]) -> None:
     """Make the numeric links whose ids the draft defines (``[n]: url``, read from its raw
     text) citations in ``found``, updated in place as :func:`~.locate.drop_escaped` does."""
@@ -173,10 +200,11 @@ def admit_defined(doc: Json, found: Scan, titles: Sequence[str], defined: Iterab
     def known(n: int, url: str) -> bool:
         return n in ids or (earlier is not None and earlier(n, url))
 
-    again = scan(doc, titles, known)
+    again = scan(doc, titles, known, found.resolve)
     found.hits[:] = again.hits
     found.ordinary[:] = again.ordinary
     found.sources, found.listing, found.known = again.sources, again.listing, known
+    found.others[:] = again.others
 
 
 class _Walker(Walk):
@@ -187,6 +215,13 @@ class _Walker(Walk):
         self.result = result
         self.listed = listed
         self.in_note = False
+        # ``id()`` of the Sources block's blocks when a Div holds it.
+        self.excluded: frozenset[int] = frozenset()
+
+    def blocks(self, blocks: Blocks) -> None:
+        if self.excluded:
+            blocks = [b for b in blocks if id(b) not in self.excluded]
+        super().blocks(blocks)
 
     def inlines(self, inlines: Inlines) -> None:
         if self.code and id(inlines) in self.code:
@@ -222,6 +257,8 @@ class _Walker(Walk):
 
     def str_hit(self, inlines: Inlines, i: int, text: str) -> int:
         """Record the markers of the Str at ``i``; return the index of the last element used."""
+        if opens_definition(inlines, i):
+            return i
         end = i
         if GROUP_OPEN_RE.search(text):
             end, text = _join_spaced_group(inlines, i, text)

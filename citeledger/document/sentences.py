@@ -154,9 +154,20 @@ def sentences(
     file); such a note counts as a citation where it stands and is not prose itself."""
     walker = _Walker(found, note_ids or {})
     listing = found.listing
-    skip = range(listing.start, listing.end) if listing else range(0)
-    walker.top(doc["blocks"], skip)
+    if listing is not None:
+        walker.excluded = listing.nested_ids(doc["blocks"])
+    walker.top(doc["blocks"], listing.top_range() if listing else range(0))
     return walker.out
+
+
+def _is_bibliography(block: Json) -> bool:
+    """citeproc's bibliography (the Div ``#refs``, class ``csl-bib-body`` or ``references``):
+    its entries are a list of works, not prose. It follows a Sources block's entries when a
+    draft has both, and stays after them in every build."""
+    if block.get("t") != "Div":
+        return False
+    ident, classes, _attrs = block["c"][0]
+    return ident == "refs" or "csl-bib-body" in classes or "references" in classes
 
 
 class _Walker(Walk):
@@ -173,6 +184,13 @@ class _Walker(Walk):
         self.code = found.code
         self.out: list[Sentence] = []
         self.notes: list[list[Json]] = []
+        # ``id()`` of the Sources block's blocks when a Div holds it.
+        self.excluded: frozenset[int] = frozenset()
+
+    def blocks(self, blocks: list[Json]) -> None:
+        if self.excluded:
+            blocks = [b for b in blocks if id(b) not in self.excluded]
+        super().blocks([b for b in blocks if not _is_bibliography(b)])
 
     def after_top(self) -> None:
         """A footnote's sentences follow the block that holds its mark."""

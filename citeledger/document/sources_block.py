@@ -1,13 +1,19 @@
 """The one rule for where a draft's own Sources block begins and ends in a tree, and the
 entries it lists.
 
-A heading's block runs to the next heading of the same or a higher level; a paragraph's to the
-next heading of any level. A titled block is a Sources block only when it is a citation list: it
-holds at least one entry naming an id, or nothing at all (a placeholder for the list, under
-"Sources" or the configured title).
+A heading's section runs to the next heading of the same or a higher level; a paragraph
+title's to the next heading of any level. A titled section is a Sources block only when it is
+a citation list: it holds at least one entry naming an id, or nothing at all (a placeholder for
+the list, under "Sources" or the configured title). The block ends after the block holding its
+last entry: what follows the entries in the section (``Written by Jane Roe, 2022-02-08.``, an
+exported page's footer) is the draft's text, kept by every build and read by verify as prose.
 A section that merely carries the title (pandoc's own "### Sources" API section, a README's
-"## Sources" about data sources) is prose, and nothing ever replaces or drops it. When a draft
-holds several lists, the last one is the block.
+"## Sources" about data sources) is prose, and nothing ever replaces or drops it.
+
+The block is looked for in the blocks of every Div too (``path``): pandoc wraps each notebook
+cell in a Div, djot each section, Quarto each callout and column. A document holds one block:
+:func:`find_sources_blocks` gives every citation list, the last is the block, and the verifier
+reports any other.
 
 The same rules read the raw lines of a markdown draft (:mod:`.sources_lines`), so the two can
 never disagree about where the block is.
@@ -24,23 +30,77 @@ instead of passing silently).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from ..tree import BREAKS, Block, Blocks, Inline, Inlines, Walk, stringify
 from .grammar import link_marker_id
-from .sources_titles import ANY_HEADING, DEFAULT_TITLES, PAGINATION, is_sources_title, may_be_empty
+from .sources_titles import (
+    ANY_HEADING,
+    DEFAULT_TITLES,
+    PAGINATION,
+    first_words,
+    is_sources_title,
+    may_be_empty,
+)
+
+# The ledger id of a URL as a list names it (``https://...``, ``doi:10.x/y``), or None: the
+# caller's ledger, asked when a list names works without ``[n]``.
+UrlIds = Callable[[str], "int | None"]
 
 
 @dataclass(slots=True)
 class SourcesBlock:
-    """Top-level blocks ``blocks[start:end]`` form the draft's own Sources block; ``level`` is
-    its heading level (:data:`ANY_HEADING` for a paragraph title)."""
+    """Blocks ``start:end`` of :meth:`container` form the draft's own Sources block; ``level``
+    is its heading level (:data:`ANY_HEADING` for a paragraph title); ``path`` the indices of
+    the Divs, from the top level down, whose blocks hold it (empty at the top level)."""
 
     start: int
     end: int
     title: str
     level: int = ANY_HEADING
+    path: tuple[int, ...] = ()
+    resolve: UrlIds | None = field(default=None, repr=False, compare=False)
+
+    def container(self, blocks: Blocks) -> Blocks:
+        """The list of blocks (the document's ``blocks``, or a Div's) that holds the block."""
+        for k in self.path:
+            blocks = blocks[k]["c"][1]
+        return blocks
+
+    def top_range(self) -> range:
+        """The top-level blocks the block spans: none when a Div holds it (its Div holds the
+        text around it too; see :meth:`nested_ids`)."""
+        return range(0) if self.path else range(self.start, self.end)
+
+    def nested_ids(self, blocks: Blocks) -> frozenset[int]:
+        """``id()`` of the block's blocks when a Div holds them (a walk leaves them out), else
+        none."""
+        if not self.path:
+            return frozenset()
+        return frozenset(id(b) for b in self.container(blocks)[self.start : self.end])
+
+    def left_out(self, blocks: Blocks) -> Blocks:
+        """A copy of ``blocks`` (the document's) without the block, the top-level indices
+        kept: only the Divs on its path are copied, everything else is shared."""
+        if not self.path:
+            return blocks[: self.start] + blocks[self.end :]
+        out = list(blocks)
+        holder = out
+        for k in self.path:
+            attr, inner = holder[k]["c"]
+            copied = list(inner)
+            holder[k] = {**holder[k], "c": [attr, copied]}
+            holder = copied
+        del holder[self.start : self.end]
+        return out
+
+    def remove(self, blocks: Blocks) -> Blocks:
+        """Take the block out of ``blocks`` (the document's); returns its container, where a
+        list put in its place belongs at ``start``."""
+        container = self.container(blocks)
+        del container[self.start : self.end]
+        return container
 
 
 def block_title(block: Block, titles: Sequence[str] = DEFAULT_TITLES) -> tuple[str, int] | None:
@@ -72,33 +132,77 @@ def block_title(block: Block, titles: Sequence[str] = DEFAULT_TITLES) -> tuple[s
 
 
 def find_sources_block(
-    blocks: Blocks, titles: Sequence[str] = DEFAULT_TITLES
+    blocks: Blocks, titles: Sequence[str] = DEFAULT_TITLES, resolve: UrlIds | None = None
 ) -> SourcesBlock | None:
-    """The last top-level citation list (see the module docstring), with its extent; the pages
-    of a paginated list before it (``Sources (1/2)``, ``Sources (2/2)``) belong to it."""
+    """The draft's Sources block: the last citation list of :func:`find_sources_blocks`."""
+    found = find_sources_blocks(blocks, titles, resolve=resolve)
+    return found[-1] if found else None
+
+
+def find_sources_blocks(
+    blocks: Blocks,
+    titles: Sequence[str] = DEFAULT_TITLES,
+    path: tuple[int, ...] = (),
+    resolve: UrlIds | None = None,
+) -> list[SourcesBlock]:
+    """Every citation list (see the module docstring) in reading order, with its extent, in
+    ``blocks`` and the blocks of their Divs; the pages of a paginated list (``Sources (1/2)``,
+    ``Sources (2/2)``) are one list. ``resolve``: the ledger's ids of URLs, so that a list of
+    works under the title (``1. Author. Title. URL``) whose every item names a ledger URL is a
+    citation list too (:func:`_listed_works`)."""
+    found: list[SourcesBlock] = []
+    limit = len(blocks)
+    words = first_words(tuple(titles))
     for i in range(len(blocks) - 1, -1, -1):
-        found = block_title(blocks[i], titles)
-        if found is None:
+        if i >= limit:
             continue
-        title, level = found
-        block = SourcesBlock(i, _block_end(blocks, i, level), title, level)
-        if not is_citation_list(blocks, block, titles):
+        b = blocks[i]
+        t = b.get("t")
+        if t == "Div":
+            found.extend(reversed(find_sources_blocks(b["c"][1], titles, (*path, i), resolve)))
+            continue
+        if (t == "Para" or t == "Plain") and not _may_open(b["c"], words):
+            continue
+        title_found = block_title(b, titles)
+        if title_found is None:
+            continue
+        title, level = title_found
+        end = _block_end(blocks, i, level, limit)
+        block = SourcesBlock(i, end, title, level, path, resolve)
+        listed = _entries_in(blocks, block)
+        if not listed and not _placeholder(blocks, block, titles):
             continue
         while PAGINATION.search(block.title):
             earlier = _previous_page(blocks, block, titles)
             if earlier is None:
                 break
             block.start, block.title = earlier
-        return block
-    return None
+        block.end = max((e.block + 1 for e in listed), default=block.start + 1)
+        found.append(block)
+        limit = block.start
+    found.reverse()
+    return found
 
 
-def _block_end(blocks: Blocks, start: int, level: int) -> int:
-    for j in range(start + 1, len(blocks)):
+def _may_open(inlines: Inlines, words: frozenset[str]) -> bool:
+    """Whether a paragraph's first word (in bold or not) is a title's first word."""
+    head = inlines[0] if inlines else None
+    if head is not None and head.get("t") == "Strong":
+        head = head["c"][0] if head["c"] else None
+    if head is None or head.get("t") != "Str":
+        return False
+    word = str(head["c"]).casefold().split()  # a no-break space splits too
+    return bool(word) and word[0].rstrip(":") in words
+
+
+def _block_end(blocks: Blocks, start: int, level: int, limit: int) -> int:
+    """Where a title's section ends: at the next heading of its level or a higher one, or at
+    ``limit`` (where a later list begins)."""
+    for j in range(start + 1, limit):
         b = blocks[j]
         if b.get("t") == "Header" and b["c"][0] <= level:
             return j
-    return len(blocks)
+    return limit
 
 
 def _previous_page(
@@ -122,13 +226,16 @@ def _previous_page(
 def is_citation_list(
     blocks: Blocks, block: SourcesBlock, titles: Sequence[str] = DEFAULT_TITLES
 ) -> bool:
-    """Whether ``block`` lists sources: an entry naming an id, or nothing after a title that
-    may stand alone (see :func:`may_be_empty`)."""
+    """Whether ``block`` (``blocks``: its container) lists sources: an entry naming an id, or
+    nothing after a title that may stand alone (see :func:`may_be_empty`)."""
+    return _placeholder(blocks, block, titles) or bool(_entries_in(blocks, block))
+
+
+def _placeholder(blocks: Blocks, block: SourcesBlock, titles: Sequence[str]) -> bool:
     if block.end == block.start + 1 and may_be_empty(block.title, titles):
         first = blocks[block.start]
-        if first.get("t") == "Header" or not _after_first_line(first["c"]):
-            return True
-    return bool(entries(blocks, block))
+        return first.get("t") == "Header" or not _after_first_line(first["c"])
+    return False
 
 
 _ENTRY = re.compile(r"^\s*\[([0-9]{1,6})\]\s*[-\u2013:]?\s*(\S+)")
@@ -148,7 +255,13 @@ class DraftEntry:
 
 
 def entries(blocks: Blocks, block: SourcesBlock) -> list[DraftEntry]:
-    """The entries of ``block`` in order (an id listed twice keeps its last line, as before)."""
+    """The entries of ``block`` in order (an id listed twice keeps its last line, as before);
+    ``blocks`` is the document's."""
+    return _entries_in(block.container(blocks), block)
+
+
+def _entries_in(blocks: Blocks, block: SourcesBlock) -> list[DraftEntry]:
+    """:func:`entries`, ``blocks`` being the block's container."""
     out: list[DraftEntry] = []
     for index in range(block.start, block.end):
         b = blocks[index]
@@ -164,7 +277,44 @@ def entries(blocks: Blocks, block: SourcesBlock) -> list[DraftEntry]:
             if m:
                 url = target or _url_word(line[m.end(1) + 1 :]) or _continued_url(more)
                 out.append(DraftEntry(int(m.group(1)), url or m.group(2), line, index))
+    if not out and block.resolve is not None:
+        return _listed_works(blocks, block, block.resolve)
     return out
+
+
+_LISTS = ("OrderedList", "BulletList")
+_WORK_ID = re.compile(r"^(?:doi|arxiv):\S+", re.IGNORECASE)
+
+
+def _listed_works(blocks: Blocks, block: SourcesBlock, resolve: UrlIds) -> list[DraftEntry]:
+    """A numbered or bulleted list of works under the title (``1. Author. Title. URL``,
+    ``- Author. Title. doi:10.x/y``), read when every item names a URL the ledger holds: each
+    item is the entry of that URL's id. Any item naming none leaves it the draft's text."""
+    out: list[DraftEntry] = []
+    for index in range(block.start + 1, block.end):
+        b = blocks[index]
+        if b.get("t") not in _LISTS:
+            continue
+        for item in b["c"][1] if b["t"] == "OrderedList" else b["c"]:
+            lines = _Lines()
+            lines.blocks(item)
+            text = " ".join(line for line, _target in lines.out).strip()
+            target = next((t for _line, t in lines.out if t), None)
+            url = target or _url_word(text) or _work_word(text)
+            source_id = resolve(url) if url else None
+            if url is None or source_id is None:
+                return []
+            out.append(DraftEntry(source_id, url, text, index))
+    return out
+
+
+def _work_word(text: str) -> str | None:
+    """The first ``doi:10.x/y`` or ``arXiv:NNNN.NNNNN`` of ``text``, without the punctuation
+    a sentence puts after it."""
+    for word in text.split():
+        if _WORK_ID.match(word):
+            return word.rstrip(_TRAILING)
+    return None
 
 
 def _wrapped_entries(

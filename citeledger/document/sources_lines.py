@@ -56,9 +56,16 @@ def line_title_text(lines: Sequence[str], number: int) -> str | None:
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")
 
 
+# ``::: {.cell}`` or ``:::``: a fenced Div opens or closes (a Quarto callout, a notebook cell
+# written as markdown); a block starts after one as after a blank line, and ends at one.
+_DIV_FENCE = re.compile(r"^ {0,3}:{3,}")
+
+
 def _title_line(lines: Sequence[str], number: int) -> tuple[str, int] | None:
     line = lines[number]
-    if number > 0 and lines[number - 1].strip():
+    if number > 0 and lines[number - 1].strip() and not _DIV_FENCE.match(lines[number - 1]):
+        return None
+    if _DIV_FENCE.match(line):
         return None
     m = _ATX.match(line)
     if m:
@@ -144,28 +151,52 @@ def find_sources_lines(
     extent and citation-list rules as :func:`find_sources_block`; the closing run of ``[n]:``
     definitions when it comes after every titled list. ``fenced``: :func:`fenced_lines` of
     ``lines``, when the caller has it."""
+    found = find_sources_line_blocks(lines, titles, fenced)
+    return found[-1] if found else None
+
+
+def find_sources_line_blocks(
+    lines: Sequence[str],
+    titles: Sequence[str] = DEFAULT_TITLES,
+    fenced: Sequence[bool] | None = None,
+) -> list[LineBlock]:
+    """Every citation list of a markdown draft's lines, in order (:func:`find_sources_lines`
+    is the last; a document holds one, and the verifier reports the others)."""
     fenced = fenced if fenced is not None else fenced_lines(lines)
-    found: LineBlock | None = None
-    for number in title_lines(lines, titles, fenced):
+    found: list[LineBlock] = []
+    limit = len(lines)
+    # Last first, as the tree's reader looks: a list's section ends where a later list begins.
+    for number in reversed(title_lines(lines, titles, fenced)):
         level = line_title(lines, number, titles)
-        if level is None:
+        if level is None or number >= limit:
             continue
-        end = len(lines)
         first_body = number + (2 if _is_setext(lines, number) else 1)
-        for k in range(first_body, len(lines)):
-            if fenced[k]:
-                continue
-            h = heading_level(lines, k)
-            if h is not None and h <= level and not (k > 0 and lines[k - 1].strip()):
-                end = k
-                break
+        end = _section_end(lines, first_body, level, fenced, limit)
         title = line_title_text(lines, number) or ""
         if _lists_entries(lines, first_body, end, fenced, may_be_empty(title, titles)):
-            found = LineBlock(number, end, level)
+            found.append(LineBlock(number, _entries_end(lines, number, end, fenced), level))
+            limit = number
+    found.reverse()
     run = _definition_run(lines, fenced)
-    if run is not None and (found is None or run.start >= found.end):
-        return run
+    if run is not None and (not found or run.start >= found[-1].end):
+        found.append(run)
     return found
+
+
+def _section_end(
+    lines: Sequence[str], first_body: int, level: int, fenced: Sequence[bool], limit: int
+) -> int:
+    """Where a title's section ends: at the next heading of its level or a higher one (after a
+    blank line, as pandoc reads one), a Div's fence, or ``limit``."""
+    for k in range(first_body, limit):
+        if fenced[k]:
+            continue
+        h = heading_level(lines, k)
+        if h is not None and h <= level and not (k > 0 and lines[k - 1].strip()):
+            return k
+        if _DIV_FENCE.match(lines[k]):
+            return k
+    return limit
 
 
 def title_lines(
@@ -315,11 +346,9 @@ def replace_in_text(
             block = _retitle(block, bare, found)
     new_block = newline.join(block.split("\n")) + newline
     if found is not None:
-        # The block ends after its last entry: a "### Notes on method" and its prose after the
-        # list are the draft's own text and stay, after the new list.
-        stop = _entries_end(bare, found)
-        kept = _kept_definitions(bare, LineBlock(found.start, stop, found.level, found.titled))
-        kept += list(range(stop, found.end))
+        # The block ends after its last entry (:func:`find_sources_lines`): a "### Notes on
+        # method" and its prose after the list are the draft's own text and stay.
+        kept = _kept_definitions(bare, found)
         while kept and not bare[kept[0]].strip():
             kept.pop(0)
         while kept and not bare[kept[-1]].strip():
@@ -328,7 +357,10 @@ def replace_in_text(
         moved = "".join(lines[k] for k in kept)
         if moved and not moved.endswith(("\n", "\r")):
             moved += newline
-        after = "".join(lines[found.end :])
+        rest = found.end
+        while rest < len(bare) and not bare[rest].strip():
+            rest += 1
+        after = "".join(lines[rest:])
         if moved:
             new_block += newline + moved
         if after:
@@ -348,21 +380,24 @@ def replace_in_text(
     return updated
 
 
-def _entries_end(lines: Sequence[str], found: LineBlock) -> int:
-    """Where a titled block's list ends: after its last entry (a list line naming an id, or a
-    ``[n]:`` definition) and the lines that continue it up to a blank line or a heading;
-    the whole block when it has no entry."""
-    if not found.titled:
-        return found.end
-    fenced = fenced_lines(lines)
+def _entries_end(lines: Sequence[str], start: int, end: int, fenced: Sequence[bool]) -> int:
+    """Where a titled block whose section is lines ``[start, end)`` ends: after its last entry
+    (a list line naming an id, or a ``[n]:`` definition) and the lines that continue it up to
+    a blank line, a heading or a Div's fence; after its title when it has no entry. What
+    follows is the draft's text (the tree's reader ends the block alike)."""
     last = None
-    for k in range(found.start + 1, found.end):
+    for k in range(start + 1, end):
         if not fenced[k] and (_ENTRY_LINE.match(lines[k]) or _DEFINITION.match(lines[k])):
             last = k
     if last is None:
-        return found.end
+        return start + (2 if _is_setext(lines, start) else 1)
     k = last + 1
-    while k < found.end and lines[k].strip() and heading_level(lines, k) is None:
+    while (
+        k < end
+        and lines[k].strip()
+        and heading_level(lines, k) is None
+        and not _DIV_FENCE.match(lines[k])
+    ):
         k += 1
     return k
 

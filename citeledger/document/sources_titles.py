@@ -130,3 +130,10 @@ def is_sources_title(text: str, titles: Sequence[str] = DEFAULT_TITLES) -> bool:
 def _folded(titles: tuple[str, ...]) -> frozenset[str]:
     """The titles as :func:`is_sources_title` compares them, once per set of titles."""
     return frozenset(" ".join(t.split()).casefold() for t in titles)
+
+
+@functools.lru_cache(maxsize=16)
+def first_words(titles: tuple[str, ...]) -> frozenset[str]:
+    """Each title's first word, folded: a paragraph whose first word is none of them opens no
+    block, which spares reading the first line of every paragraph of a long draft."""
+    return frozenset(t.casefold().split()[0] for t in titles if t.split())

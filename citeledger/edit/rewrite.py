@@ -244,7 +244,7 @@ def _neutral(doc: PandocDoc, found: Scan) -> str:
         hit.container[hit.start : hit.end + 1] = [{"t": "Str", "c": text}]
     blocks = doc["blocks"]
     if found.sources is not None:
-        blocks = blocks[: found.sources.start] + blocks[found.sources.end :]
+        blocks = found.sources.left_out(blocks)
     stack: list[Any] = [blocks]
     while stack:
         node = stack.pop()

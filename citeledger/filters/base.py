@@ -79,6 +79,9 @@ class State:
     # removed) and its heading level: the rendered list takes its place. None: at the end.
     sources_at: int | None = None
     sources_level: int = 1
+    # The blocks that held the draft's block (a Div's, when a reader nested it; None: the
+    # document's): ``sources_at`` indexes them.
+    sources_in: list[Block] | None = None
     say: Say = to_stderr  # where the run's warnings go (the caller's sink)
     caller: Caller = field(default_factory=Caller)
     # A renderer finishes the written file (convert's docx and pptx): what it rebuilds for the
@@ -226,7 +229,9 @@ class BasePlacement:
 
     def place_sources(self, blocks: list[Block]) -> None:
         """Put the list where the draft kept its Sources block, else at the end."""
-        doc_blocks = self.state.doc["blocks"]
+        doc_blocks = self.state.sources_in
+        if doc_blocks is None:
+            doc_blocks = self.state.doc["blocks"]
         at = self.state.sources_at
         if at is None or at > len(doc_blocks):
             doc_blocks.extend(blocks)

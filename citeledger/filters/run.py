@@ -12,13 +12,14 @@ cannot compile made plain.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from ..document.grammar import Marker
-from ..document.markers import Scan, ledger_links, scan
+from ..document.markers import Scan, ledger_ids, ledger_links, scan
 from ..document.note_citations import note_citations
 from ..document.readers import highlighting_as_code, join_split_brackets
+from ..document.sources_block import find_sources_block
 from ..document.sources_titles import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
@@ -118,9 +119,10 @@ def apply(
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
-    if found.ordinary and not given:
-        # A numeric link set apart from the text cites only what the ledger knows.
-        found = scan(doc, titles, ledger_links(ledger))
+    if not given and (found.ordinary or _lists_works(doc, found, titles, ledger)):
+        # A numeric link set apart from the text cites only what the ledger knows, and a list
+        # of works is the Sources block when it names the ledger's URLs.
+        found = scan(doc, titles, ledger_links(ledger), ledger_ids(ledger))
         if not found.hits and found.sources is None and opts.min_coverage is None:
             return None
     if verify:
@@ -143,12 +145,11 @@ def apply(
     keep_heading_ids(doc["blocks"], found.hits)
     _replace_hits(state, placement)
     if found.sources is not None:
-        blocks = doc["blocks"]
-        first = blocks[found.sources.start]
+        first = found.sources.container(doc["blocks"])[found.sources.start]
         if first.get("t") == "Header":
             state.sources_level = first["c"][0]
         state.sources_at = found.sources.start
-        del blocks[found.sources.start : found.sources.end]
+        state.sources_in = found.sources.remove(doc["blocks"])
     placement.finalize()
     for key in [k for k in meta if is_option_meta(k)]:
         del meta[key]
@@ -164,6 +165,15 @@ def _cited_in_notes(doc: Json, opts: Options, ledger: Ledger | None) -> Ledger |
     if ledger is None:
         ledger = load_ledger(resolve_ledger_path(opts.ledger), missing_ok=True)
     return ledger if note_citations(doc, ledger).ids else None
+
+
+def _lists_works(doc: PandocDoc, found: Scan, titles: Sequence[str], ledger: Ledger) -> bool:
+    """Whether the draft's Sources block, read with the ledger, is another than without it: a
+    list of works naming the ledger's URLs (under a title no ``[n]`` list follows)."""
+    if not found.hits:
+        return False
+    again = find_sources_block(doc["blocks"], titles, ledger_ids(ledger))
+    return again is not None and again != found.listing
 
 
 def _drafted_title(opts: Options, found: Scan) -> Options:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..document.grammar import OWN_TARGET
 from ..document.locate import Locator, drop_escaped
-from ..document.markers import Scan, admit_defined, ledger_links
+from ..document.markers import Scan, admit_defined, ledger_ids, ledger_links
 from ..document.markers import scan as scan_doc
 from ..document.note_citations import note_citations, place_note_citations
 from ..document.sentences import sentences
@@ -151,7 +151,11 @@ def _verify(
     if not isinstance(doc, dict):
         doc = doc.to_json()
     titles = titles_for(options.sources_title)
-    found = scan if scan is not None else scan_doc(doc, titles, ledger_links(ledger))
+    found = (
+        scan
+        if scan is not None
+        else scan_doc(doc, titles, ledger_links(ledger), ledger_ids(ledger))
+    )
     locator = None
     if source_text is not None:
         locator = located
@@ -161,7 +165,7 @@ def _verify(
         admit_defined(doc, found, titles, (d.id for d in locator.definitions))
     edited = _own_links(found, ledger)
     listing = found.listing
-    skip = range(listing.start, listing.end) if listing else range(0)
+    skip = listing.top_range() if listing else range(0)
     notes = note_citations(doc, ledger, skip=skip, text=source_text)
     prose = sentences(doc, found, note_ids=notes.ids)
     listed = entries(doc["blocks"], listing) if listing else []
@@ -186,6 +190,7 @@ def _verify(
         text=source_text,
         titles=titles,
         edited_links=edited,
+        list_lines=locator.lists if locator is not None else [],
     )
     cited, stats = checker.run()
     return Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)

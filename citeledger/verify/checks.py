@@ -41,6 +41,7 @@ from .rules import (
     NOT_A_URL,
     QUOTED_SOURCE_NOT_CITED,
     REPEATED_ID,
+    SECOND_SOURCES_BLOCK,
     SOURCES_ENTRY_NOT_IN_LEDGER,
     SOURCES_URL_MISMATCH,
     SPACE_BEFORE_MARKER,
@@ -95,6 +96,8 @@ class Checker(AgentChecks):
     text: str | None = None
     titles: Sequence[str] = ()
     edited_links: set[int] = field(default_factory=set)
+    # The first line of each citation list in the draft's text (markdown), when read.
+    list_lines: list[int] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
     # -- places ------------------------------------------------------------------------------
@@ -148,6 +151,7 @@ class Checker(AgentChecks):
         cited = list(first)
         listed = {entry.id: entry for entry in self.entries}
         self.cited_in_ledger(first)
+        self.one_block()
         self.sources_block(listed, cited, marker_cited, first)
         self.linked(listed)
         stats = self.coverage()
@@ -206,6 +210,24 @@ class Checker(AgentChecks):
                     f"`citeledger add https://{source.url}` and cite the id it prints in place "
                     f"of [{i}]",
                 )
+
+    def one_block(self) -> None:
+        """A document holds one Sources block: the last is the list a build replaces; the
+        entries of any other read as citations, and a reader meets two lists."""
+        lists = [*self.found.others, self.found.listing] if self.found.listing else []
+        if len(lists) < 2:
+            return
+        if len(self.list_lines) == len(lists):
+            places = [f"{self.name}:{line}" for line in self.list_lines]
+        else:
+            places = [heading_location(self.name, block.title) for block in lists]
+        for place, block in zip(places[:-1], lists[:-1], strict=True):
+            self.add(
+                SECOND_SOURCES_BLOCK,
+                f"a second Sources block: {block.title!r} at {place}, and {lists[-1].title!r} "
+                f"at {places[-1]}",
+                place,
+            )
 
     def sources_block(
         self,

@@ -84,6 +84,13 @@ MISSING_SOURCES_BLOCK = _rule(
     "`citeledger render --replace-in DRAFT`",
     "unless a build writes the list",
 )
+SECOND_SOURCES_BLOCK = _rule(
+    "second-sources-block",
+    "FAIL",
+    "The draft holds more than one Sources block (their entries read as citations).",
+    "keep one list: move the entries of the other into the last, or delete them; "
+    "`citeledger render --replace-in DRAFT` rewrites the last",
+)
 MISSING_FROM_SOURCES_BLOCK = _rule(
     "missing-from-sources-block",
     "FAIL",

@@ -58,21 +58,9 @@ CASES = [
     pytest.param("odt", "draft.odt", "", id="odt"),
     pytest.param("html", "draft.html", "", id="html"),
     pytest.param("latex", "draft.tex", "", id="latex"),
-    pytest.param(
-        "ipynb",
-        "draft.ipynb",
-        "",
-        id="ipynb",
-        marks=_xfail("issue 32 item 4: the Sources block inside a notebook cell's Div"),
-    ),
+    pytest.param("ipynb", "draft.ipynb", "", id="ipynb"),
     pytest.param("typst", "draft.typ", "", id="typst"),
-    pytest.param(
-        "djot",
-        "draft.dj",
-        "",
-        id="djot",
-        marks=_xfail("issue 32 item 4: the Sources block inside a djot section's Div"),
-    ),
+    pytest.param("djot", "draft.dj", "", id="djot"),
     pytest.param("asciidoc", "draft.adoc", "", id="asciidoc"),
 ]
 

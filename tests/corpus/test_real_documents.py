@@ -341,15 +341,17 @@ def test_render_replace_in_replaces_only_the_block_before_later_sections(tmp_pat
     assert citeledger("verify", "d.md", cwd=tmp_path).returncode == 0
 
 
-def test_render_replace_in_refuses_a_draft_whose_block_it_cannot_place(tmp_path: Path) -> None:
+def test_render_replace_in_rewrites_a_block_inside_a_div_in_its_div(tmp_path: Path) -> None:
+    # The block a Div holds is the block verify and the builds read (issue 32): rewritten where
+    # it stands, the fence kept.
     ledger(tmp_path, ["https://a.org/1"])
     text = "Ice floats on water.[1]\n\n::: aside\n\n## Sources\n\n[1] https://a.org/1\n\n:::\n"
     draft = write(tmp_path, "d.md", text)
     done = citeledger("render", "--replace-in", "d.md", cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
-    assert "cannot tell which lines are its Sources block" in done.stderr
-    assert draft.read_text(encoding="utf-8") == text
+    assert done.returncode == 0, done.stderr
+    new = text.replace("[1] https://a.org/1\n", "[1] https://a.org/1 \u2014 Source 1\n")
+    assert draft.read_text(encoding="utf-8") == new
+    assert citeledger("verify", "d.md", cwd=tmp_path).returncode == 0
 
 
 # Decks ------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ __all__ = ["ConvertRequest", "Output", "convert", "writer_for"]
 
 def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
-    from ...document.markers import ledger_links, scan
+    from ...document.markers import ledger_ids, ledger_links, scan
     from ...ledger import load_ledger, resolve_ledger_path
     from ...ledger.evidence_store import evidence_dir
     from ...ledger.lock_file import lock_path
@@ -86,7 +86,7 @@ def convert(req: ConvertRequest) -> list[Path]:
             guard.check(output.path)
     ledger = load_ledger(ledger_path)
 
-    found = scan(doc, titles_for(options.sources_title), ledger_links(ledger))
+    found = scan(doc, titles_for(options.sources_title), ledger_links(ledger), ledger_ids(ledger))
     _verify_once(doc, ledger, options, found, read, say)
 
     build = Build(

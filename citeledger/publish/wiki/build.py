@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...document.draft import Draft, open_draft
-from ...document.markers import Hit, Scan, ledger_links, scan
+from ...document.markers import Hit, Scan, ledger_ids, ledger_links, scan
 from ...document.sources_titles import titles_for
 from ...errors import BadInput, VerificationFailed
 from ...files import Guard
@@ -157,7 +157,8 @@ def _scan_drafts(job: _Build, docs: list[Json], verify: bool) -> tuple[list[_Dra
     for k, (path, doc) in enumerate(zip(job.drafts, docs, strict=True), 1):
         # Each draft is verified with its own metadata's options; the flags win over them.
         drafted = from_meta(doc.get("meta", {}), job.say).merged(job.opts)
-        found = scan(doc, titles_for(drafted.sources_title), ledger_links(job.ledger))
+        titles = titles_for(drafted.sources_title)
+        found = scan(doc, titles, ledger_links(job.ledger), ledger_ids(job.ledger))
         drafts.append(_Draft(path, doc, drafted, found))
         if verify and k < len(docs):
             failed |= _verify(drafts[-1], job)
@@ -182,7 +183,10 @@ def _draft_pages(
 ) -> list[Page]:
     """One draft's pages (split at headings when it is the only draft), each knowing the ids
     it cites and the inline lists that hold its citations, found once from the draft's scan."""
-    skip = range(found.sources.start, found.sources.end) if found.sources else range(0)
+    skip = found.sources.top_range() if found.sources else range(0)
+    if found.sources is not None and found.sources.path:
+        # A Div holds it: its page keeps the rest of the Div.
+        doc = {**doc, "blocks": found.sources.left_out(doc["blocks"])}
     cites_at: dict[int, list[Any]] = {}
     for hit in found.hits:
         cites_at.setdefault(hit.block, []).append(hit)
