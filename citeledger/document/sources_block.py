@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..tree import BREAKS, Block, Blocks, Inline, Inlines, Walk, stringify
-from .grammar import link_marker_id
+from .grammar import MARKER_RE, link_marker_id
 from .sources_titles import (
     ANY_HEADING,
     DEFAULT_TITLES,
@@ -289,7 +289,9 @@ _WORK_ID = re.compile(r"^(?:doi|arxiv):\S+", re.IGNORECASE)
 def _listed_works(blocks: Blocks, block: SourcesBlock, resolve: UrlIds) -> list[DraftEntry]:
     """A numbered or bulleted list of works under the title (``1. Author. Title. URL``,
     ``- Author. Title. doi:10.x/y``), read when every item names a URL the ledger holds: each
-    item is the entry of that URL's id. Any item naming none leaves it the draft's text."""
+    item is the entry of that URL's id. Any item naming none, linking more than one page or
+    citing with a marker is prose (a numbered list of points under a "Citations" section),
+    and leaves the list the draft's text."""
     out: list[DraftEntry] = []
     for index in range(block.start + 1, block.end):
         b = blocks[index]
@@ -299,7 +301,10 @@ def _listed_works(blocks: Blocks, block: SourcesBlock, resolve: UrlIds) -> list[
             lines = _Lines()
             lines.blocks(item)
             text = " ".join(line for line, _target in lines.out).strip()
-            target = next((t for _line, t in lines.out if t), None)
+            targets = list(dict.fromkeys(t for _line, t in lines.out if t))
+            if len(targets) > 1 or MARKER_RE.search(text):
+                return []
+            target = targets[0] if targets else None
             url = target or _url_word(text) or _work_word(text)
             source_id = resolve(url) if url else None
             if url is None or source_id is None:

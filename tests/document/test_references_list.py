@@ -54,3 +54,22 @@ def test_reference_list_naming_a_url_outside_the_ledger_stays_the_drafts_text(
     )
     built = build_all(draft, ledger)
     assert "Elsewhere." in built.html
+
+
+def test_numbered_points_with_links_under_a_citations_section_stay_prose(tmp_path: Path) -> None:
+    """A bookdown chapter's "Citations" section opens with a numbered list of two ways to cite,
+    each linking ledger pages in its prose and one citing [2]: a list of points, not of works.
+    Read as a second Sources block, it failed verify and the build."""
+    ledger = _ledger(tmp_path)
+    draft = tmp_path / "f.md"
+    draft.write_text(
+        BODY + "## Citations\n\n"
+        f"1. The default is [a helper]({A}) that follows [a specification]({DOI}).\n\n"
+        f"1. Users may also choose [another package]({DOI}).[2] It needs BibTeX files.\n\n"
+        f"## Sources\n\n[1] {A} — Ice\n[2] {DOI} — Sea ice\n",
+        encoding="utf-8",
+    )
+    code, said = verify(draft, ledger)
+    assert code == 0, said
+    built = build_all(draft, ledger)
+    assert "The default is" in built.html and "Users may also choose" in built.html
