@@ -213,8 +213,11 @@ PICTURES = DOCS / "pictures"
 
 
 def shown(page: Path) -> list[tuple[str, Path]]:
+    """The local pictures a page shows, with their alt text (code blocks and spans left out)."""
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    text = re.sub(r"(`+).+?\1", "", text, flags=re.S)
     out = []
-    for match in IMAGE.finditer(page.read_text(encoding="utf-8")):
+    for match in IMAGE.finditer(text):
         if match.group(2) is not None:
             alt, src = match.group(1), match.group(2)
         else:
