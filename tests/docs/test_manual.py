@@ -245,3 +245,16 @@ def test_every_picture_shown_exists_and_says_what_it_shows() -> None:
 def test_the_pictures_stay_small() -> None:
     total = sum(p.stat().st_size for p in PICTURES.glob("*.png"))
     assert total < 1_500_000, f"docs/pictures holds {total} bytes: optimise them"
+
+
+# -- the landing page ---------------------------------------------------------------------------
+
+
+def test_the_readme_is_a_landing_page_whose_links_reach_the_manual() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    links = re.findall(r"\]\(([^)\s#]+)(?:#[^)]*)?\)", FENCE.sub("", text))
+    local = [link for link in links if not link.startswith(("http://", "https://"))]
+    assert any(link.startswith("docs/") for link in local)
+    missing = [link for link in local if not (ROOT / link).exists()]
+    assert not missing, f"README.md links to missing files: {missing}"
