@@ -183,10 +183,10 @@ def _show_version(value: bool) -> None:
     prints its own and pandoc its own first line)."""
     if not value:
         return
-    from .. import __version__
+    from .. import __date__, __version__
     from ..errors import CiteledgerError
 
-    print(f"citeledger {__version__}")
+    print(f"citeledger {__version__} ({__date__})")
     try:
         from ..pandoc import pandoc_path, pandoc_version
 

@@ -4,10 +4,10 @@ The pandoc filter reads options from document metadata (a ``citeledger:`` map, o
 ``-M citeledger.<key>=<value>``); ``convert``, ``wiki``, ``verify`` and ``finish`` take the same
 options as flags (``--min-coverage 0.6``) and as ``-M`` entries. All of them come from the one
 table below: the metadata reader, the typed :class:`Options` object, the typer flags of each
-command (:func:`citeledger.commands._flags.with_flags`), the filter's manual and the README's
-table (:mod:`.manual`). A value is checked by the same rule wherever it enters
-(``--min-coverage nan`` is refused by every command and by the filter, in one line that names
-where it came from).
+command (:func:`citeledger.commands._flags.with_flags`), the filter's manual and the manual's
+table (:mod:`.manual`, written into docs/reference/options.md by docs/gen.py). A value is
+checked by the same rule wherever it enters (``--min-coverage nan`` is refused by every command
+and by the filter, in one line that names where it came from).
 
 A project writes its options once in ``citeledger.toml``, or ``[tool.citeledger]`` of its
 ``pyproject.toml`` (:mod:`.project`). The layers, most specific first: flag, the draft's front
@@ -114,7 +114,7 @@ class Option:
         return text or None if self.kind == "path" else text
 
     def values_text(self) -> str:
-        """The README's "values" cell: choices with the default first, or the kind."""
+        """The options table's "values" cell: choices with the default first, or the kind."""
         if self.kind == "choice":
             return ", ".join(f"`{c}`" for c in self.choices)
         if self.kind == "bool":

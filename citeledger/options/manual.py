@@ -1,4 +1,4 @@
-"""The option table written out for people: the README's table of options, the listing
+"""The option table written out for people: the manual's table of options, the listing
 ``citeledger config`` prints (every option's effective value and the layer it came from),
 and the filter's own manual (:func:`manual_text`: the option list ``pandoc-citeledger --help``
 prints after the filter module's docstring).
@@ -15,7 +15,7 @@ from .project import Project
 
 
 def readme_table() -> str:
-    """The README's option table, row for row."""
+    """The manual's option table (docs/reference/options.md), row for row."""
     rows = [
         "| key | values (default first) | meaning |",
         "|---|---|---|",

@@ -10,7 +10,7 @@ report's lines.
 
 Checks (the grounded-citations ``sources.py verify`` semantics, then more): every finding's
 code, level, meaning and the flag that asks for it are one row each in :mod:`.rules`
-(``RULES``), which the README's table of findings prints (:func:`.rules.readme_table`).
+(``RULES``), which the manual's table of findings prints (:func:`.rules.readme_table`).
 FAIL findings fail the run; ``strict`` turns warnings into failures too (``Report.failed``).
 """
 

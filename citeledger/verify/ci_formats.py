@@ -14,7 +14,7 @@ property of a SARIF result (SARIF's own ``fixes`` are edits of bytes, which a fi
 A warning that fails the run (``--strict``) is an error in both forms, so what the dashboard
 calls an error is exactly what failed the gate.
 
-In SARIF each rule links its row of the README's table of findings (``helpUri``), and each
+In SARIF each rule links its row of the manual's table of findings (``helpUri``), and each
 result carries a fingerprint of what it is about, not of where it is (``partialFingerprints``):
 code scanning then keeps one alert for a finding whose paragraph moved.
 """
@@ -35,8 +35,11 @@ from .rules import RULES, rule_name
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
-# The project's README as users read it; each rule's help is its row there.
+# The project's README as users read it (the package's Documentation URL).
 README_URL = "https://github.com/citeledger/citeledger/blob/main/README.md"
+# The manual's table of findings (docs/reference/rules.md, written by docs/gen.py); each rule's
+# help is its row there.
+RULES_URL = "https://github.com/citeledger/citeledger/blob/main/docs/reference/rules.md"
 # A key of our own: GitHub recomputes its ``primaryLocationLineHash`` from the file's lines.
 FINGERPRINT_KEY = "citeledgerFinding/v1"
 _POSITION = re.compile(r":(\d+):(\d+)\Z")
@@ -170,7 +173,7 @@ def _rule(code: str) -> dict[str, Any]:
         "fullDescription": {"text": text},
     }
     if row:
-        rule["helpUri"] = f"{README_URL}#{row.anchor}"
+        rule["helpUri"] = f"{RULES_URL}#{row.anchor}"
         rule["help"] = {"text": row.fix.replace("{ids}", "[n]")}
     return rule
 

@@ -5,8 +5,9 @@ The checks emit a finding through its row (a constant here), so a mistyped code 
 (``fix``: a command or an edit an agent can act on); ``{ids}`` in it stands for the finding's
 ids (``{id}`` for the first, as a command takes it), and a check that knows more (the
 ledger's id for a typed URL) gives its own. SARIF names its rules from the rows, the verifier's
-manual points here, and the README's table of findings is :func:`readme_table` (a test holds
-the two equal). Rows are in the order the verifier reports them.
+manual points here, and the manual's table of findings (docs/reference/rules.md, written by
+docs/gen.py) is :func:`readme_table` (a test holds the two equal). Rows are in the order the
+verifier reports them.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class Rule:
 
     @property
     def anchor(self) -> str:
-        """The README anchor of the rule's row, for a link to its help."""
+        """The anchor of the rule's row in the manual's table, for a link to its help."""
         return f"finding-{self.code}"
 
     def finding(
@@ -268,7 +269,7 @@ UNREADABLE_SLIDE = _rule(
 
 
 def readme_table() -> str:
-    """The README's table of findings, row for row; each row carries the rule's anchor."""
+    """The manual's table of findings, row for row; each row carries the rule's anchor."""
     rows = [
         "| finding | level | what it means | how to fix | checked |",
         "|---|---|---|---|---|",

@@ -1,5 +1,6 @@
-"""One options table: the manual, the README, the flags of every command and every entry point's
-range checks come from it, and files record the options they were built with."""
+"""One options table: the filter's manual, the manual's reference page, the flags of every
+command and every entry point's range checks come from it, and files record the options they
+were built with."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from citeledger.options import OPTIONS, Options, from_meta
 from citeledger.options.manual import readme_table
 from tests.helpers import OWN_VARS, ROOT, citeledger_env, make_ledger, run_citeledger
 
-README = ROOT / "README.md"
+# The manual's table of options, written by docs/gen.py.
+TABLE = ROOT / "docs" / "reference" / "options.md"
 COMMAND_NAMES = ("convert", "wiki", "verify", "finish")
 
 
@@ -30,19 +32,19 @@ def _commands() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.key)
-def test_every_option_is_in_the_manual_the_readme_and_its_flags(option) -> None:
+def test_every_option_is_in_the_filters_manual_the_reference_and_its_flags(option) -> None:
     manual = filter_main.__doc__ or ""
     assert f"``{option.meta_key}``" in manual
-    assert f"| `{option.meta_key}` |" in README.read_text(encoding="utf-8")
+    assert f"| `{option.meta_key}` |" in TABLE.read_text(encoding="utf-8")
     commands = _commands()
     for name, command in commands.items():
         flags = {opt for p in command.params for opt in p.opts}
         assert (option.flag in flags) == (name in option.commands), (name, option.key)
 
 
-def test_readme_table_is_the_table_the_code_declares() -> None:
-    readme = README.read_text(encoding="utf-8")
-    assert readme_table() in readme, "paste citeledger.options.manual.readme_table() into README.md"
+def test_the_reference_table_is_the_table_the_code_declares() -> None:
+    table = TABLE.read_text(encoding="utf-8")
+    assert readme_table() in table, "docs/reference/options.md is stale: run `python3 docs/gen.py`"
 
 
 def test_filter_help_prints_the_manual() -> None:

@@ -1,7 +1,7 @@
 """citeledger in the tools a writing project already runs, for real: the pre-commit hooks this
 repository offers (``pre-commit try-repo``, ``pre-commit run`` and a refused ``git commit``), the
 GitHub Actions workflow example (its YAML parses and every ``run:`` command runs here; GitHub's
-rules are checked in test_actions_example.py), and the README's "In your pipeline" commands,
+rules are checked in test_actions_example.py), and the manual's "In your pipeline" commands,
 run as written in a copy of the project.
 
 The hook repository is a git repository made in tmp from this checkout's files as they are on
@@ -31,7 +31,8 @@ import yaml
 from tests.helpers import ROOT, make_ledger, need
 
 WORKFLOW = ROOT / "examples" / "github-actions" / "citeledger.yml"
-README = ROOT / "README.md"
+# The manual's page of pipelines (make, pre-commit, GitHub Actions, pandoc, panflute).
+PIPELINE_PAGE = ROOT / "docs" / "teams" / "pipeline.md"
 HOOK_ID = "citeledger-verify"
 
 SOURCES = [
@@ -422,14 +423,13 @@ def test_every_run_command_of_the_workflow_runs_here(tmp_path: Path) -> None:
     assert any(p.endswith("report.docx") for p in kept) and any(p.endswith(".pptx") for p in kept)
 
 
-# The README's "In your pipeline" section ---------------------------------------------------
+# The manual's "In your pipeline" page -------------------------------------------------------
 
 
 def pipeline_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    found = re.search(r"^## In your pipeline\n(.*?)(?=^## )", text, re.DOTALL | re.MULTILINE)
-    assert found, 'README.md needs an "In your pipeline" section'
-    return found.group(1)
+    text = PIPELINE_PAGE.read_text(encoding="utf-8")
+    assert text.startswith("# In your pipeline\n"), "docs/teams/pipeline.md: # In your pipeline"
+    return text
 
 
 def fenced(section: str, lang: str) -> list[str]:
@@ -446,7 +446,7 @@ def commands(section: str) -> list[str]:
     return out
 
 
-def test_readme_pipeline_section_covers_make_pre_commit_github_actions_and_panflute() -> None:
+def test_the_pipeline_page_covers_make_pre_commit_github_actions_and_panflute() -> None:
     section = pipeline_section()
     cmds = " ".join(commands(section))
     for needle in ("make -C examples", "pre-commit run", "--format github", "--filter ./"):
@@ -456,12 +456,12 @@ def test_readme_pipeline_section_covers_make_pre_commit_github_actions_and_panfl
 
 
 @pytest.mark.slow
-def test_readme_pipeline_commands_run_against_the_example(
+def test_the_pipeline_pages_commands_run_against_the_example(
     hooks: dict[str, Any], tmp_path: Path
 ) -> None:
     """Every command of the section, as written, in a git copy of the project; the hook
-    configuration is the README's with its placeholders (repository and rev) filled in, and
-    the panflute filter is the README's script under the name the commands give it."""
+    configuration is the page's with its placeholders (repository and rev) filled in, and
+    the panflute filter is the page's script under the name the commands give it."""
     require("make")
     section = pipeline_section()
     env = hooks["env"]

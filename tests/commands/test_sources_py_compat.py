@@ -1,7 +1,7 @@
 """citeledger as a drop-in for the grounded-citations ``sources.py``: what an agent or a script
 written for sources.py reads (stdout, stderr, exit codes, line by line) and where its ledger
-lives. Every deliberate difference is listed in the README's "Coming from sources.py"; the last
-tests hold the README to that."""
+lives. Every deliberate difference is listed in the manual's "Coming from sources.py"
+(docs/agents/sources-py.md); the last tests hold the page to that."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from citeledger.ledger import load_ledger
 from tests.helpers import ROOT, run_citeledger
 
-README = ROOT / "README.md"
+SOURCES_PY_PAGE = ROOT / "docs" / "agents" / "sources-py.md"
 LEDGER_VARS = ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER", "HERMES_HOME")
 
 
@@ -389,9 +389,9 @@ def test_add_mixes_carried_over_entries_and_new_urls_but_refuses_unknown_non_url
 
 
 def coming_from_sources_py() -> str:
-    text = README.read_text(encoding="utf-8")
-    match = re.search(r"^## Coming from sources\.py\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert match, "README.md has no section '## Coming from sources.py'"
+    text = SOURCES_PY_PAGE.read_text(encoding="utf-8")
+    match = re.search(r"^# Coming from sources\.py\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert match, "docs/agents/sources-py.md has no title '# Coming from sources.py'"
     return match.group(1)
 
 
@@ -426,13 +426,13 @@ def test_bad_input_exits_2_where_sources_py_exits_1_as_the_readme_lists(tmp_path
     rows = [" ".join(r).lower() for r in table_rows(coming_from_sources_py())]
     exit_row = next((r for r in rows if "exit code" in r), "")
     for needle in ("unknown id", "too short", "damaged ledger", "2", "1"):
-        assert needle in exit_row, f"the README's exit-code row does not mention {needle!r}"
+        assert needle in exit_row, f"the page's exit-code row does not mention {needle!r}"
 
 
-# -- the README's contract ----------------------------------------------------------------------
+# -- the manual's contract ----------------------------------------------------------------------
 
 
-def test_readme_lists_every_deliberate_difference_with_its_reason() -> None:
+def test_the_manual_lists_every_deliberate_difference_with_its_reason() -> None:
     section = coming_from_sources_py()
     rows = table_rows(section)
     assert rows and all(len(r) == 3 and all(r) for r in rows), "rows: topic | sources.py | why"

@@ -4,22 +4,33 @@ light: the habits of a ruff or uv user."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import citeledger
 from citeledger.pandoc import pandoc_path, pandoc_version
-from tests.helpers import run_citeledger
+from tests.helpers import ROOT, run_citeledger
 
 
 def test_citeledger_version_names_the_package_and_the_pandoc_it_runs(tmp_path: Path) -> None:
     done = run_citeledger("--version", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.splitlines()
-    assert first == f"citeledger {citeledger.__version__}"
+    assert first == f"citeledger {citeledger.__version__} ({citeledger.__date__})"
     version = ".".join(map(str, pandoc_version()))
     assert second == f"pandoc {version} ({pandoc_path()})"
+
+
+def test_the_version_and_its_date_head_the_changelog() -> None:
+    """The newest release of CHANGELOG.md is the version and date --version prints (and the
+    manual's footer, through docs/hooks.py)."""
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    released = re.findall(r"^## \[(\d[^\]]*)\] - (\d{4}-\d\d-\d\d)$", changelog, re.M)
+    assert released, "CHANGELOG.md names no release as ## [X.Y.Z] - YYYY-MM-DD"
+    assert released[0] == (citeledger.__version__, citeledger.__date__)
+    assert f"[{citeledger.__version__}]: " in changelog  # its link at the foot
 
 
 def test_pandoc_citeledger_version_names_the_package(tmp_path: Path) -> None:

@@ -178,6 +178,6 @@ def test_the_manual_says_what_the_panflute_path_costs() -> None:
     assert re.search(r"1\.6 MB benchmark report.*bench/bench_panflute\.py", manual, re.DOTALL)
 
 
-def test_readme_shows_the_manuals_panflute_example() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_pipeline_page_shows_the_manuals_panflute_example() -> None:
+    readme = (ROOT / "docs" / "teams" / "pipeline.md").read_text(encoding="utf-8")
     assert f"```python\n{manual_example()}```" in readme

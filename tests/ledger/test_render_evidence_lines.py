@@ -1,7 +1,7 @@
 """``render --style evidence`` keeps sources.py's line shape: each quote is exactly its
 ``    > "quote"`` line and, with ``--digests``, the digest of the kept text goes on a line of its
 own below it, so a caller that parses sources.py's quote lines finds every quote; citeledger
-reads the block back (``--replace-in`` again, ``verify``) as before. The README lists the
+reads the block back (``--replace-in`` again, ``verify``) as before. The manual lists the
 difference."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 
 from tests.helpers import ROOT
 
-README = ROOT / "README.md"
+SOURCES_PY_PAGE = ROOT / "docs" / "agents" / "sources-py.md"
 DIGEST = hashlib.sha256(b"kept page text").hexdigest()
 LEDGER = {
     "version": 1,
@@ -79,9 +79,9 @@ def test_a_draft_with_an_evidence_block_is_replaced_in_place_and_verifies(cli, t
     assert verified.out.strip().splitlines()[-1] == "citations OK"
 
 
-def test_the_readme_lists_the_evidence_lines_and_the_refused_credentials() -> None:
-    text = README.read_text(encoding="utf-8")
-    section = re.search(r"^## Coming from sources\.py\n(.*?)(?=^## )", text, re.M | re.S)
+def test_the_manual_lists_the_evidence_lines_and_the_refused_credentials() -> None:
+    text = SOURCES_PY_PAGE.read_text(encoding="utf-8")
+    section = re.search(r"^# Coming from sources\.py\n(.*?)(?=^## |\Z)", text, re.M | re.S)
     assert section
     rows = {row.split("|")[1].strip(): row for row in section.group(1).splitlines() if "|" in row}
     evidence = rows["`render --style evidence`"]

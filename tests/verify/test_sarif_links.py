@@ -1,4 +1,4 @@
-"""SARIF as code scanning keeps it over time: each rule links its help (its row of the README's
+"""SARIF as code scanning keeps it over time: each rule links its help (its row of the manual's
 table of findings) and each result carries a fingerprint of what it is about, so an edit that
 moves a paragraph keeps the alert it had rather than opening a new one."""
 
@@ -12,7 +12,7 @@ from jsonschema import Draft4Validator
 
 from citeledger import __version__
 from citeledger.verify import Finding, Report
-from citeledger.verify.ci_formats import FINGERPRINT_KEY, README_URL, sarif_log
+from citeledger.verify.ci_formats import FINGERPRINT_KEY, RULES_URL, sarif_log
 from citeledger.verify.rules import RULES
 from tests.helpers import ROOT
 
@@ -31,15 +31,16 @@ def schema_errors(log: dict[str, Any]) -> list[str]:
     return [e.message for e in validator.iter_errors(log)]
 
 
-def test_every_rule_links_its_row_of_the_readme_table() -> None:
+def test_every_rule_links_its_row_of_the_manuals_table() -> None:
     findings = [rule.finding("m", "d.md:1:1") for rule in RULES.values()]
     log = sarif_log([Report(findings, {}, [], source_name="d.md")], __version__)
     assert schema_errors(log) == []
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert RULES_URL.endswith("/blob/main/docs/reference/rules.md")
+    table = (ROOT / "docs" / "reference" / "rules.md").read_text(encoding="utf-8")
     for rule in log["runs"][0]["tool"]["driver"]["rules"]:
         anchor = RULES[rule["id"]].anchor
-        assert rule["helpUri"] == f"{README_URL}#{anchor}"
-        assert f'<a id="{anchor}"></a>' in readme
+        assert rule["helpUri"] == f"{RULES_URL}#{anchor}"
+        assert f'<a id="{anchor}"></a>' in table
 
 
 def test_a_code_without_a_row_has_no_help_link_and_still_validates() -> None:
