@@ -21,7 +21,7 @@ from tests.helpers import ROOT
 PACKAGE = ROOT / "citeledger"
 VERIFY = PACKAGE / "verify"
 README = ROOT / "README.md"
-EMITTERS = ("checks.py", "evidence_trail.py", "agent_mistakes.py")
+EMITTERS = ("checks.py", "evidence_trail.py", "agent_mistakes.py", "support/check.py")
 
 
 def _constants() -> dict[str, Rule]:

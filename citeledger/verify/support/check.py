@@ -66,7 +66,7 @@ class SupportCheck:
             else:
                 verdict.missing = missing_details(claim, ClaimEvidence(tuple(texts)))
                 if verdict.missing:
-                    verdict.outcome = "unsupported-detail"
+                    verdict.outcome = "missing-detail"
                 if self.judge is not None:
                     for text in self._judged(claim, ids):
                         pairs.append((claim, text))
@@ -79,7 +79,7 @@ class SupportCheck:
             for verdict in self.verdicts:
                 low = verdict.score is not None and verdict.score < self.threshold
                 if low and verdict.outcome == "supported":
-                    verdict.outcome = "unsupported-claim"
+                    verdict.outcome = "low-score"
         return self.verdicts
 
     def _judged(self, claim: str, ids: list[int]) -> list[str]:

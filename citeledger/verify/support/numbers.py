@@ -234,6 +234,9 @@ def _word_figures(text: str, free: Callable[[int, int], bool]) -> Iterator[Figur
         value = _word_value(shown_words)
         start, end = run[0].start(), run[-1].end()
         percent = j < len(words) and _is_percent(words, j)
+        if percent:
+            pair = words[j].group(0).casefold() not in PERCENT and j + 1 < len(words)
+            end = words[j + 1 if pair else j].end()
         lone_one = shown_words in (["one"], ["a"], ["an"])
         scale_only = all(w in SCALES or w in ("a", "an") for w in shown_words)
         if (

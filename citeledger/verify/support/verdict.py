@@ -10,7 +10,7 @@ from .details import Detail
 # ``supported``: no detail missing (and, with a judge, scored at or over the threshold);
 # ``unsupported-detail`` / ``unsupported-claim``: the finding it made; ``no-evidence``: the
 # cited sources hold nothing to check it against (never "supported").
-Outcome = Literal["supported", "unsupported-detail", "unsupported-claim", "no-evidence"]
+Outcome = Literal["supported", "missing-detail", "low-score", "no-evidence"]
 
 
 @dataclass
