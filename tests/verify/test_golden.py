@@ -151,7 +151,8 @@ def test_figures_flag_is_the_support_check_under_its_old_name(
     # 9%, 4, 1805 and 999.97 are in the quotes; 12% and 1893 are not; [3] holds no quote at
     # all, which is never support.
     assert code == 0
-    assert [f["message"].split(" (a")[0] for f in details] == ["\u201c12%\u201d", "\u201c1893\u201d"]
+    shown = [f["message"].split(" (a")[0] for f in details]
+    assert shown == ["\u201c12%\u201d", "\u201c1893\u201d"]
     assert codes(report, "warn")[-1] == "unsupported-claim"
     assert report["findings"][-1]["ids"] == [3]
 

@@ -77,9 +77,8 @@ class ClaimEvidence:
         text = prepared(joined)
         found = dates(text)
         self.readings = {r for d in found for r in d.readings}
-        self.values = {
-            v for f in figures(text, [(d.start, d.end) for d in found]) for v in f.values
-        }
+        spans = [(d.start, d.end) for d in found]
+        self.values = {v for f in figures(text, spans, names=False) for v in f.values}
         # A date's year and day are figures too: "in 1969", "the 21st".
         for year, _month, day in self.readings:
             self.values.update(Decimal(v) for v in (year, day) if v is not None)
@@ -154,12 +153,14 @@ def _date_found(date: Date, evidence: ClaimEvidence) -> bool:
 def names(claim: str) -> list[tuple[int, str]]:
     """The proper names of a claim: capitalised words other than its first (see the module
     docstring), acronyms and words with a capital or digit inside ("iPhone", "H5N1")."""
-    words = list(_NAME.finditer(claim))
+    words = [w for w in _NAME.finditer(claim) if not _CJK.search(w.group(0))]
     folded = [w.group(0).casefold() for w in words]
     german = sum(1 for w in folded if w in GERMAN_HINTS) >= 2
     out: list[tuple[int, str]] = []
     for k, word in enumerate(words):
         token = word.group(0).rstrip(".")
+        if word.start() and claim[word.start() - 1].isdigit():
+            continue  # a unit against its figure: 12GB, 5km
         inner = any(ch.isupper() or ch.isdigit() for ch in token[1:]) and not token[1:].islower()
         acronym = len(token) >= 2 and token.isupper()
         if not (token[:1].isupper() or inner):
@@ -188,16 +189,19 @@ def _name_found(name: str, words: set[str]) -> bool:
     for part in _TOKEN.findall(normalize_for_match(name)):
         if part in words:
             continue
-        if len(part) < 5 or not any(_inflected(part, w) for w in words):
+        if len(part) < 4 or not any(_inflected(part, w) for w in words):
             return False
     return True
 
 
 def _inflected(a: str, b: str) -> bool:
-    if len(b) < 5 or a[:4] != b[:4]:
+    """Two forms of one word: four letters or more in common, then short endings ("Andes",
+    "Andean"; "Germany", "German"; "Москва", "Москве"), not "Austria" and "Australia"."""
+    if a[:4] != b[:4]:
         return False
     common = len(os.path.commonprefix([a, b]))
-    return common >= 5 and common >= min(len(a), len(b)) - 2 and abs(len(a) - len(b)) <= 3
+    short, long = sorted((len(a) - common, len(b) - common))
+    return (short <= 1 and long <= 3) or (short <= 2 and long <= 2)
 
 
 def negations(normal: str) -> list[int]:
@@ -207,7 +211,10 @@ def negations(normal: str) -> list[int]:
     found = [
         k
         for k, t in enumerate(tokens)
-        if t in NEGATIONS or t.endswith("n't") or (t.startswith("n'") and len(t) > 2)
+        if t in NEGATIONS
+        or t.endswith("n't")
+        or (t.startswith("n'") and len(t) > 2)
+        or t.startswith("\u0646\u0645\u06cc")  # Persian نمی…: the verb's negative prefix
     ]
     cjk = normal
     for compound in CJK_NOT_NEGATIONS:
@@ -238,7 +245,8 @@ def negation_change(claim: str, evidence: ClaimEvidence) -> Detail | None:
             if at < 0:
                 return Detail("negation", _word_at(theirs, at), "dropped")
             governed = stems(" ".join(tokens[at + 1 : at + 1 + NEGATION_SCOPE]))
-            if governed & keys:
+            # The claim keeps what the negation governed (half its words or more).
+            if governed and 2 * len(governed & keys) >= len(governed):
                 return Detail("negation", _word_at(theirs, at), "dropped")
     return None
 

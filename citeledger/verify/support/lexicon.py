@@ -240,7 +240,8 @@ NEGATIONS = frozenset(
         # Russian, Ukrainian
         "не нет ни никогда ні ніколи без "
         # Turkish, Arabic, Persian, Hebrew, Hindi
-        "değil yok hiç لا لم لن ليس ليست غير نه نیست نمی לא אין אינו אינה नहीं न मत"
+        "değil yok hiç لا لم لن ليس ليست غير نه نیست نمی ندارد نبود نکرد نشد نباید نخواهد "
+        "לא אין אינו אינה नहीं न मत"
     )
 )
 # Korean negation: 안 and 못 before the verb, 않 and 없 in it.
@@ -263,7 +264,6 @@ CJK_NOT_NEGATIONS = [
     "非常",
     "未来",
     "未來",
-    "并非",
     "無比",
     "无比",
     "不错",

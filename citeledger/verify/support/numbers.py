@@ -47,10 +47,15 @@ _DIGITS = str.maketrans(
 )
 # A run of digits with the separators people write inside one figure: "1,500,000", "1.5",
 # "1 500 000", "1'000", "1\u202f000". A space separates thousands only before three digits.
-_FIGURE = re.compile(
-    r"(?<![\w.,\-/])(?<![\w]-)(\d+(?:(?:[.,'\u2019]|[ \u00a0\u202f](?=\d{3}(?!\d)))\d+)*)"
+_LETTERS = r"A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u052f"
+_BODY = (
+    r"(\d+(?:(?:[.,'\u2019]|[ \u00a0\u202f](?=\d{3}(?!\d)))\d+)*)"
     r"(?:([.,])(?!\d))?"
 )
+# Not inside a word of an alphabet (CJK text sets digits against its characters: 有40个州).
+_ANY_FIGURE = re.compile(rf"(?<![0-9{_LETTERS}./_])" + _BODY)
+# In a claim, digits after a word and a hyphen are a name's: COVID-19, GPT-4.
+_FIGURE = re.compile(rf"(?<![0-9{_LETTERS}./_])(?<![{_LETTERS}]-)" + _BODY)
 _WORD = re.compile(r"[^\W\d_]+(?:[-'\u2019.][^\W\d_]+)*\.?|\d+|[%\u066a\uff05]")
 _CJK_NUMERAL = re.compile(
     "[零〇一二两兩三四五六七八九十百千万萬亿億]{2,}|[二两兩三四五六七八九](?=[个個位名项項次倍种種年])"
@@ -75,7 +80,7 @@ class Figure:
     """A figure as written (``shown``), what it may mean (``values``), where it stands."""
 
     shown: str
-    values: frozenset[Decimal]
+    values: frozenset[Decimal | str]
     start: int
     end: int
 
@@ -103,12 +108,13 @@ def _number(text: str) -> Decimal | None:
         return None
 
 
-def readings(digits: str) -> set[Decimal]:
+def readings(digits: str) -> set[Decimal | str]:
     """What a run of digits and separators may mean: with "," or "." as the decimal point,
-    the other (or a space, an apostrophe) grouping thousands in threes."""
+    the other (or a space, an apostrophe) grouping thousands in threes. A run that is no
+    number (a version, 3.6.3) is its own value, compared as written."""
     if digits.isdigit():
         return {Decimal(digits)}
-    out: set[Decimal] = set()
+    out: set[Decimal | str] = set()
     for decimal_mark in (".", ","):
         body = digits
         tail = ""
@@ -125,7 +131,7 @@ def readings(digits: str) -> set[Decimal]:
         value = _number("".join(groups) + (f".{tail}" if tail else ""))
         if value is not None:
             out.add(value)
-    return out
+    return out or {digits}
 
 
 def _scale_after(text: str, end: int) -> tuple[int, int]:
@@ -168,22 +174,26 @@ def _cjk_value(numeral: str) -> int | None:
     return total + section + current
 
 
-def figures(text: str, taken: list[tuple[int, int]] | None = None) -> list[Figure]:
-    """The figures of ``text`` (a :func:`prepared` text), outside the spans ``taken`` (dates)."""
+def figures(
+    text: str, taken: list[tuple[int, int]] | None = None, *, names: bool = True
+) -> list[Figure]:
+    """The figures of ``text`` (a :func:`prepared` text), outside the spans ``taken`` (dates);
+    ``names``: digits a name holds (COVID-19) are no figure (a claim's); else they are (the
+    evidence's, read generously: 12GB-16GB)."""
     taken = taken or []
     out: list[Figure] = []
 
     def free(a: int, b: int) -> bool:
         return not any(a < y and x < b for x, y in taken)
 
-    for m in _FIGURE.finditer(text):
+    for m in (_FIGURE if names else _ANY_FIGURE).finditer(text):
         a, b = m.start(1), m.end(1)
         if not free(a, b):
             continue
         values = readings(m.group(1))
         factor, end = _scale_after(text, b)
         if factor != 1:
-            values = {v * factor for v in values}
+            values = {v * factor for v in values if isinstance(v, Decimal)} or values
         sign = _PERCENT_AFTER.match(text, end)
         if sign:
             end = sign.end()
