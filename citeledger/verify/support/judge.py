@@ -26,6 +26,7 @@ import json
 import math
 import shlex
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +38,8 @@ INSTALL_HINT = "pip install 'citeledger[support]' (onnxruntime and tokenizers)"
 BATCH = 8
 DEFAULT_WINDOW = 512
 _SUPPORTED_LABELS = ("support", "entail", "consistent", "true", "yes")
+# Labels holding one of those words that say the opposite ("unsupported", "not_entailment").
+_OPPOSITE_LABELS = ("unsupport", "not", "non", "contra", "refut", "false", "incons")
 Progress = Callable[[int, int], None]
 
 
@@ -200,7 +203,10 @@ def _label(config: dict[str, Any]) -> int | None:
     labels = config.get("id2label")
     if isinstance(labels, dict):
         for key, name in labels.items():
-            if str(key).isdigit() and any(w in str(name).casefold() for w in _SUPPORTED_LABELS):
+            folded = str(name).casefold()
+            if any(w in folded for w in _OPPOSITE_LABELS) or not str(key).isdigit():
+                continue
+            if any(w in folded for w in _SUPPORTED_LABELS):
                 return int(key)
     return None
 
@@ -239,34 +245,37 @@ class CommandJudge:
     ) -> list[float]:
         if not pairs:
             return []
+        # Its messages go to a file: a pipe nobody reads while its scores are read could fill.
+        log = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the child below
         try:
             child = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stderr=log,
                 text=True,
                 encoding="utf-8",
             )
         except OSError as exc:
+            log.close()
             raise JudgeError(
                 f"{self.name} cannot be started ({exc.strerror or exc})",
                 hint="check the program's path and that it is executable",
             ) from None
         lines = [json.dumps({"claim": c, "evidence": e}, ensure_ascii=False) for c, e in pairs]
         writer = threading.Thread(target=_feed, args=(child, lines), daemon=True)
-        writer.start()
-        assert child.stdout is not None and child.stderr is not None
-        out: list[float] = []
-        for line in child.stdout:
-            if not line.strip():
-                continue
-            out.append(self._score(line, len(out) + 1))
-            if progress is not None:
-                progress(min(len(out), len(pairs)), len(pairs))
-        errors = child.stderr.read()
-        code = child.wait()
-        writer.join()
+        with child, log:  # closes the pipes and waits, whatever happens
+            writer.start()
+            try:
+                out = self._read(child, len(pairs), progress)
+            except JudgeError:
+                child.kill()
+                raise
+            finally:
+                writer.join()
+            code = child.wait()
+            log.seek(0)
+            errors = log.read().decode("utf-8", "replace")
         if code != 0:
             last = errors.strip().splitlines()[-1:] or [f"exit status {code}"]
             raise JudgeError(
@@ -278,6 +287,19 @@ class CommandJudge:
                 f"{self.name} wrote {len(out)} score(s) for {len(pairs)} pair(s)",
                 hint="write one score a line, one line per JSON line read, in order",
             )
+        return out
+
+    def _read(
+        self, child: subprocess.Popen[str], total: int, progress: Progress | None
+    ) -> list[float]:
+        assert child.stdout is not None
+        out: list[float] = []
+        for line in child.stdout:
+            if not line.strip():
+                continue
+            out.append(self._score(line, len(out) + 1))
+            if progress is not None:
+                progress(min(len(out), total), total)
         return out
 
     def _score(self, line: str, number: int) -> float:
