@@ -36,7 +36,7 @@ from ..errors import BadInput
 from ..messages import Say
 from ..tree import MetaValue, stringify
 
-COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render")
+COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render", "audit")
 _BOOL_TRUE = frozenset({"true", "yes", "on", "1"})
 _BOOL_FALSE = frozenset({"false", "no", "off", "0", ""})
 
@@ -144,7 +144,7 @@ def _judge(key: str, kind: str, default: Any, summary: str) -> Option:
         default,
         summary,
         f"{summary[0].upper()}{summary[1:]}.",
-        commands=_all("verify"),
+        commands=_all("verify", "audit"),
         default_text="none",
     )
 
@@ -180,7 +180,7 @@ OPTIONS: tuple[Option, ...] = (
         None,
         "the ledger",
         "The ledger that holds the ids.",
-        commands=_all("convert", "wiki", "verify", "finish"),
+        commands=_all("convert", "wiki", "verify", "finish", "audit"),
         default_text=(
             "`$CITELEDGER_LEDGER`, `$HERMES_CITATION_LEDGER`, "
             "`$HERMES_HOME/cache/citations/ledger.json`, `ledger.json`"
@@ -276,7 +276,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     _switch(
         "support-pages",
-        _all("convert", "wiki", "verify"),
+        _all("convert", "wiki", "verify", "audit"),
         "`support` reads the kept page too: the chunk nearest the sentence",
         "With ``support``: the chunk of the kept page nearest the sentence is evidence too.",
     ),

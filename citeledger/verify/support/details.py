@@ -33,6 +33,7 @@ from .lexicon import (
     KOREAN_NEGATIONS,
     MONTHS,
     NEGATIONS,
+    NEGATIVE_WORDS,
     OPENERS,
     SCALES,
     TENS,
@@ -158,7 +159,7 @@ def names(claim: str) -> list[tuple[int, str]]:
     german = sum(1 for w in folded if w in GERMAN_HINTS) >= 2
     out: list[tuple[int, str]] = []
     for k, word in enumerate(words):
-        token = word.group(0).rstrip(".")
+        token = re.sub(r"['\u2019]s?$", "", word.group(0).rstrip("."))  # Riverton's
         if word.start() and claim[word.start() - 1].isdigit():
             continue  # a unit against its figure: 12GB, 5km
         inner = any(ch.isupper() or ch.isdigit() for ch in token[1:]) and not token[1:].islower()
@@ -211,7 +212,8 @@ def negations(normal: str) -> list[int]:
     found = [
         k
         for k, t in enumerate(tokens)
-        if t in NEGATIONS
+        if not _disjunctive(tokens, k)
+        and t in NEGATIONS
         or t.endswith("n't")
         or (t.startswith("n'") and len(t) > 2)
         or t.startswith("\u0646\u0645\u06cc")  # Persian نمی…: the verb's negative prefix
@@ -228,6 +230,16 @@ def negations(normal: str) -> list[int]:
     return found
 
 
+def _disjunctive(tokens: list[str], k: int) -> bool:
+    """A negation that negates nothing: "little or no", "whether or not", "not only"."""
+    before = tokens[k - 1] if k else ""
+    after = tokens[k + 1] if k + 1 < len(tokens) else ""
+    return before in ("or", "oder", "ou", "o", "of") or (tokens[k], after) in _NOT_ONLY
+
+
+_NOT_ONLY = {("not", "only"), ("nicht", "nur"), ("non", "seulement"), ("no", "solo")}
+
+
 def negation_change(claim: str, evidence: ClaimEvidence) -> Detail | None:
     """A negation the claim adds to, or drops from, the evidence sentence closest to it."""
     normal = normalize_for_match(claim)
@@ -237,7 +249,7 @@ def negation_change(claim: str, evidence: ClaimEvidence) -> Detail | None:
         return None
     theirs = normalize_for_match(sentence)
     ours_at, theirs_at = negations(normal), negations(theirs)
-    if ours_at and not theirs_at:
+    if ours_at and not theirs_at and not NEGATIVE_WORDS & set(_TOKEN.findall(theirs)):
         return Detail("negation", _word_at(normal, ours_at[0]), "added")
     if theirs_at and not ours_at:
         tokens = _TOKEN.findall(theirs)

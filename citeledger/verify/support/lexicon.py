@@ -244,6 +244,16 @@ NEGATIONS = frozenset(
         "לא אין אינו אינה नहीं न मत"
     )
 )
+# Words that negate by their meaning ("avoid feeding" is "do not feed", "unlike a heap, a
+# bucket can" is "a heap cannot"): evidence holding one may carry a claim's negation.
+NEGATIVE_WORDS = frozenset(
+    _words(
+        "avoid avoids avoided avoiding unlike instead rather lack lacks lacking lacked fail "
+        "fails failed prevent prevents prevented absent except refuse refuses "
+        "vermeiden vermeide statt anstatt ohne éviter évitez évite plutôt evitar evite "
+        "evitare invece вместо избегать избегайте"
+    )
+)
 # Korean negation: 안 and 못 before the verb, 않 and 없 in it.
 KOREAN_NEGATIONS = ("않", "없", "못 ", "안 ")
 JAPANESE_NEGATIONS = ("ない", "ません", "なかった", "ず、", "ず。")
