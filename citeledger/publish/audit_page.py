@@ -23,8 +23,7 @@ from pathlib import Path
 
 from ..escape import html_text
 from ..ledger import Ledger
-from ..verify.support.details import Detail
-from ..verify.support.verdict import ClaimVerdict
+from ..verify import ClaimVerdict, Detail
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 _VERDICTS = {

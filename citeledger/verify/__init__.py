@@ -30,9 +30,19 @@ from ..options import Options
 from ..tree import JsonDoc, PandocDoc, no_gc
 from .checks import Checker
 from .report import Finding, Report, stats_line
+from .support.details import Detail
 from .support.judge import Judge, Progress
+from .support.verdict import ClaimVerdict
 
-__all__ = ["Finding", "Report", "stats_line", "verify", "verify_for_build"]
+__all__ = [
+    "ClaimVerdict",
+    "Detail",
+    "Finding",
+    "Report",
+    "stats_line",
+    "verify",
+    "verify_for_build",
+]
 
 
 def verify(
