@@ -212,3 +212,15 @@ def test_a_drafts_front_matter_cannot_name_a_judge(tmp_path, cli) -> None:
     done = cli("verify", "d.md", "--support", "--format", "json")
     assert done.code == 0, done.err
     assert all("judge" not in str(f["message"]) for f in json.loads(done.out)["findings"])
+
+
+def test_the_project_file_names_the_judge_and_turns_the_check_on(tmp_path, cli) -> None:
+    ledger(tmp_path, {1: [QUOTE]})
+    (tmp_path / "d.md").write_text(DRAFT, encoding="utf-8")
+    judge = tmp_path / "judge.py"
+    judge.write_text("import sys\nfor _ in sys.stdin: print(0.2, flush=True)\n")
+    command = f"{sys.executable} {judge}".replace("\\", "/")
+    (tmp_path / "citeledger.toml").write_text(f'support-judge = "{command}"\n', encoding="utf-8")
+    done = cli("verify", "d.md", "--format", "json")
+    low = findings(done.out, "unsupported-claim")
+    assert len(low) == 2 and all("0.20" in str(f["message"]) for f in low)
