@@ -226,16 +226,12 @@ def _word_figures(text: str, free: Callable[[int, int], bool]) -> Iterator[Figur
                 run.append(words[j])
                 j += 1
                 continue
-            if (
-                folded in ("a", "an", "and", "und", "et", "y", "e")
-                and run == []
-                and j + 1 < len(words)
-            ):
-                following = words[j + 1].group(0).casefold()
-                if following in SCALES and SCALES[following] >= 100 and folded in ("a", "an"):
-                    run.append(words[j])
-                    j += 1
-                    continue
+            # "a million", "a hundred": the article is the one.
+            following = words[j + 1].group(0).casefold() if j + 1 < len(words) else ""
+            if folded in ("a", "an") and not run and SCALES.get(following, 0) >= 100:
+                run.append(words[j])
+                j += 1
+                continue
             break
         if not run:
             k += 1
