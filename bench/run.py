@@ -48,6 +48,7 @@ from pathlib import Path
 import bench_agent
 import bench_filter
 import bench_ledger
+import bench_support
 import bench_wiki
 
 from citeledger.document.markers import scan
@@ -447,6 +448,7 @@ def main() -> None:
             ("agent", lambda: agent_rows(work, runs)),
             ("wiki", lambda: [wiki_row(work, wiki_pages, wiki_size, runs)]),
             ("quote", lambda: [quote_row(work, quote_mb, runs)]),
+            ("support", lambda: bench_support.run_rows(work, runs, side_by_side, Row)),
         ]
         for name, step in steps:
             print(f"measuring {name} ...", file=sys.stderr, flush=True)

@@ -14,7 +14,8 @@ failed, 2 bad input).
     │   │   └── AmbiguousBlock      raw lines and pandoc's tree disagree on the Sources block
     │   ├── OutputError             an output that must not or cannot be written
     │   ├── FetchRefused            an image a build did not fetch (a warning, never at the edge)
-    │   └── ToolMissing             pandoc, a TeX engine, LibreOffice or a template is absent
+    │   ├── ToolMissing             pandoc, a TeX engine, LibreOffice or a template is absent
+    │   └── JudgeError              a support judge (model folder, command) missing or unreadable
     ├── PandocError                 exit 2: pandoc ran and refused the input
     └── CheckFailed                 exit 1: a check ran and said no
         ├── QuoteNotFound           the quote is not in the evidence
@@ -89,6 +90,12 @@ class FetchRefused(BadInput):
 
 class ToolMissing(BadInput):
     pass
+
+
+class JudgeError(BadInput):
+    """The support judge a run was given (``--support-model DIR``, ``--support-judge CMD``)
+    is missing, cannot be loaded or answered out of shape: one line, never a silent run
+    without it."""
 
 
 class PandocError(CiteledgerError):

@@ -213,9 +213,12 @@ def verify(
     min_coverage: float | None = None,
     evidence: bool = False,
     ledger: str | None = None,
+    support: bool = False,
 ) -> Outcome:
     """The gate: check drafts' citations against the ledger (any format pandoc reads). result:
-    the report (findings, stats, verdict); status "check failed" when the draft fails."""
+    the report (findings, stats, verdict); status "check failed" when the draft fails.
+    support: check each cited sentence against its sources' quotes (a figure, date, name or
+    negation they lack is an unsupported-detail; the project file's judge, if any, scores it)."""
     refused = _refuse_stdin(*files)
     if refused:
         return refused
@@ -224,6 +227,8 @@ def verify(
         args.append("--strict")
     if evidence:
         args.append("--evidence")
+    if support:
+        args.append("--support")
     if min_coverage is not None:
         args += ["--min-coverage", str(min_coverage)]
     return run_verb(args, parse_json=True)

@@ -25,6 +25,7 @@ VERBS = {
     "list": "list_cmd",
     "render": "render_cmd",
     "verify": "verify_cmd",
+    "audit": "audit_cmd",
     "convert": "convert_cmd",
     "finish": "finish_cmd",
     "wiki": "wiki_cmd",

@@ -1,7 +1,8 @@
 """``citeledger verify FILE...``: the grounded-citations gate, on any format pandoc reads.
 
 Flags and exit codes are the seed's (``--strict``, ``--min-coverage X``, ``--evidence``; 0 ok,
-1 verification failed, 2 bad input), plus ``--figures``, ``--from FORMAT`` and
+1 verification failed, 2 bad input), plus ``--support`` (``--figures``, its old name), its
+judge (``--support-model DIR``, ``--support-judge CMD``), ``--from FORMAT`` and
 ``--format json|github|sarif``. Without ``--from`` the format comes from the file itself: an
 Office or ODF file by its content (a .pptx renamed .bin is still a deck), anything else by its
 suffix. The streams are sources.py's too, because callers are built on them
@@ -43,9 +44,11 @@ from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger
 from ._console import VERBOSE, shown_all
 from ._flags import with_flags
 from ._pipeline import with_pipeline
+from ._support import judge_progress, load_support_judge, support_options
 
 if TYPE_CHECKING:
     from ..verify import Report
+    from ..verify.support.judge import Judge, Progress
 
 _OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 _FORMAT_HELP = "Findings as text lines, JSON, GitHub Actions workflow commands or SARIF 2.1.0."
@@ -88,10 +91,15 @@ def verify_command(
     for file in files:
         if not Path(file).is_file():
             raise DraftError(f"no such draft: {file}", hint="check the path")
-    options = global_ledger(ctx, options)
+    options = support_options(global_ledger(ctx, options))
+    judge = load_support_judge(options)
     ledgers: dict[Path, Ledger] = {}
     meta = metadata or []
-    reports = [_verify_file(file, from_format, meta, options, ledgers, pipeline) for file in files]
+    with judge_progress(judge, level) as progress:
+        reports = [
+            verify_file(file, from_format, meta, options, ledgers, pipeline, judge, progress)
+            for file in files
+        ]
     _print(reports, output_format, level)
     if any(report.failed for report in reports):
         raise typer.Exit(1)
@@ -117,14 +125,17 @@ def _project_drafts() -> list[str]:
     return [os.path.relpath(path) for path in found]
 
 
-def _verify_file(
+def verify_file(
     file: str,
     from_format: str | None,
     metadata: list[str],
     options: Options,
     ledgers: dict[Path, Ledger],
     pipeline: Pipeline,
+    judge: Judge | None = None,
+    progress: Progress | None = None,
 ) -> Report:
+    """One draft read and verified against the ledger its options name (``audit`` too)."""
     from ..document.draft import open_draft
     from ..document.readers import unwrap_slides
     from ..options import from_meta
@@ -149,6 +160,8 @@ def _verify_file(
         options,
         source_name=file,
         source_text=draft.text,
+        judge=judge,
+        progress=progress,
     )
     if formats.family(fmt) == "pptx":
         from ..document.deck_reading import unreadable_slides

@@ -36,7 +36,7 @@ from ..errors import BadInput
 from ..messages import Say
 from ..tree import MetaValue, stringify
 
-COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render")
+COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render", "audit")
 _BOOL_TRUE = frozenset({"true", "yes", "on", "1"})
 _BOOL_FALSE = frozenset({"false", "no", "off", "0", ""})
 
@@ -120,6 +120,8 @@ class Option:
         if self.kind == "bool":
             return "`false`, `true`"
         if self.kind == "fraction":
+            if self.default is not None:
+                return f"a fraction from 0 to 1 (`{self.default}`)"
             return "none, a fraction such as `0.6`"
         return f"{self.kind} ({self.default_text or f'`{self.default}`'})"
 
@@ -131,6 +133,20 @@ def _all(*names: str) -> frozenset[str]:
 def _switch(key: str, commands: frozenset[str], summary: str, manual: str) -> Option:
     """An option that is off unless given (``--evidence``, ``evidence: true``)."""
     return Option(key, "bool", False, summary, manual, commands=commands)
+
+
+def _judge(key: str, kind: str, default: Any, summary: str) -> Option:
+    """An option of the support check's judge: ``verify``'s, from a flag or the project file
+    (a draft's front matter does not choose what runs on the reviewer's machine)."""
+    return Option(
+        key,
+        kind,
+        default,
+        summary,
+        f"{summary[0].upper()}{summary[1:]}.",
+        commands=_all("verify", "audit"),
+        default_text="none",
+    )
 
 
 def _choice(
@@ -164,7 +180,7 @@ OPTIONS: tuple[Option, ...] = (
         None,
         "the ledger",
         "The ledger that holds the ids.",
-        commands=_all("convert", "wiki", "verify", "finish"),
+        commands=_all("convert", "wiki", "verify", "finish", "audit"),
         default_text=(
             "`$CITELEDGER_LEDGER`, `$HERMES_CITATION_LEDGER`, "
             "`$HERMES_HOME/cache/citations/ledger.json`, `ledger.json`"
@@ -246,11 +262,27 @@ OPTIONS: tuple[Option, ...] = (
         "Fail when a cited source has no verbatim quote in the ledger.",
     ),
     _switch(
+        "support",
+        _all("convert", "wiki", "verify"),
+        "warn when a cited sentence's figures, dates, names or negations are not in its evidence",
+        "Check each cited sentence against its sources' evidence (docs/support.md): "
+        "``unsupported-detail``, ``unsupported-claim``.",
+    ),
+    _switch(
         "figures",
         _all("convert", "wiki", "verify"),
-        "warn when a sentence's numbers are in none of its quotes",
-        "Warn when a sentence's numbers appear in none of its sources' quotes.",
+        "the old name of `support`",
+        "The old name of ``support``, which now holds its number check: it turns it on.",
     ),
+    _switch(
+        "support-pages",
+        _all("convert", "wiki", "verify", "audit"),
+        "`support` reads the kept page too: the chunk nearest the sentence",
+        "With ``support``: the chunk of the kept page nearest the sentence is evidence too.",
+    ),
+    _judge("support-model", "path", None, "a folder: an ONNX classifier, its tokenizer.json"),
+    _judge("support-judge", "text", "", "a command that reads JSON lines, writes a score a line"),
+    _judge("support-threshold", "fraction", 0.5, "a judge's score under it: `unsupported-claim`"),
     _switch(
         "recheck",
         _all("verify"),
@@ -343,7 +375,12 @@ class Options:
     strict: bool = _default("strict")
     min_coverage: float | None = _default("min-coverage")
     evidence: bool = _default("evidence")
+    support: bool = _default("support")
     figures: bool = _default("figures")
+    support_pages: bool = _default("support-pages")
+    support_model: str | None = _default("support-model")
+    support_judge: str = _default("support-judge")
+    support_threshold: float = _default("support-threshold")
     recheck: bool = _default("recheck")
     provenance: str = _default("provenance")
     slide_notes: bool = _default("slide-notes")

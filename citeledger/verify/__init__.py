@@ -30,8 +30,19 @@ from ..options import Options
 from ..tree import JsonDoc, PandocDoc, no_gc
 from .checks import Checker
 from .report import Finding, Report, stats_line
+from .support.details import Detail
+from .support.judge import Judge, Progress
+from .support.verdict import ClaimVerdict
 
-__all__ = ["Finding", "Report", "stats_line", "verify", "verify_for_build"]
+__all__ = [
+    "ClaimVerdict",
+    "Detail",
+    "Finding",
+    "Report",
+    "stats_line",
+    "verify",
+    "verify_for_build",
+]
 
 
 def verify(
@@ -44,6 +55,8 @@ def verify(
     source_text: str | None = None,
     build: bool = False,
     located: Locator | None = None,
+    judge: Judge | None = None,
+    progress: Progress | None = None,
 ) -> Report:
     """Check ``doc`` (pandoc JSON as a dict, or a panflute Doc) against ``ledger``.
 
@@ -59,6 +72,8 @@ def verify(
     URL footnotes in rst and Org; :mod:`~citeledger.document.note_citations`). ``located``: the
     :class:`~citeledger.document.locate.Locator` of ``source_text``, made ahead (a build makes
     it while pandoc reads the draft); made again when it was read with other Sources titles.
+    ``judge``: the support check's judge (:mod:`.support.judge`), when ``support`` is on and
+    the caller loaded one; ``progress`` hears how many of its pairs it has scored.
     """
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a long report, costs a third of the verifier's own time.
@@ -72,6 +87,8 @@ def verify(
             source_text,
             require_sources_block=not build,
             located=located,
+            judge=judge,
+            progress=progress,
         )
 
 
@@ -147,6 +164,8 @@ def _verify(
     *,
     require_sources_block: bool,
     located: Locator | None = None,
+    judge: Judge | None = None,
+    progress: Progress | None = None,
 ) -> Report:
     if not isinstance(doc, dict):
         doc = doc.to_json()
@@ -191,6 +210,10 @@ def _verify(
         titles=titles,
         edited_links=edited,
         list_lines=locator.lists if locator is not None else [],
+        judge=judge,
+        progress=progress,
     )
     cited, stats = checker.run()
-    return Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)
+    report = Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)
+    report.claims = checker.claims
+    return report

@@ -10,7 +10,6 @@ other check are found by :mod:`.agent_mistakes`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +20,7 @@ from ..document.markers import Hit, Scan
 from ..document.note_citations import NoteCitations
 from ..document.sentences import BIBLIOGRAPHY, Sentence
 from ..document.sources_block import DraftEntry
-from ..ledger import Ledger, normalize_for_match
+from ..ledger import Ledger
 from ..ledger.urls import is_legacy, same_url
 from ..options import Options
 from ..tree import Blocks
@@ -49,14 +48,15 @@ from .rules import (
     UNCITED_LEDGER_SOURCE,
     UNKNOWN_ID,
     UNREADABLE_SLIDE,
-    UNSUPPORTED_FIGURE,
     Rule,
 )
+from .support.check import SupportCheck
+from .support.evidence import EvidenceShelf
+from .support.judge import Judge, Progress
+from .support.verdict import ClaimVerdict
 
 MAX_IDS_PER_SENTENCE = 3
 _TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s?%)?(?![\w])")
-_THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f ](?=\d{3}(?!\d))")
 _SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
 
 
@@ -98,6 +98,10 @@ class Checker(AgentChecks):
     edited_links: set[int] = field(default_factory=set)
     # The first line of each citation list in the draft's text (markdown), when read.
     list_lines: list[int] = field(default_factory=list)
+    # The support check's judge (None: the model-free check alone), its progress, verdicts.
+    judge: Judge | None = None
+    progress: Progress | None = None
+    claims: list[ClaimVerdict] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
     # -- places ------------------------------------------------------------------------------
@@ -166,11 +170,14 @@ class Checker(AgentChecks):
             self.typed_urls()
         self.crowded_sentences()
         self.style()
-        if self.options.figures:
-            self.figures()
+        if self.options.support or self.options.figures:
+            self.support()
         if cited:
             self.unknown_footnotes()
         stats.update(self.counts(cited))
+        if self.options.support or self.options.figures:
+            stats["claims_checked"] = len(self.claims)
+            stats["claims_to_look_at"] = sum(1 for c in self.claims if c.needs_look)
         stats["uncited_unquoted"] = sum(len(f.ids) for f in self.findings if f.level == "info")
         return cited, stats
 
@@ -478,28 +485,17 @@ class Checker(AgentChecks):
                     )
                 ordinal += 1
 
-    def figures(self) -> None:
-        """Numbers a cited sentence states must appear in a quote of a source it cites."""
-        evidence: dict[int, set[str]] = {}
-        for s in self.sentences:
-            ids = [i for i in s.ids if self.ledger.get(i) is not None]
-            if not ids:
-                continue
-            numbers = _numbers(s.plain)
-            if not numbers:
-                continue
-            quoted: set[str] = set()
-            for i in ids:
-                quoted |= _evidence(self.ledger, i, evidence)
-            missing = [shown for shown, core in numbers.items() if core not in quoted]
-            if missing:
-                self.add(
-                    UNSUPPORTED_FIGURE,
-                    f"{', '.join(missing)} appear(s) in no quote of {id_list(ids)}: "
-                    f"{snippet(s.text)}",
-                    self.sentence_location(s),
-                    tuple(ids),
-                )
+    def support(self) -> None:
+        """Each cited sentence against its sources' evidence (:mod:`.support`): its details
+        (figures, dates, names, negations) and, with a judge, the whole claim."""
+        check = SupportCheck(
+            EvidenceShelf(self.ledger, pages=self.options.support_pages),
+            self.judge,
+            self.options.support_threshold,
+            self.progress,
+        )
+        self.claims = check.run([(s, self.sentence_location(s)) for s in self.sentences if s.ids])
+        self.findings.extend(check.findings(lambda fix: fix.replace("DRAFT", self.draft)))
 
 
 def _spaced(hit: Hit) -> bool:
@@ -510,25 +506,3 @@ def _ends_sentence(text: str) -> bool:
     if not text or text[0] not in _TERMINAL:
         return False
     return not text.startswith("..")
-
-
-def _numbers(text: str) -> dict[str, str]:
-    """Each figure of ``text`` as written, mapped to the form it is compared in: matching
-    rules of quotes (``normalize_for_match``), no thousands separators, no percent sign."""
-    out: dict[str, str] = {}
-    for m in _NUMBER.finditer(text):
-        shown = m.group(0).replace(" ", "")
-        out.setdefault(shown, _core(shown))
-    return out
-
-
-def _core(number: str) -> str:
-    return _THOUSANDS.sub("", normalize_for_match(number)).rstrip("%").strip()
-
-
-def _evidence(ledger: Ledger, source_id: int, cache: dict[int, set[str]]) -> set[str]:
-    if source_id not in cache:
-        source = ledger.get(source_id)
-        text = " | ".join(q.text for q in source.quotes) if source is not None else ""
-        cache[source_id] = set(_numbers(normalize_for_match(text)).values())
-    return cache[source_id]

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from .support.verdict import ClaimVerdict
 
 # How bad a finding is, as the text report prints it (the seed's spelling).
 Level = Literal["info", "warn", "FAIL"]
@@ -61,6 +63,8 @@ class Report:
     cited_ids: list[int]
     strict: bool = False
     source_name: str = "-"
+    # The support check's verdict on each cited sentence (empty when it did not run).
+    claims: list[ClaimVerdict] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -134,6 +138,17 @@ def stats_line(s: dict[str, Any]) -> str:
         f"{s['distinct_cited']} distinct source(s) cited, "
         f"{s['ledger_sources']} in ledger ({s['sources_with_quotes']} with evidence quotes)"
         + _uncited(s.get("uncited_unquoted", 0))
+        + _claims(s)
+    )
+
+
+def _claims(s: dict[str, Any]) -> str:
+    """What the support check found, when it ran."""
+    if "claims_checked" not in s:
+        return ""
+    return (
+        f"; {s['claims_checked']} cited sentence(s) checked against their evidence, "
+        f"{s['claims_to_look_at']} to look at"
     )
 
 

@@ -245,12 +245,23 @@ MARKER_BEFORE_PUNCTUATION = _rule(
     "A marker stands before the sentence's closing punctuation.",
     "put the marker after the punctuation: `water.[1]`",
 )
-UNSUPPORTED_FIGURE = _rule(
-    "unsupported-figure",
+UNSUPPORTED_DETAIL = _rule(
+    "unsupported-detail",
     "warn",
-    "A number in a cited sentence appears in none of its sources' quotes.",
-    "`citeledger quote` the passage that states the number, or correct it",
-    "--figures",
+    "A figure, date, name or negation of a cited sentence is in none of its sources' evidence "
+    "(figures and dates compared as values, whatever their spelling).",
+    "correct the detail to what the evidence says, or "
+    '`citeledger quote {id} --text "…" --from PAGE` the passage that states it',
+    "--support",
+)
+UNSUPPORTED_CLAIM = _rule(
+    "unsupported-claim",
+    "warn",
+    "A cited sentence has no evidence to check it against, or the judge model scores its "
+    "support under the threshold.",
+    "reread the page of {ids}: cite the source that says it, quote the passage that does, or "
+    "reword the sentence to what the page says",
+    "--support",
 )
 FOOTNOTE_URL_NOT_IN_LEDGER = _rule(
     "footnote-url-not-in-ledger",

@@ -143,12 +143,34 @@ def test_marker_before_terminal_punctuation_warns(monkeypatch: pytest.MonkeyPatc
     assert code == 0 and [f["ids"] for f in before] == [[1], [2]]
 
 
-def test_figures_flag_warns_on_numbers_absent_from_quotes(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_figures_flag_is_the_support_check_under_its_old_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     code, _, report = run_case("unsupported-figure", monkeypatch)
-    figures = [f for f in report["findings"] if f["code"] == "unsupported-figure"]
-    # 9%, 4, 1805 and 999.97 are in the quotes; 12%, 1893 and 25 (no quotes for [3]) are not.
+    details = [f for f in report["findings"] if f["code"] == "unsupported-detail"]
+    # 9%, 4, 1805 and 999.97 are in the quotes; 12% and 1893 are not; [3] holds no quote at
+    # all, which is never support.
     assert code == 0
-    assert [f["message"].split(" appear")[0] for f in figures] == ["12%", "1893", "25"]
+    shown = [f["message"].split(" (a")[0] for f in details]
+    assert shown == ["\u201c12%\u201d", "\u201c1893\u201d"]
+    assert codes(report, "warn")[-1] == "unsupported-claim"
+    assert report["findings"][-1]["ids"] == [3]
+
+
+def test_support_finds_changed_dates_names_numbers_and_negations_across_spellings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    code, _, report = run_case("unsupported-detail", monkeypatch)
+    found = [f for f in report["findings"] if f["code"] == "unsupported-detail"]
+    # Line 3-4: 1969-07-20 = 20 July 1969, "six hundred million" = 600 million, 24 July 1969 =
+    # July 24, 1969: all supported. Then one drift a sentence.
+    assert code == 0
+    assert [f["location"].split(":")[1] for f in found] == ["6", "6", "7", "7", "8"]
+    messages = " ".join(f["message"] for f in found)
+    for drift in ("Aldrin", "21 July 1969", "twelve percent", "not", "1.2 million"):
+        assert drift in messages
+    assert all("citeledger quote 1" in f["fix"] or "quote 2" in f["fix"] for f in found)
+    assert report["stats"]["claims_checked"] == 8 and report["stats"]["claims_to_look_at"] == 5
 
 
 def test_strict_turns_warnings_into_failure(monkeypatch: pytest.MonkeyPatch) -> None:

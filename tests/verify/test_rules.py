@@ -22,7 +22,7 @@ PACKAGE = ROOT / "citeledger"
 VERIFY = PACKAGE / "verify"
 # The manual's table of findings, written by docs/gen.py.
 TABLE = ROOT / "docs" / "reference" / "rules.md"
-EMITTERS = ("checks.py", "evidence_trail.py", "agent_mistakes.py")
+EMITTERS = ("checks.py", "evidence_trail.py", "agent_mistakes.py", "support/check.py")
 
 
 def _constants() -> dict[str, Rule]:
