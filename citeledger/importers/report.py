@@ -33,7 +33,7 @@ _DEST = r"\(\s*<?(https?://[^\s<>]+?)>?(?:\s+\"[^\"\n]*\")?\s*\)"
 INLINE = re.compile(r"(?<![!\]\\])" + _LABEL + _DEST, re.IGNORECASE)
 REFLINK = re.compile(r"(?<![!\]\\])" + _LABEL + r"\[([^\[\]\n]*)\]")
 FOOTREF = re.compile(r"\[\^([^\]\s]+)\](?!:)")
-NUMBERS = re.compile(r"(?<![\\!^\w])\[([0-9]{1,4}(?:[ \t]*[,\u2013-][ \t]*[0-9]{1,4})*)\](?![(:])")
+NUMBERS = re.compile(r"(?<![\\!^])\[([0-9]{1,4}(?:[ \t]*[,\u2013-][ \t]*[0-9]{1,4})*)\](?![(:])")
 BARE = re.compile(r"\((https?://[^\s()<>]+(?:\([^\s()]*\))?)\)", re.IGNORECASE)
 # A link whose words are a citation's, not the sentence's.
 _CITATION_WORDS = re.compile(

@@ -134,7 +134,22 @@ def stats_line(s: dict[str, Any]) -> str:
         f"{s['distinct_cited']} distinct source(s) cited, "
         f"{s['ledger_sources']} in ledger ({s['sources_with_quotes']} with evidence quotes)"
         + _uncited(s.get("uncited_unquoted", 0))
+        + _evidence_kinds(s.get("evidence"))
     )
+
+
+def _evidence_kinds(kinds: dict[str, list[int]] | None) -> str:
+    """Under ``--evidence``: which kind of evidence each cited source carries (a quote matched
+    against a saved page, only a provider's quote, none)."""
+    if not kinds:
+        return ""
+    names = {
+        "page-checked": "page-checked quotes",
+        "provider": "provider quotes only (not page-checked)",
+        "none": "no quote",
+    }
+    parts = [f"{names[k]} {id_list(ids)}" for k, ids in kinds.items() if ids]
+    return "; evidence: " + "; ".join(parts) if parts else ""
 
 
 def _uncited(count: int) -> str:
