@@ -30,6 +30,10 @@ def sentence_end(text: str, at: int) -> int:
     while probe > 0 and text[probe - 1] in _CLOSERS:
         probe -= 1
     if probe > 0 and text[probe - 1] in _TERMINAL and _ends_here(text, probe - 1):
+        # ``food.[1][2].`` (STORM): the punctuation right after the citation is the sentence's.
+        while back == at and at < len(text) and text[at] in _TERMINAL + _CLOSERS:
+            at += 1
+            back = at
         return back
     i = at
     n = len(text)

@@ -78,6 +78,9 @@ class Report:
         line counts the rest (None: all of them). ``verbose``: the info findings too."""
         where = f"{self.source_name}: " if named else ""
         out = [f"info: {where}stats: {stats_line(self.stats)}"]
+        kinds = evidence_line(self.stats.get("evidence"))
+        if kinds:
+            out.append(kinds)
         for level in LEVELS if verbose else LEVELS[1:]:
             found = [f for f in self.findings if f.level == level]
             out.extend(grouped_lines(found, None if level == "FAIL" else limit))
@@ -134,13 +137,12 @@ def stats_line(s: dict[str, Any]) -> str:
         f"{s['distinct_cited']} distinct source(s) cited, "
         f"{s['ledger_sources']} in ledger ({s['sources_with_quotes']} with evidence quotes)"
         + _uncited(s.get("uncited_unquoted", 0))
-        + _evidence_kinds(s.get("evidence"))
     )
 
 
-def _evidence_kinds(kinds: dict[str, list[int]] | None) -> str:
-    """Under ``--evidence``: which kind of evidence each cited source carries (a quote matched
-    against a saved page, only a provider's quote, none)."""
+def evidence_line(kinds: dict[str, list[int]] | None) -> str:
+    """Under ``--evidence``, the line after the stats line: which kind of evidence each cited
+    source carries (a quote matched against a saved page, only a provider's quote, none)."""
     if not kinds:
         return ""
     names = {
@@ -149,7 +151,7 @@ def _evidence_kinds(kinds: dict[str, list[int]] | None) -> str:
         "none": "no quote",
     }
     parts = [f"{names[k]} {id_list(ids)}" for k, ids in kinds.items() if ids]
-    return "; evidence: " + "; ".join(parts) if parts else ""
+    return "info: evidence: " + "; ".join(parts) if parts else ""
 
 
 def _uncited(count: int) -> str:
