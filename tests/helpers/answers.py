@@ -14,9 +14,7 @@ _RUN = re.compile(r"(?:\[[0-9]+\])+")
 _END = re.compile(r"[.!?][\"'\u201d\u2019)*_]*(?=\s|$)|\n")
 
 
-def cited_by_sentence(
-    text: str, names: Callable[[int], str]
-) -> list[tuple[int, frozenset[str]]]:
+def cited_by_sentence(text: str, names: Callable[[int], str]) -> list[tuple[int, frozenset[str]]]:
     """Each sentence of ``text`` that cites (its number, counted with markers removed and a
     space before punctuation dropped) with the URL keys its markers name."""
     clean: list[str] = []

@@ -44,14 +44,20 @@ EXPECTED = {
         ("over 4 million passengers a day.", [REDIRECT + "AWQVqAL2"]),
     ],
     "perplexity": [
-        ("launched on 25 December 2021.", [
-            "https://science.nasa.gov/mission/webb/",
-            "https://en.wikipedia.org/wiki/James_Webb_Space_Telescope",
-        ]),
-        ("about 1.5 million km from Earth.", [
-            "https://en.wikipedia.org/wiki/James_Webb_Space_Telescope",
-            "https://www.esa.int/Science_Exploration/Space_Science/Webb/Webb_orbit",
-        ]),
+        (
+            "launched on 25 December 2021.",
+            [
+                "https://science.nasa.gov/mission/webb/",
+                "https://en.wikipedia.org/wiki/James_Webb_Space_Telescope",
+            ],
+        ),
+        (
+            "about 1.5 million km from Earth.",
+            [
+                "https://en.wikipedia.org/wiki/James_Webb_Space_Telescope",
+                "https://www.esa.int/Science_Exploration/Space_Science/Webb/Webb_orbit",
+            ],
+        ),
         ("primary mirror is 6.5 m across.", ["https://science.nasa.gov/mission/webb/"]),
     ],
 }
@@ -64,7 +70,9 @@ def _import(cli, tmp_path: Path, name: str, *extra: str):
 
 
 def _same(url: str, wanted: str) -> bool:
-    return url.startswith(wanted) if wanted.startswith(REDIRECT) else url_key(url) == url_key(wanted)
+    return (
+        url.startswith(wanted) if wanted.startswith(REDIRECT) else url_key(url) == url_key(wanted)
+    )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -89,7 +97,9 @@ def test_each_citation_lands_after_its_sentence_on_the_url_cited_there(
 def test_the_openai_inline_link_goes_with_its_parentheses_and_space(cli, tmp_path: Path) -> None:
     _import(cli, tmp_path, "openai_responses")
     body = (tmp_path / "openai_responses.md").read_text(encoding="utf-8")
-    assert body.startswith("Germany added about 14.3 GW of solar photovoltaic capacity in 2023, a record year.[1] Rooftop")
+    assert body.startswith(
+        "Germany added about 14.3 GW of solar photovoltaic capacity in 2023, a record year.[1] Rooftop"
+    )
 
 
 def test_tracking_parameters_make_no_second_source(cli, tmp_path: Path) -> None:
@@ -129,9 +139,7 @@ def test_anthropic_cited_text_is_a_provider_quote_never_a_page_checked_one(
     assert "(0 with evidence quotes)" in done.out
 
 
-def test_a_known_source_keeps_its_id_and_gains_only_the_provider_quote(
-    cli, tmp_path: Path
-) -> None:
+def test_a_known_source_keeps_its_id_and_gains_only_the_provider_quote(cli, tmp_path: Path) -> None:
     make_ledger(tmp_path / "l.json", [(7, WIKI, "My own title", "2025-01-01")])
     ledger = tmp_path / "l.json"
     before = load_ledger(ledger).source(7).to_dict()
