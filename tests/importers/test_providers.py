@@ -97,9 +97,8 @@ def test_each_citation_lands_after_its_sentence_on_the_url_cited_there(
 def test_the_openai_inline_link_goes_with_its_parentheses_and_space(cli, tmp_path: Path) -> None:
     _import(cli, tmp_path, "openai_responses")
     body = (tmp_path / "openai_responses.md").read_text(encoding="utf-8")
-    assert body.startswith(
-        "Germany added about 14.3 GW of solar photovoltaic capacity in 2023, a record year.[1] Rooftop"
-    )
+    first = "Germany added about 14.3 GW of solar photovoltaic capacity in 2023, a record year."
+    assert body.startswith(first + "[1] Rooftop")
 
 
 def test_tracking_parameters_make_no_second_source(cli, tmp_path: Path) -> None:
