@@ -142,8 +142,10 @@ def stats_line(s: dict[str, Any]) -> str:
 
 def evidence_line(kinds: dict[str, list[int]] | None) -> str:
     """Under ``--evidence``, the line after the stats line: which kind of evidence each cited
-    source carries (a quote matched against a saved page, only a provider's quote, none)."""
-    if not kinds:
+    source carries (a quote matched against a saved page, only a provider's quote, none).
+    Printed when a provider's quotes are in play: a ledger without them gets sources.py's lines
+    exactly (the JSON report's stats carry the kinds always)."""
+    if not kinds or not kinds.get("provider"):
         return ""
     names = {
         "page-checked": "page-checked quotes",
