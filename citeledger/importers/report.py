@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .answer import Answer, Cited, Cut, cut
+from .answer import Answer, Citation, Cited, Cut, cut
 from .report_lists import Lists, read_lists, url_in
 
 _FENCE = re.compile(
@@ -35,6 +35,8 @@ REFLINK = re.compile(r"(?<![!\]\\])" + _LABEL + r"\[([^\[\]\n]*)\]")
 FOOTREF = re.compile(r"\[\^([^\]\s]+)\](?!:)")
 NUMBERS = re.compile(r"(?<![\\!^])\[([0-9]{1,4}(?:[ \t]*[,\u2013-][ \t]*[0-9]{1,4})*)\](?![(:])")
 BARE = re.compile(r"\((https?://[^\s()<>]+(?:\([^\s()]*\))?)\)", re.IGNORECASE)
+# A number in brackets at an entry's start, which a kept entry must not carry as a marker.
+_NUMBER_MARK = re.compile(r"\[([0-9]{1,4})\]")
 # A link whose words are a citation's, not the sentence's.
 _CITATION_WORDS = re.compile(
     r"^(?:https?://\S+|(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:/\S*)?|[0-9]{1,4}|source|link|ref)$",
@@ -73,10 +75,27 @@ def read_report(
         taken.append((found.start, found.end))
     _groups(text, cuts)
     body, citations = cut(text, cuts)
+    body = _collapse(body, citations)
     if lists.kept:
-        body = body.rstrip() + "\n\n## Works without a link\n\n" + "\n".join(lists.kept) + "\n"
-    body = re.sub(r"\n{3,}", "\n\n", body)
+        kept = [_NUMBER_MARK.sub(r"\\[\1\\]", line) for line in lists.kept]
+        body = body.rstrip() + "\n\n## Works without a link\n\n" + "\n".join(kept) + "\n"
     return Answer(body, citations, kind, warnings)
+
+
+def _collapse(body: str, citations: list[Citation]) -> str:
+    """``body`` with the runs of blank lines the cuts left made one, each citation moved with
+    its text."""
+    runs = [(m.start() + 2, m.end()) for m in re.finditer(r"\n{3,}", body)]
+    if not runs:
+        return body
+    for citation in citations:
+        gone = 0
+        for start, end in runs:
+            if start >= citation.at:
+                break
+            gone += min(end, citation.at) - start
+        citation.at -= gone
+    return re.sub(r"\n{3,}", "\n\n", body)
 
 
 def _occurrences(

@@ -20,6 +20,9 @@ from .answer import Cited, Cut
 
 _URL = re.compile(r"https?://[^\s<>()\[\]]+(?:\([^\s()]*\)[^\s<>()\[\]]*)*", re.IGNORECASE)
 _TRAILING = ".,;:!?'\"\u2019\u201d*_"
+# A DOI named without an address (``DOI: 10.1080/07350015.2024.2308121``): the ledger takes it
+# as its https://doi.org/ address.
+_DOI = re.compile(r"\b(?:doi:?\s*)(10\.[0-9]{4,9}/[^\s\]\[<>\"]+)", re.IGNORECASE)
 _MD_LINK = re.compile(r"\[([^\[\]\n]*)\]\(\s*<?(https?://[^\s<>]+?)>?(?:\s+\"[^\"]*\")?\s*\)")
 FOOTNOTE_DEF = re.compile(
     r"^\[\^([^\]\s]+)\]:[ \t]*(.*(?:\n(?:[ \t]{2,}|\t)\S.*)*)\n?", re.MULTILINE
@@ -66,7 +69,12 @@ def url_in(text: str) -> tuple[str, str] | None:
         return url, _tidy(title)
     bare = _URL.search(text)
     if bare is None:
-        return None
+        doi = _DOI.search(text)
+        if doi is None:
+            return None
+        found = doi.group(1).rstrip(_TRAILING)
+        title = (text[: doi.start()] + " " + text[doi.start() + len(doi.group()) :]).strip()
+        return f"https://doi.org/{found}", _tidy(title)
     url = bare.group().rstrip(_TRAILING)
     title = (text[: bare.start()] + " " + text[bare.start() + len(url) :]).strip()
     return url, _tidy(title)

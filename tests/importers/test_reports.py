@@ -143,3 +143,31 @@ def test_sentence_by_sentence_the_export_and_the_draft_cite_the_same_pages(
     assert cited_by_sentence(draft, lambda n: book.source(n).url) == cited_by_sentence(
         original, listed.__getitem__
     )
+
+
+def test_citations_stay_in_place_where_the_cuts_leave_blank_lines(cli, tmp_path: Path) -> None:
+    text = f"Intro line.\n\n[^9]: {A}\n\n\n\n*   [A library]({B})\n\n*   [A script]({C})\n"
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    assert cli("--ledger", "l.json", "import", "r.md").code == 0
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8")
+    assert "*   A library[1]\n\n*   A script[2]\n" in draft
+
+
+def test_an_entry_naming_only_a_doi_is_its_doi_org_address(cli, tmp_path: Path) -> None:
+    text = (
+        "A claim.[1] Another.[2]\n\n## Sources\n\n"
+        f"[1] Solar. {A}\n\n[2] Dette, H. (2024). Testing. DOI: 10.1080/07350015.2024.2308121\n"
+    )
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "r.md")
+    assert done.code == 0, done.out + done.err
+    urls = [s.url for s in load_ledger(tmp_path / "l.json").sources]
+    assert urls == [A, "https://doi.org/10.1080/07350015.2024.2308121"]
+
+
+def test_a_kept_entry_without_a_url_carries_no_marker(cli, tmp_path: Path) -> None:
+    text = f"A claim.[1] Another.[2]\n\n## Sources\n\n[1] Solar. {A}\n\n[2] A printed book.\n"
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "r.md")
+    assert done.code == 0, done.out + done.err
+    assert "\\[2\\] A printed book." in (tmp_path / "r.cited.md").read_text(encoding="utf-8")
