@@ -24,6 +24,11 @@ class Cited:
     origin: str = ""
 
 
+# What a citation names when the answer's number names no page: the claim is marked
+# ``[unverified]`` where it stood.
+UNVERIFIED = Cited("")
+
+
 @dataclass
 class Citation:
     """A citation at offset ``at`` of :attr:`Answer.text` naming ``sources``."""

@@ -25,7 +25,7 @@ from ..ledger.noise import KIND_NAMES, noise_kind
 from ..ledger.render import render_block
 from ..ledger.urls import normalize_url
 from .answer import Answer, Cited
-from .placement import place_markers
+from .placement import UNVERIFIED_ID, place_markers
 
 
 @dataclass
@@ -55,7 +55,7 @@ def register(
     expiring: list[str] = []
     for citation in answer.citations:
         for cited in citation.sources:
-            if cited.url not in canonical:
+            if cited.url and cited.url not in canonical:
                 canonical[cited.url] = _canonical(cited.url, resolve, warnings, expiring)
     if not any(canonical.values()):
         raise NothingFound(
@@ -72,6 +72,10 @@ def register(
         for citation in answer.citations:
             ids: list[int] = []
             for cited in citation.sources:
+                if not cited.url:
+                    if UNVERIFIED_ID not in ids:
+                        ids.append(UNVERIFIED_ID)
+                    continue
                 url = canonical[cited.url]
                 if not url:
                     continue

@@ -2,9 +2,9 @@
 
 The answer is ``choices[0].message.content``, whose ``[1]``, ``[2]`` name the entries of the
 response's ``citations`` (a list of URLs) in order; ``search_results`` gives each its ``title``
-(and is the list itself where ``citations`` is absent). A number with no entry is said and left
-in the text. A reasoning model's ``<think>...</think>`` is no part of the answer: left out, and
-said so.
+(and is the list itself where ``citations`` is absent). A number with no entry is said, and the
+claim marked ``[unverified]``. A reasoning model's ``<think>...</think>`` is no part of the
+answer: left out, and said so.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ._json import items, text
-from .answer import Answer, Cited, Cut, cut
+from .answer import UNVERIFIED, Answer, Cited, Cut, cut
 
 _RUN = re.compile(r"(?:\[[0-9]{1,4}\])+")
 _THINK = re.compile(r"<think>.*?</think>\s*", re.DOTALL)
@@ -50,12 +50,13 @@ def read_perplexity(payload: dict[str, Any], where: str) -> Answer:
                 sources.append(Cited(url, titles.get(url, "")))
             else:
                 missing.add(number)
-        if sources and len(sources) == m.group().count("["):
-            cuts.append(Cut(m.start(), m.end(), tuple(sources)))
+        if len(sources) < m.group().count("["):
+            sources.append(UNVERIFIED)  # a number naming no page reads as no ledger id
+        cuts.append(Cut(m.start(), m.end(), tuple(sources)))
     if missing:
         shown = ", ".join(f"[{n}]" for n in sorted(missing))
         warnings.append(
-            f"{where}: {shown} name no entry of its {len(urls)} citations: left as written"
+            f"{where}: {shown} name no entry of its {len(urls)} citations: marked [unverified]"
         )
     clean, citations = cut(body, cuts)
     return Answer(clean, citations, "perplexity", warnings)

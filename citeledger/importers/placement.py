@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 MAX_IDS = 3
+# The id that stands for ``[unverified]``: a claim whose citation names no page.
+UNVERIFIED_ID = 0
 _TERMINAL = ".!?\u3002\uff01\uff1f"
 # What may close a sentence after its full stop: quotes, brackets, emphasis.
 _CLOSERS = "\"'\u201d\u2019)]*_"
@@ -105,8 +107,9 @@ def place_markers(text: str, cites: list[tuple[int, list[int]]]) -> tuple[str, l
         # Ids the sentence already carries right there (an earlier import) are not repeated.
         held = re.search(r"(?:\[[0-9]{1,6}\])+$", before)
         present = [int(x) for x in re.findall(r"[0-9]+", held.group())] if held else []
-        new = [i for i in ids if i not in present]
-        out = before + "".join(f"[{i}]" for i in new) + out[end:]
+        new = [i for i in ids if i not in present and i != UNVERIFIED_ID]
+        unverified = "[unverified]" if UNVERIFIED_ID in ids and not new and not present else ""
+        out = before + "".join(f"[{i}]" for i in new) + unverified + out[end:]
         total = len(present) + len(new)
         if total > MAX_IDS:
             line = before.count("\n") + 1

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .answer import Answer, Citation, Cited, Cut, cut
+from .answer import UNVERIFIED, Answer, Citation, Cited, Cut, cut
 from .report_lists import Lists, read_lists, url_in
 
 _FENCE = re.compile(
@@ -36,7 +36,7 @@ FOOTREF = re.compile(r"\[\^([^\]\s]+)\](?!:)")
 NUMBERS = re.compile(r"(?<![\\!^])\[([0-9]{1,4}(?:[ \t]*[,\u2013-][ \t]*[0-9]{1,4})*)\](?![(:])")
 BARE = re.compile(r"\((https?://[^\s()<>]+(?:\([^\s()]*\))?)\)", re.IGNORECASE)
 # A number in brackets at an entry's start, which a kept entry must not carry as a marker.
-_NUMBER_MARK = re.compile(r"\[([0-9]{1,4})\]")
+_NUMBER_MARK = re.compile(r"^\s*\[([0-9]{1,4})\]")
 # A link whose words are a citation's, not the sentence's.
 _CITATION_WORDS = re.compile(
     r"^(?:https?://\S+|(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:/\S*)?|[0-9]{1,4}|source|link|ref)$",
@@ -77,7 +77,7 @@ def read_report(
     body, citations = cut(text, cuts)
     body = _collapse(body, citations)
     if lists.kept:
-        kept = [_NUMBER_MARK.sub(r"\\[\1\\]", line) for line in lists.kept]
+        kept = [_NUMBER_MARK.sub(r"\1.", line, count=1) for line in lists.kept]
         body = body.rstrip() + "\n\n## Works without a link\n\n" + "\n".join(kept) + "\n"
     return Answer(body, citations, kind, warnings)
 
@@ -139,17 +139,17 @@ def _occurrences(
             if named and len(named) == len(wanted):
                 out.append(Cut(m.start(), m.end(), tuple(named)))
             elif len(named) < len(wanted):
-                # Left as a marker it would read as a ledger id: written as text instead.
-                shown = m.group().replace("[", "\\[").replace("]", "\\]")
-                out.append(Cut(m.start(), m.end(), tuple(named), keep=shown))
+                # A number naming no page: the claim is marked [unverified], never left to
+                # read as a ledger id.
+                out.append(Cut(m.start(), m.end(), (*named, UNVERIFIED)))
     for m in BARE.finditer(text):
         if free(m.start()):
             out.append(Cut(m.start(), m.end(), (Cited(m.group(1)),)))
     if unknown:
         shown = ", ".join(f"[{n}]" for n in sorted(unknown)[:10])
         warnings.append(
-            f"{where}: {shown} name no entry with a URL: written as text, not as a citation; "
-            "cite the page's id or mark the claim [unverified]"
+            f"{where}: {shown} name no entry with a URL: marked [unverified]; cite the page's "
+            "id there if you find it"
         )
     return out
 

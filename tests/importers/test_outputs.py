@@ -17,7 +17,9 @@ from citeledger.ledger.urls import url_key
 
 from ..helpers.run import run_citeledger
 from .test_providers import ANSWERS, EXPECTED, REDIRECT
-from .test_storm import HILARY
+from .test_storm import AGENTS, HILARY
+
+ODR = AGENTS / "open-deep-research" / "task_006_v1.md"
 
 _URL = re.compile(r"https?://[^\s\"<>]+")
 
@@ -119,8 +121,13 @@ def test_every_built_citation_links_the_url_the_answer_cited_there(
 
 
 @pytest.mark.slow
-def test_a_real_storm_article_built_links_each_citation_to_its_map_url(tmp_path: Path) -> None:
-    draft = _import(tmp_path, HILARY)
+@pytest.mark.parametrize("answer", [HILARY, ODR], ids=["storm", "open-deep-research"])
+def test_a_real_agent_output_built_links_each_citation_to_the_url_it_cited(
+    tmp_path: Path, answer: Path
+) -> None:
+    if answer.is_file():
+        answer = Path(shutil.copy(answer, tmp_path / "report.md"))
+    draft = _import(tmp_path, answer)
     book = load_ledger(tmp_path / "l.json")
     body = draft.read_text(encoding="utf-8").split("\n## Sources\n")[0]
     wanted = [book.source(int(n)).url for n in re.findall(r"\[([0-9]+)\]", body)]

@@ -115,7 +115,7 @@ def test_numbers_the_list_gives_no_url_are_not_left_as_markers(cli, tmp_path: Pa
     done = cli("--ledger", "l.json", "import", "r.md")
     assert "[2] name no entry with a URL" in done.err
     draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8")
-    assert "Another claim.\\[2\\]" in draft and "2. A printed book" in draft
+    assert "Another claim.[unverified]" in draft and "2. A printed book" in draft
 
 
 def test_a_word_report_with_footnotes_and_links_is_read(cli, tmp_path: Path) -> None:
@@ -170,4 +170,28 @@ def test_a_kept_entry_without_a_url_carries_no_marker(cli, tmp_path: Path) -> No
     (tmp_path / "r.md").write_text(text, encoding="utf-8")
     done = cli("--ledger", "l.json", "import", "r.md")
     assert done.code == 0, done.out + done.err
-    assert "\\[2\\] A printed book." in (tmp_path / "r.cited.md").read_text(encoding="utf-8")
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8")
+    assert "Another.[unverified]" in draft and "\n2. A printed book.\n" in draft
+
+
+def test_a_real_deep_research_report_keeps_each_citation_on_its_listed_url(
+    cli, tmp_path: Path
+) -> None:
+    report = Path(__file__).parents[1] / "fixtures/corpora/agents/open-deep-research/task_006_v1.md"
+    text = report.read_text(encoding="utf-8")
+    listed = {
+        int(n): url
+        for n, url in re.findall(r"^\[([0-9]+)\][^\n]*?\]\((https?://[^)\s]+)\)", text, re.M)
+    }
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "r.md")
+    assert done.code == 0, done.out + done.err
+    assert "[9], [23] name no entry with a URL" in done.err
+    book = load_ledger(tmp_path / "l.json")
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8").split("\n## Works without")[0]
+    original = re.split(r"^#+ *Sources", text, flags=re.M)[0]
+    # [9] has no URL and [23] no entry: what the report cites with them is no page to check.
+    unnamed = re.sub(r"\[(?:9|23)\]", "", original)
+    assert cited_by_sentence(draft, lambda n: book.source(n).url) == cited_by_sentence(
+        unnamed, listed.__getitem__
+    )
