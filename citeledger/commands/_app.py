@@ -21,6 +21,7 @@ VERBS = {
     "reset": "reset_cmd",
     "add": "add_cmd",
     "ingest": "ingest_cmd",
+    "import": "import_cmd",
     "quote": "quote_cmd",
     "list": "list_cmd",
     "render": "render_cmd",

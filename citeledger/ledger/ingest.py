@@ -11,6 +11,10 @@ text, that text is kept in the evidence folder as the source's page (unless ``ke
 off), so ``quote N --text ...`` checks against it without a saved file. The texts are written
 before the ledger names them, as ``quote`` does: a failure in between leaves an unnamed file in
 the folder, never a source naming a missing text.
+
+STORM's ``url_to_info.json`` names each URL by the number its article cites it with
+(``storm_map.py``): on an empty ledger those numbers become the ids; a ledger that holds ids
+already is refused in one line pointing to ``citeledger import``, which renumbers the article.
 """
 
 from __future__ import annotations
@@ -23,10 +27,12 @@ from typing import Any
 
 from ..errors import BadInput, NothingFound
 from .evidence_store import evidence_dir, store_text
-from .model import today
+from .model import Ledger, today
 from .noise import KIND_NAMES
 from .result_shapes import Found, read_results
 from .store import load_ledger, transaction
+from .storm_map import is_storm, storm_sources
+from .urls import normalize_url, url_key
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,8 @@ def ingest_results(
     """Register every source of ``payload`` (see the module docstring) in the ledger at
     ``path``, or, with ``dry_run``, say what would be registered without writing anything.
     ``NothingFound`` when the payload holds no source."""
+    if is_storm(payload):
+        return _ingest_storm(path, payload, where, dry_run)
     everything = read_results(payload, warn)
     sources = [f for f in everything if f.kind in (None, "expiring")]
     _name_noise([f for f in everything if f.kind not in (None, "expiring")], warn)
@@ -135,6 +143,57 @@ def _dry_run(path: Path, sources: list[Found], keep_pages: bool) -> list[Ingeste
             out.append(Ingested(next_id, f.url, f.title, True, page, expiring))
             next_id += 1
     return out
+
+
+def _ingest_storm(path: Path, payload: Any, where: str, dry_run: bool) -> list[Ingested]:
+    """STORM's map on an empty ledger: each URL gets the id its article cites it by."""
+    sources = storm_sources(payload, where)
+    if not sources:
+        raise NothingFound(f"no URLs found in {where}", hint="its url_to_unified_index is empty")
+    refuse = "`citeledger import` the folder of url_to_info.json and the article instead"
+    numbers = [s.index for s in sources]
+    if numbers != list(range(1, len(sources) + 1)):
+        raise BadInput(
+            f"{where}: STORM's indexes are not 1 to {len(sources)}, so they cannot be ids",
+            hint=refuse + ": it renumbers the article's citations through the ledger",
+        )
+    canonical = [normalize_url(s.url) for s in sources]
+    if len({url_key(u) for u in canonical}) != len(canonical):
+        raise BadInput(
+            f"{where}: two of STORM's URLs are one page to the ledger, so the ids would shift",
+            hint=refuse + ": it gives both numbers the one id",
+        )
+    book = load_ledger(path, missing_ok=True)
+    if not _follows(book, canonical):
+        raise BadInput(
+            f"{where} is STORM's url_to_info.json, whose numbers the article cites, and "
+            f"{path} holds ids already: they would name other pages",
+            hint=refuse + ", which renumbers the article through this ledger",
+        )
+    if dry_run:
+        pairs = zip(sources, canonical, strict=True)
+        return [Ingested(s.index, u, s.title, True) for s, u in pairs]
+    date = today()
+    out: list[Ingested] = []
+    with transaction(path) as book:
+        if not _follows(book, canonical):  # another writer came first
+            raise BadInput(f"{path} gained ids while {where} was read", hint=refuse)
+        for s, url in zip(sources, canonical, strict=True):
+            source, created = book.add(url, title=s.title, accessed=date)
+            out.append(Ingested(source.id, source.url, source.title, created))
+    return out
+
+
+def _follows(book: Ledger, urls: list[str]) -> bool:
+    """Whether adding ``urls`` in order gives the n-th URL the id n: the ledger is empty, or
+    holds the first of them under those very ids (the same file ingested again)."""
+    held = len(book.sources)
+    if max(book.last_id, held) != held or held > len(urls):
+        return False
+    return all(
+        (s := book.get(n)) is not None and url_key(s.url) == url_key(urls[n - 1])
+        for n in range(1, held + 1)
+    )
 
 
 def _name_noise(noise: list[Found], warn: Callable[[str], None]) -> None:

@@ -13,7 +13,9 @@ mark so an id stays retired even if someone deletes its entry by hand. A referen
 ``author``, ``issued``, ``site`` and ``key`` to a source (``ledger/bibliography.py``), each
 written only when set; so is ``archived``, the address of a copy of the page in a web archive
 (``citeledger add --archived``, ``citeledger archive``), checked on load like ``url`` and shown
-beside the URL in every Sources entry, against link rot. ``page_sha256`` and ``page_origin``
+beside the URL in every Sources entry, against link rot. ``provider_quotes`` holds what an
+answer API said the source holds, never matched against a page (``ledger/provided.py``).
+``page_sha256`` and ``page_origin``
 name a text of the page a search result carried (Tavily's ``raw_content``, Exa's ``text``, an
 Anthropic ``web_fetch_result``), kept in the evidence folder by ``ingest``, and where it came
 from: ``quote N --text ...`` checks against it when no ``--from`` is given. Keys this version does
@@ -41,6 +43,7 @@ from .bibliography import (
     one_line,
 )
 from .display import display_text
+from .provided import ProviderQuote, clip_provided, provider_quotes_from
 from .quotes import normalize_for_match
 from .urls import is_legacy, normalize_url, published_url, stored_url_problem, url_key
 
@@ -71,7 +74,7 @@ def today() -> str:
 _QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin", "text_sha256"})
 _SOURCE_KEYS = frozenset(
     {"id", "url", "title", "accessed", "quotes", "author", "issued", "site", "key", "archived"}
-    | {"page_sha256", "page_origin"}
+    | {"page_sha256", "page_origin", "provider_quotes"}
 )
 _PAGE_DIGEST = re.compile(r"[0-9a-f]{64}")
 _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
@@ -134,6 +137,7 @@ class Source:
     archived: str | None = None
     page_sha256: str | None = None
     page_origin: str | None = None
+    provider_quotes: list[ProviderQuote] = field(default_factory=list)
 
     def page_note(self, quote: Quote) -> str:
         """Where the text ``quote`` was checked against came from, when it is the page text
@@ -241,6 +245,7 @@ class Source:
             archived=archived,
             page_sha256=page,
             page_origin=_optional_str(data, "page_origin", where),
+            provider_quotes=provider_quotes_from(data, where),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -256,6 +261,8 @@ class Source:
             if value is not None:
                 out[name] = value
         out["quotes"] = [q.to_dict() for q in self.quotes]
+        if self.provider_quotes:  # written only when held: a sources.py ledger stays as it was
+            out["provider_quotes"] = [q.to_dict() for q in self.provider_quotes]
         out.update((k, v) for k, v in self.extra.items() if k not in out)
         return out
 
@@ -429,6 +436,21 @@ class Ledger:
         if any(normalize_for_match(q.text) == key for q in source.quotes):
             return False
         source.quotes.append(quote)
+        self.dirty = True
+        return True
+
+    def add_provider_quote(self, source: Source, text: str, provider: str, origin: str) -> bool:
+        """Attach words a provider said ``source`` holds (``ledger/provided.py``) unless the
+        source holds the same words already, of either kind; returns whether it was added.
+        Nothing else of the source changes."""
+        text = clip_provided(text)
+        key = normalize_for_match(text)
+        if not key:
+            return False
+        held = [q.text for q in source.quotes] + [q.text for q in source.provider_quotes]
+        if any(normalize_for_match(t) == key for t in held):
+            return False
+        source.provider_quotes.append(ProviderQuote(text, today(), provider, origin))
         self.dirty = True
         return True
 

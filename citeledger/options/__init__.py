@@ -261,6 +261,17 @@ OPTIONS: tuple[Option, ...] = (
         "fail when a cited source has no quote",
         "Fail when a cited source has no verbatim quote in the ledger.",
     ),
+    _choice(
+        "provider-quotes",
+        ("refuse", "accept"),
+        _all("convert", "wiki", "verify"),
+        "`evidence`: whether a provider's quote (not page-checked) passes the gate",
+        "With ``evidence``: whether a source whose only quotes are a provider's (Anthropic's "
+        "``cited_text``, STORM's snippets, kept by ``citeledger import``, never matched "
+        "against a page the agent saved) passes the gate. ``refuse`` asks for a page-checked "
+        "quote (``citeledger quote``); ``accept`` takes the provider's word. Taken from a flag "
+        "or the project file: a draft's front matter may say ``refuse``, never ``accept``.",
+    ),
     _switch(
         "support",
         _all("convert", "wiki", "verify"),
@@ -376,6 +387,7 @@ class Options:
     min_coverage: float | None = _default("min-coverage")
     evidence: bool = _default("evidence")
     support: bool = _default("support")
+    provider_quotes: str = _default("provider-quotes")
     figures: bool = _default("figures")
     support_pages: bool = _default("support-pages")
     support_model: str | None = _default("support-model")
@@ -478,6 +490,10 @@ def from_meta(meta: Mapping[str, MetaValue], warn: Say) -> Options:
         name = key.replace("_", "-")
         if name not in BY_KEY:
             warn(f"warn: unknown option citeledger.{key} ignored (see the filter's manual)")
+            continue
+        if name == "provider-quotes" and str(value).strip().lower() == "accept":
+            # A draft cannot vouch for its own evidence: accept comes from a flag or the project.
+            warn("warn: citeledger.provider-quotes: accept ignored in a document's metadata")
             continue
         known[name] = value
     return Options().updated(parse_values(known, lambda o: o.meta_key))

@@ -26,9 +26,11 @@ from ..options import Options
 from ..tree import Blocks
 from .agent_mistakes import AgentChecks
 from .evidence_trail import recheck_findings
+from .foreign import foreign_findings
 from .report import Finding, id_list, snippet
 from .rules import (
     FOOTNOTE_URL_NOT_IN_LEDGER,
+    FOREIGN_CITATIONS,
     GROUP_MARKER,
     LINK_URL_MISMATCH,
     LISTED_NOT_CITED,
@@ -160,7 +162,7 @@ class Checker(AgentChecks):
         self.linked(listed)
         stats = self.coverage()
         if self.options.evidence:
-            self.evidence(first)
+            stats["evidence"] = self.evidence(first)
         if self.options.recheck:
             self.findings.extend(recheck_findings(self.ledger, cited, first))
         self.unused(listed, set(cited))
@@ -174,6 +176,9 @@ class Checker(AgentChecks):
             self.support()
         if cited:
             self.unknown_footnotes()
+        else:
+            fix = FOREIGN_CITATIONS.fix.replace("DRAFT", self.draft)
+            self.findings.extend(foreign_findings(self.text, self.name, fix))
         stats.update(self.counts(cited))
         if self.options.support or self.options.figures:
             stats["claims_checked"] = len(self.claims)
@@ -351,19 +356,47 @@ class Checker(AgentChecks):
             "policy_sentences": count["policy"],
         }
 
-    def evidence(self, first: dict[int, str]) -> None:
+    def evidence(self, first: dict[int, str]) -> dict[str, list[int]]:
         """With ``evidence``, a cited source must carry a verbatim quote: the proof that the
-        page was read, not only found."""
+        page was read, not only found. A provider's quote (``ledger/provided.py``) is another
+        kind, which passes only with ``provider-quotes: accept``. Returned: the cited ids by
+        the kind of evidence each carries, for the stats line."""
+        kinds: dict[str, list[int]] = {"page-checked": [], "provider": [], "none": []}
+        accept = self.options.provider_quotes == "accept"
         for i, where in first.items():
             source = self.ledger.get(i)
-            if source is not None and not source.quotes:
+            if source is None:
+                continue
+            kind = (
+                "page-checked"
+                if source.quotes
+                else "provider"
+                if source.provider_quotes
+                else "none"
+            )
+            kinds[kind].append(i)
+            if kind == "none":
                 self.add(
                     MISSING_EVIDENCE,
                     f"cited sources carry no verbatim evidence quote: [{i}]",
                     where,
                     (i,),
                 )
+            elif kind == "provider" and not accept:
+                who = ", ".join(
+                    sorted({q.provider or "a provider" for q in source.provider_quotes})
+                )
+                self.add(
+                    MISSING_EVIDENCE,
+                    f"[{i}] carries only provider quotes ({who}), never matched against a saved "
+                    "page",
+                    where,
+                    (i,),
+                    f'`citeledger quote {i} --text "…" --from PAGE` with the words of the '
+                    "fetched page, or `--provider-quotes accept` to take the provider's word",
+                )
         self.misplaced_quotes(first)
+        return kinds
 
     def unused(self, listed: dict[int, DraftEntry], cited: set[int]) -> None:
         """Sources nobody cites are warnings, not failures: a Sources entry the text never

@@ -82,6 +82,9 @@ class Report:
         line counts the rest (None: all of them). ``verbose``: the info findings too."""
         where = f"{self.source_name}: " if named else ""
         out = [f"info: {where}stats: {stats_line(self.stats)}"]
+        kinds = evidence_line(self.stats.get("evidence"))
+        if kinds:
+            out.append(kinds)
         for level in LEVELS if verbose else LEVELS[1:]:
             found = [f for f in self.findings if f.level == level]
             out.extend(grouped_lines(found, None if level == "FAIL" else limit))
@@ -150,6 +153,22 @@ def _claims(s: dict[str, Any]) -> str:
         f"; {s['claims_checked']} cited sentence(s) checked against their evidence, "
         f"{s['claims_to_look_at']} to look at"
     )
+
+
+def evidence_line(kinds: dict[str, list[int]] | None) -> str:
+    """Under ``--evidence``, the line after the stats line: which kind of evidence each cited
+    source carries (a quote matched against a saved page, only a provider's quote, none).
+    Printed when a provider's quotes are in play: a ledger without them gets sources.py's lines
+    exactly (the JSON report's stats carry the kinds always)."""
+    if not kinds or not kinds.get("provider"):
+        return ""
+    names = {
+        "page-checked": "page-checked quotes",
+        "provider": "provider quotes only (not page-checked)",
+        "none": "no quote",
+    }
+    parts = [f"{names[k]} {id_list(ids)}" for k, ids in kinds.items() if ids]
+    return "info: evidence: " + "; ".join(parts) if parts else ""
 
 
 def _uncited(count: int) -> str:

@@ -270,6 +270,14 @@ FOOTNOTE_URL_NOT_IN_LEDGER = _rule(
     "`citeledger add URL` and cite its id, or drop the link from the footnote",
     "when the document cites",
 )
+FOREIGN_CITATIONS = _rule(
+    "foreign-citations",
+    "FAIL",
+    "The draft cites only with footnotes or reference links holding URLs, by no ledger id: "
+    "nothing verify can check.",
+    "`citeledger import DRAFT` registers their pages and writes a draft citing their ids",
+    "when the draft cites no ledger id",
+)
 UNREADABLE_SLIDE = _rule(
     "unreadable-slide",
     "FAIL",

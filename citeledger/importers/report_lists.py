@@ -1,0 +1,150 @@
+"""The parts of a markdown report that say where its citations point: footnote definitions
+holding a URL (``[^3]: https://...``, Perplexity's export), reference definitions
+(``[1]: https://... "Title"``, ChatGPT's ``[Site][1]``), and a References or Sources section
+listing numbered entries (``1. Title. https://...``, ``[1] https://... — Title``) or the links
+the text cites (GPT Researcher's ``- [title](url)``).
+
+Each is read into a table the text's citations are looked up in, and the stretch of the report
+it takes is returned, to be cut: the draft gets one Sources block, rendered from the ledger. A
+section entry without a URL cannot become a source: it is kept, under a heading of its own, and
+named.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..document.sources_titles import is_sources_title
+from .answer import Cited, Cut
+
+_URL = re.compile(r"https?://[^\s<>()\[\]]+(?:\([^\s()]*\)[^\s<>()\[\]]*)*", re.IGNORECASE)
+_TRAILING = ".,;:!?'\"\u2019\u201d*_"
+# A DOI named without an address (``DOI: 10.1080/07350015.2024.2308121``): the ledger takes it
+# as its https://doi.org/ address.
+_DOI = re.compile(r"\b(?:doi:?\s*)(10\.[0-9]{4,9}/[^\s\]\[<>\"]+)", re.IGNORECASE)
+_MD_LINK = re.compile(r"\[([^\[\]\n]*)\]\(\s*<?(https?://[^\s<>]+?)>?(?:\s+\"[^\"]*\")?\s*\)")
+FOOTNOTE_DEF = re.compile(
+    r"^\[\^([^\]\s]+)\]:[ \t]*(.*(?:\n(?:[ \t]{2,}|\t)\S.*)*)\n?", re.MULTILINE
+)
+REFERENCE_DEF = re.compile(
+    r"^[ ]{0,3}\[([^\]\^\n][^\]\n]*)\]:[ \t]*<?(https?://[^\s>]+)>?"
+    r"(?:[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)'|\(([^)\n]*)\)))?[ \t]*(?:\n|$)",
+    re.MULTILINE | re.IGNORECASE,
+)
+# A heading: ATX (``## References``), a bold line (``**Sources**``) or ``References:``.
+_HEADING = re.compile(
+    r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$|^\*\*([^*\n]+)\*\*:?[ \t]*$"
+    r"|^([A-Z][A-Za-z ]{2,30}):[ \t]*$",
+    re.MULTILINE,
+)
+_ENTRY = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+)?(?:\[\^?([0-9]{1,4})\]:?|([0-9]{1,4})[.)])?[ \t]*(.*)$"
+)
+
+
+@dataclass
+class Lists:
+    """What the report's lists say: footnote labels and reference labels (lower-cased) to the
+    source each names, numbers to sources (a numbered section, or numeric reference labels),
+    the stretches to cut, the entries kept for want of a URL, and warnings."""
+
+    footnotes: dict[str, Cited] = field(default_factory=dict)
+    references: dict[str, Cited] = field(default_factory=dict)
+    numbers: dict[int, Cited] = field(default_factory=dict)
+    cuts: list[Cut] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def url_in(text: str) -> tuple[str, str] | None:
+    """The first URL of ``text`` and the title that goes with it: a link's words, else the
+    words around a bare address (without list numbering and separators)."""
+    link = _MD_LINK.search(text)
+    if link is not None:
+        url = link.group(2)
+        label = link.group(1).strip()
+        rest = (text[: link.start()] + " " + text[link.end() :]).strip()
+        title = label if label and not _URL.fullmatch(label) else rest
+        return url, _tidy(title)
+    bare = _URL.search(text)
+    if bare is None:
+        doi = _DOI.search(text)
+        if doi is None:
+            return None
+        found = doi.group(1).rstrip(_TRAILING)
+        title = (text[: doi.start()] + " " + text[doi.start() + len(doi.group()) :]).strip()
+        return f"https://doi.org/{found}", _tidy(title)
+    url = bare.group().rstrip(_TRAILING)
+    title = (text[: bare.start()] + " " + text[bare.start() + len(url) :]).strip()
+    return url, _tidy(title)
+
+
+def _tidy(title: str) -> str:
+    title = re.sub(r"<\s*>|\(\s*\)|\[\s*\]", " ", title)
+    title = re.sub(r"\s*(?:\u2014|\u2013|-|:|,)\s*$", "", " ".join(title.split()))
+    title = re.sub(r"^(?:\u2014|\u2013|-|:|,)\s*", "", title)
+    return title.strip(" .*_\"'\u201c\u201d")
+
+
+def read_lists(text: str, inside: list[tuple[int, int]], where: str) -> Lists:
+    """The report's footnote and reference definitions and its References section."""
+    out = Lists()
+    for m in FOOTNOTE_DEF.finditer(text):
+        if _covered(m.start(), inside):
+            continue
+        found = url_in(m.group(2))
+        if found is not None:
+            out.footnotes[m.group(1)] = Cited(found[0], found[1])
+            out.cuts.append(Cut(m.start(), m.end()))
+    for m in REFERENCE_DEF.finditer(text):
+        if _covered(m.start(), inside):
+            continue
+        title = next((g for g in m.group(3, 4, 5) if g), "")
+        cited = Cited(m.group(2), title)
+        label = m.group(1).strip().lower()
+        out.references[label] = cited
+        if label.isdigit():
+            out.numbers[int(label)] = cited
+        out.cuts.append(Cut(m.start(), m.end()))
+    _section(text, inside, out, where)
+    return out
+
+
+def _section(text: str, inside: list[tuple[int, int]], out: Lists, where: str) -> None:
+    """The last References/Sources section whose entries carry URLs: its numbered entries
+    into ``out.numbers``, the section into ``out.cuts``."""
+    heads = [m for m in _HEADING.finditer(text) if not _covered(m.start(), inside)]
+    for k in range(len(heads) - 1, -1, -1):
+        head = heads[k]
+        title = head.group(2) or head.group(3) or head.group(4) or ""
+        if not is_sources_title(title.strip()):
+            continue
+        level = len(head.group(1) or "")
+        end = len(text)
+        for later in heads[k + 1 :]:
+            if not later.group(1) or len(later.group(1)) <= level or not level:
+                end = later.start()
+                break
+        body = text[head.end() : end]
+        entries = [line for line in body.splitlines() if line.strip()]
+        read = [(m, url_in(m.group(3)) if m else None) for m in map(_ENTRY.match, entries)]
+        with_url = [(m, found) for m, found in read if found is not None and m is not None]
+        if not with_url or len(with_url) * 2 < len(entries):
+            continue
+        for m, found in with_url:
+            number = m.group(1) or m.group(2)
+            if number:
+                out.numbers.setdefault(int(number), Cited(found[0], found[1]))
+        out.kept = [line for (m, found), line in zip(read, entries, strict=True) if found is None]
+        if out.kept:
+            out.warnings.append(
+                f"{where}: {len(out.kept)} entr(ies) of {title.strip()!r} have no URL: kept "
+                "in the draft under 'Works without a link', not in the ledger"
+            )
+        out.cuts.append(Cut(head.start(), end))
+        return
+
+
+def _covered(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= pos < b for a, b in spans)

@@ -1,0 +1,73 @@
+"""Citations written in a form that names no ledger id, in a markdown draft: footnotes that
+are a source's entry (a Perplexity export's ``[^1]: https://...``, a URL with at most a short
+title) and reference links standing as citations (ChatGPT's ``([Site][1])`` with
+``[1]: https://... "Title"``). A draft that cites only so cites nothing verify can check, and
+must not pass as "citations OK": one finding names how many there are and where the first
+stands, and its fix is ``citeledger import``, which turns them into ledger ids.
+
+Held narrow, since it fails the run: a footnote that says more than a title (pandoc's manual's
+remarks with a link in them) and a reference link in the prose (``a [quoted link][1]``) are no
+citations. A draft that cites ledger ids as well keeps the footnote warning it had
+(``footnote-url-not-in-ledger``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .report import Finding
+from .rules import FOREIGN_CITATIONS
+
+_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,}).*?^[ ]{0,3}\1", re.MULTILINE | re.DOTALL)
+_DEFINITION = re.compile(r"^[ ]{0,3}\[([0-9]{1,4})\]:[ \t]*<?https?://", re.MULTILINE)
+_REFERENCE = re.compile(r"\([ \t]*\[[^\[\]\n]+\]\[([0-9]{1,4})\]")
+_NOTE = re.compile(r"^\[\^([^\]\s]+)\]:[ \t]*(.*)$", re.MULTILINE)
+_URL = re.compile(r"<?https?://[^\s<>]+>?")
+_NOTE_REF = re.compile(r"\[\^([^\]\s]+)\](?!:)")
+# A footnote is a source's entry when, its URL aside, it holds at most a title's words.
+_TITLE_WORDS = 16
+
+
+def foreign_findings(text: str | None, name: str, fix: str) -> list[Finding]:
+    """The finding for a draft (``text``: its markdown) that cites only in forms naming no
+    ledger id, or none."""
+    if text is None:
+        return []
+    places: list[str] = []
+    kinds: list[str] = []
+    prose = _FENCE.sub(lambda m: " " * len(m.group()), text)
+    entries = {m.group(1) for m in _NOTE.finditer(prose) if _is_entry(m.group(2))}
+    refs = [m for m in _NOTE_REF.finditer(prose) if m.group(1) in entries]
+    if refs:
+        kinds.append(f"{len(refs)} footnote(s) holding a URL")
+        places.append(_position(name, prose, refs[0].start()))
+    defined = {m.group(1) for m in _DEFINITION.finditer(prose)}
+    links = [m for m in _REFERENCE.finditer(prose) if m.group(1) in defined]
+    if links:
+        shown = links[0].group().lstrip("( \t")
+        kinds.append(f"{len(links)} reference link(s) such as {shown}")
+        places.insert(0, _position(name, prose, links[0].start()))
+    if not kinds:
+        return []
+    return [
+        FOREIGN_CITATIONS.finding(
+            f"the draft cites with {' and '.join(kinds)}, and by no ledger id: "
+            "verify cannot check these citations",
+            places[0],
+            fix=fix,
+        )
+    ]
+
+
+def _is_entry(note: str) -> bool:
+    """Whether a footnote's text is a source's entry: a URL with at most a title beside it."""
+    if not _URL.search(note):
+        return False
+    rest = _URL.sub(" ", note)
+    return len(re.findall(r"\w+", rest)) <= _TITLE_WORDS
+
+
+def _position(name: str, text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"{name}:{line}:{col}"

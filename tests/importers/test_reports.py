@@ -1,0 +1,197 @@
+"""Reports written in markdown (or delivered as .docx): every citation style agents use becomes
+ledger ids, each pointing at the URL the report cited at that place, and the list it cited into
+becomes the draft's one Sources block."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from citeledger.ledger import load_ledger
+from citeledger.ledger.urls import url_key
+from citeledger.pandoc import run_pandoc
+
+from ..helpers.answers import cited_by_sentence
+
+A = "https://www.example.org/solar-2023"
+B = "https://www.energy-news.example.com/germany-pv"
+C = "https://data.example.net/rooftops"
+
+PERPLEXITY_EXPORT = f"""# Solar power in Germany
+
+Germany installed 14 GW of solar capacity in 2023.[^1] It was a record year for the sector.[^2][^1]
+
+Rooftop systems made up about half of the additions.[^2]
+
+[^1]: {A}
+[^2]: [Germany PV]({B}?utm_source=perplexity)
+"""
+
+CHATGPT = f"""Germany installed 14 GW of solar capacity in 2023. ([Example][1])
+Rooftop systems made up about half, says a [national survey][3]. ([Energy News][2])
+
+[1]: {A}?utm_source=chatgpt.com "Solar 2023"
+[2]: {B}?utm_source=chatgpt.com "Germany PV"
+[3]: {C} "Rooftops"
+"""
+
+GPT_RESEARCHER = f"""# Solar in Germany
+
+Germany installed 14 GW in 2023 ([Example Solar]({A})). According to [a data portal]({C}), rooftops
+made up half of it, a share that keeps rising ([Energy News]({B}), [Example]({A})).
+
+```python
+# [1] this is code ([x](https://no.example.org))
+```
+
+## References
+
+- [Example Solar]({A})
+- [{B}]({B})
+- [a data portal]({C})
+"""
+
+# An export that numbers every occurrence: 1 and 3 are one page.
+DEEP_RESEARCH = f"""Germany installed 14 GW in 2023 [1]. Rooftops made up half [2][3].
+Ground-mounted parks grew fastest.[4]
+
+## Sources
+
+1. Solar 2023 – {A}
+2. Germany PV – {B}
+3. Solar 2023 – {A}
+4. Rooftops – {C}
+"""
+
+CASES = {
+    "perplexity-export": (PERPLEXITY_EXPORT, [[A], [B, A], [B]]),
+    "chatgpt": (CHATGPT, [[A], [C, B]]),
+    "gpt-researcher": (GPT_RESEARCHER, [[A], [C, B, A]]),
+    "deep-research": (DEEP_RESEARCH, [[A], [B, A], [C]]),
+}
+
+
+def _cited(draft: str, ledger: Path) -> list[list[str]]:
+    book = load_ledger(ledger)
+    body = re.sub(r"```.*?```", "", draft.split("\n## Sources\n")[0], flags=re.DOTALL)
+    runs = re.findall(r"(?:\[[0-9]+\])+", body)
+    return [[url_key(book.source(int(n)).url) for n in re.findall(r"[0-9]+", r)] for r in runs]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_style_becomes_ledger_ids_on_the_urls_cited_there(
+    cli, tmp_path: Path, case: str
+) -> None:
+    text, wanted = CASES[case]
+    (tmp_path / "report.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "report.md")
+    assert done.code == 0, done.out + done.err
+    assert done.out.rstrip().endswith("citations OK"), done.out
+    draft = (tmp_path / "report.cited.md").read_text(encoding="utf-8")
+    assert _cited(draft, tmp_path / "l.json") == [[url_key(u) for u in run] for run in wanted]
+    assert draft.count("## Sources") == 1 and "## References" not in draft
+    assert "[^" not in draft and "](http" not in draft.split("```")[0]
+
+
+def test_one_page_numbered_twice_is_one_source(cli, tmp_path: Path) -> None:
+    (tmp_path / "r.md").write_text(DEEP_RESEARCH, encoding="utf-8")
+    assert cli("--ledger", "l.json", "import", "r.md").code == 0
+    assert [s.url for s in load_ledger(tmp_path / "l.json").sources] == [A, B, C]
+
+
+def test_a_link_whose_words_belong_to_the_sentence_keeps_them(cli, tmp_path: Path) -> None:
+    (tmp_path / "r.md").write_text(GPT_RESEARCHER, encoding="utf-8")
+    assert cli("--ledger", "l.json", "import", "r.md").code == 0
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8")
+    assert "According to a data portal, rooftops" in draft
+    assert "# [1] this is code ([x](https://no.example.org))" in draft  # code untouched
+
+
+def test_numbers_the_list_gives_no_url_are_not_left_as_markers(cli, tmp_path: Path) -> None:
+    text = f"One claim.[1] Another claim.[2]\n\n## References\n\n1. Solar {A}\n2. A printed book\n"
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "r.md")
+    assert "[2] name no entry with a URL" in done.err
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8")
+    assert "Another claim.[unverified]" in draft and "2. A printed book" in draft
+
+
+def test_a_word_report_with_footnotes_and_links_is_read(cli, tmp_path: Path) -> None:
+    source = f"""Germany installed 14 GW in 2023.[^1] Rooftops made up half ([Energy News]({B})).
+
+[^1]: Solar 2023, {A}
+"""
+    docx = tmp_path / "report.docx"
+    run_pandoc(["-f", "markdown", "-o", str(docx)], stdin=source)
+    done = cli("--ledger", "l.json", "import", "report.docx")
+    assert done.code == 0, done.out + done.err
+    draft = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert _cited(draft, tmp_path / "l.json") == [[url_key(A)], [url_key(B)]]
+
+
+def test_sentence_by_sentence_the_export_and_the_draft_cite_the_same_pages(
+    cli, tmp_path: Path
+) -> None:
+    (tmp_path / "r.md").write_text(DEEP_RESEARCH, encoding="utf-8")
+    assert cli("--ledger", "l.json", "import", "r.md").code == 0
+    book = load_ledger(tmp_path / "l.json")
+    listed = {1: A, 2: B, 3: A, 4: C}
+    original = DEEP_RESEARCH.split("\n## Sources")[0]
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8").split("\n## Sources")[0]
+    assert cited_by_sentence(draft, lambda n: book.source(n).url) == cited_by_sentence(
+        original, listed.__getitem__
+    )
+
+
+def test_citations_stay_in_place_where_the_cuts_leave_blank_lines(cli, tmp_path: Path) -> None:
+    text = f"Intro line.\n\n[^9]: {A}\n\n\n\n*   [A library]({B})\n\n*   [A script]({C})\n"
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    assert cli("--ledger", "l.json", "import", "r.md").code == 0
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8")
+    assert "*   A library[1]\n\n*   A script[2]\n" in draft
+
+
+def test_an_entry_naming_only_a_doi_is_its_doi_org_address(cli, tmp_path: Path) -> None:
+    text = (
+        "A claim.[1] Another.[2]\n\n## Sources\n\n"
+        f"[1] Solar. {A}\n\n[2] Dette, H. (2024). Testing. DOI: 10.1080/07350015.2024.2308121\n"
+    )
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "r.md")
+    assert done.code == 0, done.out + done.err
+    urls = [s.url for s in load_ledger(tmp_path / "l.json").sources]
+    assert urls == [A, "https://doi.org/10.1080/07350015.2024.2308121"]
+
+
+def test_a_kept_entry_without_a_url_carries_no_marker(cli, tmp_path: Path) -> None:
+    text = f"A claim.[1] Another.[2]\n\n## Sources\n\n[1] Solar. {A}\n\n[2] A printed book.\n"
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "r.md")
+    assert done.code == 0, done.out + done.err
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8")
+    assert "Another.[unverified]" in draft and "\n2. A printed book.\n" in draft
+
+
+def test_a_real_deep_research_report_keeps_each_citation_on_its_listed_url(
+    cli, tmp_path: Path
+) -> None:
+    report = Path(__file__).parents[1] / "fixtures/corpora/agents/open-deep-research/task_006_v1.md"
+    text = report.read_text(encoding="utf-8")
+    listed = {
+        int(n): url
+        for n, url in re.findall(r"^\[([0-9]+)\][^\n]*?\]\((https?://[^)\s]+)\)", text, re.M)
+    }
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "r.md")
+    assert done.code == 0, done.out + done.err
+    assert "[9], [23] name no entry with a URL" in done.err
+    book = load_ledger(tmp_path / "l.json")
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8").split("\n## Works without")[0]
+    original = re.split(r"^#+ *Sources", text, flags=re.M)[0]
+    # [9] has no URL and [23] no entry: what the report cites with them is no page to check.
+    unnamed = re.sub(r"\[(?:9|23)\]", "", original)
+    assert cited_by_sentence(draft, lambda n: book.source(n).url) == cited_by_sentence(
+        unnamed, listed.__getitem__
+    )
