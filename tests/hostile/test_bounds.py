@@ -231,3 +231,13 @@ def test_a_build_killed_with_sigkill_leaves_nothing_after_the_next_run(tmp_path:
     done = cli("convert", "d.md", "-o", "out.docx", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert not list(folder.glob(".out.docx.*.tmp*")), list(folder.iterdir())
+
+
+def test_verify_with_a_defaults_file_cannot_overwrite_the_ledger(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, "Ice floats on water.\n")
+    ledger = (folder / "ledger.json").read_text()
+    (folder / "def.yaml").write_text("log-file: ledger.json\n")
+    done = cli("verify", "d.md", "-d", "def.yaml", cwd=folder)
+    assert done.returncode == 2, done.stderr
+    assert "pandoc's log file ledger.json is the ledger" in done.stderr
+    assert (folder / "ledger.json").read_text() == ledger

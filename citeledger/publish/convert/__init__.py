@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...document.draft import Draft, open_draft
+from ...document.pandoc_writes import check_pandoc_writes
 from ...document.sources_titles import titles_for
 from ...errors import BadInput, DraftError, VerificationFailed
 from ...files import Guard
@@ -33,7 +34,7 @@ from ..confine import Confinement, embeds_resources, named_resource_folders
 from ..images import Fetcher, host_list
 from .pool import partial_failure, warm_imports, write_all
 from .request import ConvertRequest, Output, check_stdout, is_latex_pdf, is_stdout, writer_for
-from .tools import check_pandoc_writes, check_tools
+from .tools import check_tools
 from .write import Build, Job, draft_text, element_kinds
 
 if TYPE_CHECKING:
