@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from ..errors import FetchRefused
@@ -124,7 +125,7 @@ class Fetcher:
                 raise FetchRefused("bad port") from None
             if host in self.silent:
                 raise FetchRefused(f"{host} did not answer earlier in this build")
-            address = self._address(host, port)
+            address = self._address(host, port, deadline)
             target = parts.path or "/"
             if parts.query:
                 target += "?" + parts.query
@@ -137,10 +138,10 @@ class Fetcher:
             return body
         raise FetchRefused(f"more than {MAX_REDIRECTS} redirects")
 
-    def _address(self, host: str, port: int) -> str:
+    def _address(self, host: str, port: int, deadline: float) -> str:
         """The address to connect to: checked to be global unless the user allowed the host."""
         try:
-            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            infos = self._lookup(host, port, deadline)
         except (OSError, UnicodeError) as exc:
             why = getattr(exc, "strerror", None) or exc.__class__.__name__
             raise FetchRefused(f"cannot resolve {host}: {why}") from None
@@ -156,6 +157,12 @@ class Fetcher:
                         f"{what} is a {reason} address, fetched only with --allow-fetch-host {host}"
                     )
         return addresses[0]
+
+    def _lookup(self, host: str, port: int, deadline: float) -> list[Any]:
+        try:
+            return _lookup_within(host, port, deadline - time.monotonic())
+        except TimeoutError:
+            raise FetchRefused(f"took longer than {self.timeout:g} s") from None
 
     def _request(
         self, scheme: str, host: str, port: int, address: str, target: str, deadline: float
@@ -215,6 +222,28 @@ class Fetcher:
                 raise FetchRefused(f"larger than {self.max_bytes // (1024 * 1024)} MB")
             chunks.append(chunk)
         return 200, None, b"".join(chunks)
+
+
+def _lookup_within(host: str, port: int, seconds: float) -> list[Any]:
+    """``getaddrinfo`` bounded by ``seconds`` (it has no timeout of its own): the lookup runs
+    in a thread, left behind when it takes too long."""
+    answer: list[Any] = []
+    failure: list[BaseException] = []
+
+    def look() -> None:
+        try:
+            answer.extend(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except BaseException as exc:  # told to the caller's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=look, name="citeledger-lookup", daemon=True)
+    thread.start()
+    thread.join(max(seconds, 0.0))
+    if thread.is_alive():
+        raise TimeoutError("the address lookup took too long")
+    if failure:
+        raise failure[0]
+    return answer
 
 
 class _Cuttable:
