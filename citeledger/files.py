@@ -23,7 +23,8 @@ The output folder is untrusted like the ledger: a cloned wiki repository can hol
 The temporary file is ``.<name>.<pid>.<random>.tmp<suffix>``: hidden, and ending in the
 target's suffix, since pandoc and the office libraries choose the format by it. A writer killed
 mid-write leaves one behind; :func:`remove_orphans` deletes those of a file whose writers all
-hold one lock (the ledger's).
+hold one lock (the ledger's), and :func:`staged` those of its target whose process is gone
+(:func:`remove_stale_staged`: never a live build's).
 """
 
 from __future__ import annotations
@@ -93,10 +94,10 @@ class Guard:
         if hit is not None:
             path, role = hit
             via = "" if os.path.abspath(target) == os.path.abspath(path) else f" ({path})"
-            action = "overwrite" if what == "output" else "read or rewrite"
+            action = "read or rewrite" if what == "draft" else "overwrite"
             raise OutputError(
                 f"{what} {target} is {role}{via}: refusing to {action} it",
-                hint="choose another output name" if what == "output" else "check the path",
+                hint="check the path" if what == "draft" else "choose another file name",
             )
         try:
             mode = os.lstat(target).st_mode
@@ -114,6 +115,28 @@ class Guard:
                 f"output {target} is named twice", hint="give each output its own name"
             )
         self._claimed.add(real)
+
+    def unclaimed(self) -> Guard:
+        """A guard protecting the same files and folders, with no target claimed yet."""
+        copy = Guard()
+        copy._protected = dict(self._protected)
+        copy._names = dict(self._names)
+        copy._folders = dict(self._folders)
+        return copy
+
+    def check_folder(self, folder: Path, *, what: str, besides: tuple[str, ...] = ()) -> None:
+        """Refuse a folder another program writes files into (pandoc's ``--extract-media``)
+        when it holds an input of the run (a media file could take an input's name) or lies
+        inside a protected folder; inputs whose role is one of ``besides`` may lie in it."""
+        real = os.path.realpath(folder)
+        for name, (path, role) in [*self._names.items(), *self._folders.items()]:
+            if role in besides:
+                continue
+            if _within(name, real) or _within(real, name):
+                raise OutputError(
+                    f"{what} {folder} holds {role} ({path}): refusing to write into it",
+                    hint="name a folder of its own, e.g. media",
+                )
 
 
 def _within(real: str, folder: str) -> bool:
@@ -190,6 +213,7 @@ def staged(target: Path, *, follow: bool = False, durable: bool = True) -> Itera
     target = Path(target)
     told = _Told(target)
     final, tmp, mode = _begin(target, follow, told)
+    remove_stale_staged(final.parent, [final.name])
     os.close(_create(tmp, told))
     try:
         yield tmp
@@ -317,6 +341,53 @@ def _mode_for(final: Path) -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+# --- staged files a killed build left ------------------------------------------------------------
+
+
+def remove_stale_staged(folder: Path, names: Iterable[str]) -> list[Path]:
+    """Delete, in ``folder``, the staged files (``.NAME.PID.HEX.tmp.EXT``) of the targets
+    ``names`` that a writer killed mid-write left behind: only those whose process is gone, so
+    a build running beside this one keeps its own. Returns the files removed."""
+    wanted = {f".{name}." for name in names}
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        prefix = next((w for w in wanted if entry.name.startswith(w)), None)
+        if prefix is None:
+            continue
+        parts = entry.name[len(prefix) :].split(".", 2)
+        if len(parts) < 3 or not parts[0].isdigit() or not parts[2].startswith("tmp"):
+            continue
+        if not _is_hex(parts[1]) or _alive(int(parts[0])):
+            continue
+        if not entry.is_file(follow_symlinks=False):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+    return removed
+
+
+def _is_hex(text: str) -> bool:
+    return len(text) == 12 and all(c in "0123456789abcdef" for c in text)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (one of another user's counts as running)."""
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 # --- zip archives handed to a reader ------------------------------------------------------------

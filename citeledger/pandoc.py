@@ -371,6 +371,20 @@ def _run(
     return proc.returncode, stdout, stderr
 
 
+def run_child(
+    cmd: list[str],
+    data: bytes | None,
+    *,
+    cwd: str | Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+) -> tuple[int, bytes, bytes]:
+    """Another tool run as pandoc is (the typst compiler's process): in a session of its own,
+    killed with what it started when citeledger is told to stop or ``timeout`` passes
+    (``subprocess.TimeoutExpired``). Returns the exit code, stdout and stderr."""
+    return _run(cmd, data, cwd=cwd, env=env, timeout=timeout)
+
+
 def _kill(proc: subprocess.Popen[bytes]) -> None:
     """Kill ``proc`` and its process group (what it started), if still there."""
     if proc.returncode is not None:

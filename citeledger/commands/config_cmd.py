@@ -57,7 +57,10 @@ def config_command(
 
 
 def _searched() -> str:
-    return "no citeledger.toml or [tool.citeledger] in pyproject.toml from here up"
+    return (
+        "no citeledger.toml or [tool.citeledger] in pyproject.toml from here up to the "
+        "repository's root"
+    )
 
 
 def _line(setting: Setting, ctx: typer.Context) -> str:

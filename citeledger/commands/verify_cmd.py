@@ -137,9 +137,17 @@ def verify_file(
 ) -> Report:
     """One draft read and verified against the ledger its options name (``audit`` too)."""
     from ..document.draft import open_draft
+    from ..document.pandoc_writes import check_pandoc_writes
     from ..document.readers import unwrap_slides
+    from ..files import Guard
     from ..options import from_meta
     from ..verify import verify
+
+    # What pandoc itself would write while it reads the draft (a defaults file's log-file)
+    # never lands on the draft or the ledger.
+    guard = Guard([(Path(file), "the draft")])
+    guard.protect(resolve_ledger_path(options.effective().ledger), "the ledger")
+    check_pandoc_writes(guard, pipeline.reading_args(Path(file)))
 
     draft = open_draft(Path(file), from_format=from_format, pipeline=pipeline, name=file)
     fmt, doc = draft.format, draft.tree

@@ -77,7 +77,9 @@ class Pipeline:
         if not self.wants_citeproc(doc.get("meta", {})):
             return doc
         from ..pandoc import run_pandoc
+        from .bib_cycles import refuse_cycles
 
+        refuse_cycles(self._bibliographies(doc, draft))
         args = ["-f", "json", "-t", "json", "--citeproc", "--resource-path", self.resources(draft)]
         for path in self.bibliography:
             args += ["--bibliography", path]
@@ -86,6 +88,27 @@ class Pipeline:
         out = run_pandoc(args, stdin=json.dumps(doc, ensure_ascii=False), what=str(draft))
         resolved: Json = json.loads(out)
         return resolved
+
+    def _bibliographies(self, doc: Json, draft: Path) -> list[Path]:
+        """The bibliography files citeproc will read: the flags' and the draft's own
+        (``bibliography:``), each where the resource path finds it."""
+        from ..tree import stringify
+
+        named = list(self.bibliography)
+        value = doc.get("meta", {}).get("bibliography")
+        items = (
+            value.get("c", [])
+            if isinstance(value, dict) and value.get("t") == "MetaList"
+            else [value]
+        )
+        named += [stringify(item).strip() for item in items if item]
+        folders = [Path(p) for p in self.resources(draft).split(os.pathsep) if p]
+        found: list[Path] = []
+        for name in named:
+            path = Path(name)
+            candidates = [path] if path.is_absolute() else [path, *(f / path for f in folders)]
+            found += [c for c in candidates if c.is_file()][:1]
+        return found
 
 
 def filter_order(

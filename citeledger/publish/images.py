@@ -3,7 +3,8 @@
 pandoc fetches an ``http(s)`` image itself when it writes a Word, PowerPoint or LaTeX PDF file
 and stops with its raw HTTP exception when it cannot; typst cannot fetch at all. So a build
 fetches each remote image once (http and https only, at most ``MAX_BYTES`` and
-``TIMEOUT_SECONDS``, into one temporary folder per build), points the image at the local copy,
+``TIMEOUT_SECONDS`` for the whole fetch, redirects included: a deadline, not a bound on each
+read; into one temporary folder per build), points the image at the local copy,
 and replaces an image it could not fetch by its alt text, with one warning line naming them.
 
 A draft may come from someone else, and a fetched file ends up inside a delivered document:
@@ -19,6 +20,7 @@ the draft's folder and the ``--resource-path`` folders.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import ipaddress
@@ -26,10 +28,12 @@ import shutil
 import socket
 import ssl
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from ..errors import FetchRefused
@@ -121,7 +125,7 @@ class Fetcher:
                 raise FetchRefused("bad port") from None
             if host in self.silent:
                 raise FetchRefused(f"{host} did not answer earlier in this build")
-            address = self._address(host, port)
+            address = self._address(host, port, deadline)
             target = parts.path or "/"
             if parts.query:
                 target += "?" + parts.query
@@ -134,10 +138,10 @@ class Fetcher:
             return body
         raise FetchRefused(f"more than {MAX_REDIRECTS} redirects")
 
-    def _address(self, host: str, port: int) -> str:
+    def _address(self, host: str, port: int, deadline: float) -> str:
         """The address to connect to: checked to be global unless the user allowed the host."""
         try:
-            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            infos = self._lookup(host, port, deadline)
         except (OSError, UnicodeError) as exc:
             why = getattr(exc, "strerror", None) or exc.__class__.__name__
             raise FetchRefused(f"cannot resolve {host}: {why}") from None
@@ -154,6 +158,12 @@ class Fetcher:
                     )
         return addresses[0]
 
+    def _lookup(self, host: str, port: int, deadline: float) -> list[Any]:
+        try:
+            return _lookup_within(host, port, deadline - time.monotonic())
+        except TimeoutError:
+            raise FetchRefused(f"took longer than {self.timeout:g} s") from None
+
     def _request(
         self, scheme: str, host: str, port: int, address: str, target: str, deadline: float
     ) -> tuple[int, str | None, bytes]:
@@ -165,43 +175,92 @@ class Fetcher:
             conn = _PinnedHTTPS(host, port, address, left)
         else:
             conn = _PinnedHTTP(host, port, address, left)
+        # The whole fetch has one deadline: a socket timeout bounds each read only, and a server
+        # sending a byte every 2 s held a build for minutes. At the deadline a timer shuts the
+        # socket down, which ends whatever read or handshake is waiting.
+        watchdog = threading.Timer(left, conn.cut)
+        watchdog.daemon = True
+        watchdog.start()
         try:
-            conn.request(
-                "GET",
-                target,
-                headers={"User-Agent": "citeledger", "Accept": "image/*", "Host": host},
-            )
-            response = conn.getresponse()
-            if response.status in (301, 302, 303, 307, 308):
-                return response.status, response.getheader("Location"), b""
-            if response.status != 200:
-                return response.status, None, b""
-            length = response.getheader("Content-Length")
-            if length and length.isdigit() and int(length) > self.max_bytes:
-                raise FetchRefused(f"larger than {self.max_bytes // (1024 * 1024)} MB")
-            chunks: list[bytes] = []
-            size = 0
-            while True:
-                if time.monotonic() > deadline:
-                    raise FetchRefused(f"took longer than {self.timeout:g} s")
-                chunk = response.read(65536)
-                if not chunk:
-                    break
-                size += len(chunk)
-                if size > self.max_bytes:
-                    raise FetchRefused(f"larger than {self.max_bytes // (1024 * 1024)} MB")
-                chunks.append(chunk)
-            return 200, None, b"".join(chunks)
-        except (OSError, http.client.HTTPException) as exc:
+            return self._exchange(conn, host, target, deadline)
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            if conn.was_cut or time.monotonic() >= deadline:
+                self.silent[host] = f"took longer than {self.timeout:g} s"
+                raise FetchRefused(f"took longer than {self.timeout:g} s") from None
             text = (str(exc).strip() or exc.__class__.__name__).splitlines()[0]
             if isinstance(exc, OSError):
                 self.silent[host] = text
             raise FetchRefused(text) from None
         finally:
+            watchdog.cancel()
             conn.close()
 
+    def _exchange(
+        self, conn: http.client.HTTPConnection, host: str, target: str, deadline: float
+    ) -> tuple[int, str | None, bytes]:
+        conn.request(
+            "GET", target, headers={"User-Agent": "citeledger", "Accept": "image/*", "Host": host}
+        )
+        response = conn.getresponse()
+        if response.status in (301, 302, 303, 307, 308):
+            return response.status, response.getheader("Location"), b""
+        if response.status != 200:
+            return response.status, None, b""
+        length = response.getheader("Content-Length")
+        if length and length.isdigit() and int(length) > self.max_bytes:
+            raise FetchRefused(f"larger than {self.max_bytes // (1024 * 1024)} MB")
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            if time.monotonic() > deadline:
+                raise FetchRefused(f"took longer than {self.timeout:g} s")
+            chunk = response.read1(65536)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise FetchRefused(f"larger than {self.max_bytes // (1024 * 1024)} MB")
+            chunks.append(chunk)
+        return 200, None, b"".join(chunks)
 
-class _PinnedHTTP(http.client.HTTPConnection):
+
+def _lookup_within(host: str, port: int, seconds: float) -> list[Any]:
+    """``getaddrinfo`` bounded by ``seconds`` (it has no timeout of its own): the lookup runs
+    in a thread, left behind when it takes too long."""
+    answer: list[Any] = []
+    failure: list[BaseException] = []
+
+    def look() -> None:
+        try:
+            answer.extend(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except BaseException as exc:  # told to the caller's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=look, name="citeledger-lookup", daemon=True)
+    thread.start()
+    thread.join(max(seconds, 0.0))
+    if thread.is_alive():
+        raise TimeoutError("the address lookup took too long")
+    if failure:
+        raise failure[0]
+    return answer
+
+
+class _Cuttable:
+    """A connection whose socket another thread can shut down (the fetch's deadline)."""
+
+    sock: socket.socket | None
+    was_cut = False
+
+    def cut(self) -> None:
+        self.was_cut = True
+        sock = self.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+
+class _PinnedHTTP(_Cuttable, http.client.HTTPConnection):
     """An HTTP connection to an address checked beforehand, whatever the name resolves to now."""
 
     def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
@@ -212,7 +271,7 @@ class _PinnedHTTP(http.client.HTTPConnection):
         self.sock = socket.create_connection((self._address, self.port), self.timeout)
 
 
-class _PinnedHTTPS(http.client.HTTPSConnection):
+class _PinnedHTTPS(_Cuttable, http.client.HTTPSConnection):
     def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
         self._tls = ssl.create_default_context()
         super().__init__(host, port, timeout=timeout, context=self._tls)
@@ -220,6 +279,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
 
     def connect(self) -> None:
         raw = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = raw  # the deadline can cut a handshake that dribbles too
         self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
 
 

@@ -24,18 +24,23 @@ engine runs there too (``_latex_pdf``), in :func:`engine_env`. The script table 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
+import shlex
 import shutil
 import subprocess
+import tempfile
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
 from ..errors import CiteledgerError
 from ..tree import MetaValue
+from .box import stage_box
 from .fonts import CJK, NOTO, SCRIPTS, Script, script_of
 
 # fonts' table holds the scripts typst's own fonts lack; Latin Modern lacks these too.
@@ -321,7 +326,15 @@ def pandoc_variables(variables: dict[str, str]) -> list[str]:
     return args
 
 
-__all__ = ["CJK", "Plan", "judge_missing", "missing_characters", "pandoc_variables", "plan"]
+__all__ = [
+    "CJK",
+    "Plan",
+    "boxed_engine",
+    "judge_missing",
+    "missing_characters",
+    "pandoc_variables",
+    "plan",
+]
 
 
 def engine_env() -> dict[str, str]:
@@ -329,6 +342,46 @@ def engine_env() -> dict[str, str]:
     folder and TeX's own trees (``openin_any=p``: no absolute path, no ``..``, no dot file),
     writes none there (``openout_any=p``), and runs no program (``shell_escape=f``, not even
     the restricted list). A refused file is named in the engine's error, never quoted."""
-    import os
-
     return {**os.environ, "openin_any": "p", "openout_any": "p", "shell_escape": "f"}
+
+
+# Each engine's own switches on top: no shell escape on the command line too, and for lualatex
+# no sockets. Not ``--safer``: luaotfload, which pandoc's template loads through fontspec,
+# refuses to run under it (luaotfload#416), so no lualatex PDF could be made at all. Lua's own
+# ``io.open`` is not held by ``openin_any``: a draft's raw TeX under lualatex is trusted code,
+# which the trust model lets only a trusted draft bring.
+ENGINE_FLAGS = {
+    "pdflatex": ("-no-shell-escape",),
+    "xelatex": ("-no-shell-escape",),
+    "lualatex": ("-no-shell-escape", "--nosocket"),
+}
+
+
+@contextlib.contextmanager
+def boxed_engine(engine: str, draft: Path) -> Iterator[tuple[str, list[str]]]:
+    """The ``--pdf-engine`` for pandoc that runs ``engine`` inside a box: a mirror of the
+    draft's folder where no symlink leads out (``renderers/box.py``), as the engine's working
+    folder, with :data:`ENGINE_FLAGS`. pandoc runs the engine in the folder it was started in,
+    and TeX reads ``\\input{inc.tex}`` there through any symlink; so the engine pandoc is
+    given is a small script named as the engine (pandoc knows an engine by its name) that
+    changes into the box first. Where there is no ``sh`` the engine runs as it is. Yields the
+    engine and the draft folder's entries left out because they lead outside it."""
+    real = shutil.which(engine)
+    sh = shutil.which("sh")
+    if real is None or sh is None or os.name == "nt":
+        yield engine, []
+        return
+    with tempfile.TemporaryDirectory(prefix="citeledger-tex-") as work:
+        box, bin_dir = Path(work, "root"), Path(work, "bin")
+        box.mkdir()
+        bin_dir.mkdir()
+        outside = stage_box(draft.parent, box)
+        flags = " ".join(ENGINE_FLAGS.get(engine, ()))
+        wrapper = bin_dir / engine
+        wrapper.write_text(
+            f"#!{sh}\ncd {shlex.quote(str(box))} || exit 1\n"
+            f'exec {shlex.quote(real)} {flags} "$@"\n',
+            encoding="utf-8",
+        )
+        wrapper.chmod(0o700)
+        yield str(wrapper), outside

@@ -15,6 +15,7 @@ for CI tools (:mod:`.ci_formats` writes them as GitHub Actions commands and SARI
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -43,7 +44,7 @@ class Finding:
 
     def line(self) -> str:
         fix = f" {FIX_MARK}{self.fix}" if self.fix else ""
-        return f"{self.level}: {self.location}: {self.message}{fix}"
+        return one_line(f"{self.level}: {self.location}: {self.message}{fix}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -80,7 +81,7 @@ class Report:
         """The text report; ``named``: the stats line says which file it counts (a run over
         several files). ``limit``: warnings and infos of one rule printed in full before one
         line counts the rest (None: all of them). ``verbose``: the info findings too."""
-        where = f"{self.source_name}: " if named else ""
+        where = f"{one_line(self.source_name)}: " if named else ""
         out = [f"info: {where}stats: {stats_line(self.stats)}"]
         kinds = evidence_line(self.stats.get("evidence"))
         if kinds:
@@ -121,7 +122,7 @@ def grouped_lines(findings: list[Finding], limit: int | None) -> list[str]:
         else:
             rest.setdefault(f.code, []).append(f)
     for code, more in rest.items():
-        places = [f.location for f in more[:_MORE_LOCATIONS]]
+        places = [one_line(f.location) for f in more[:_MORE_LOCATIONS]]
         if len(more) > _MORE_LOCATIONS:
             places.append("\u2026")
         out.append(
@@ -129,6 +130,21 @@ def grouped_lines(findings: list[Finding], limit: int | None) -> list[str]:
             "`--format json` lists every finding"
         )
     return out
+
+
+# C0 and C1 controls (newline, ESC, NEL...) and Unicode's line and paragraph separators.
+_BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line whatever a file name in it holds: each control character (a
+    newline, a carriage return, ESC...) and each line or paragraph separator written as an
+    escape (``\\n``, ``\\x1b``), as Python's repr writes it. A draft named
+    ``"a\\n::error::x.md"`` would otherwise start a line of the report with ``::``, which
+    GitHub Actions runs as a workflow command."""
+    if not _BREAKS.search(text):
+        return text
+    return _BREAKS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def stats_line(s: dict[str, Any]) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...document.draft import Draft, open_draft
+from ...document.pandoc_writes import check_pandoc_writes
 from ...document.sources_titles import titles_for
 from ...errors import BadInput, DraftError, VerificationFailed
 from ...files import Guard
@@ -48,8 +49,6 @@ def convert(req: ConvertRequest) -> list[Path]:
     """Verify ``req.draft`` once and write every output; returns the files written."""
     from ...document.markers import ledger_ids, ledger_links, scan
     from ...ledger import load_ledger, resolve_ledger_path
-    from ...ledger.evidence_store import evidence_dir
-    from ...ledger.lock_file import lock_path
 
     say = req.say
     draft = Path(req.draft)
@@ -64,6 +63,11 @@ def convert(req: ConvertRequest) -> list[Path]:
     guard = Guard([(draft, "the draft")])
     if req.reference_doc is not None:
         guard.protect(Path(req.reference_doc), "the reference document")
+    # What pandoc itself would write (a defaults file's log-file), checked before pandoc reads
+    # the draft: against the ledger the flags and the project name, and again below.
+    _protect_ledger(guard, resolve_ledger_path(req.options.effective().ledger))
+    pandoc_options = [*req.pipeline.reading_args(draft), *req.pandoc_args]
+    check_pandoc_writes(guard.unclaimed(), pandoc_options)
 
     warm = warm_imports(outputs)
     try:
@@ -75,10 +79,8 @@ def convert(req: ConvertRequest) -> list[Path]:
         req = dataclasses.replace(req, pdf_engine=options.pdf_engine)
         check_tools(outputs, req)
     ledger_path = resolve_ledger_path(options.ledger)
-    guard.protect(ledger_path, "the ledger")
-    guard.protect(lock_path(ledger_path), "the ledger's lock file")
-    guard.protect_folder(evidence_dir(ledger_path), "the ledger's evidence folder")
-    guard.protect_folder(lock_path(ledger_path).parent, "the ledger's lock folder")
+    _protect_ledger(guard, ledger_path)
+    check_pandoc_writes(guard.unclaimed(), pandoc_options)
     for output in outputs:  # every output checked before any work
         if is_stdout(output):
             check_stdout(output, outputs)
@@ -105,6 +107,16 @@ def convert(req: ConvertRequest) -> list[Path]:
     if failed:
         raise partial_failure(failed, written, len(outputs))
     return written
+
+
+def _protect_ledger(guard: Guard, ledger_path: Path) -> None:
+    from ...ledger.evidence_store import evidence_dir
+    from ...ledger.lock_file import lock_path
+
+    guard.protect(ledger_path, "the ledger")
+    guard.protect(lock_path(ledger_path), "the ledger's lock file")
+    guard.protect_folder(evidence_dir(ledger_path), "the ledger's evidence folder")
+    guard.protect_folder(lock_path(ledger_path).parent, "the ledger's lock folder")
 
 
 def _read_draft(req: ConvertRequest, draft: Path) -> tuple[Draft, PandocDoc, Options]:

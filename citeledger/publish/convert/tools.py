@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 
 from ... import formats
 from ...document.readers import input_format
-from ...errors import BadInput, CiteledgerError, PandocError, ToolMissing
+from ...errors import (
+    BadInput,
+    CiteledgerError,
+    PandocError,
+    ResourceRefused,
+    ToolMissing,
+)
 from ...messages import Say
 from ...options import Options
 from ...pandoc import run_pandoc
@@ -185,11 +191,14 @@ def latex_pdf(
 
     from ...renderers import latex as scripts
 
-    with tempfile.TemporaryDirectory(prefix="citeledger-latex-") as logs:
+    with (
+        tempfile.TemporaryDirectory(prefix="citeledger-latex-") as logs,
+        scripts.boxed_engine(req.pdf_engine, draft) as (engine, outside),
+    ):
         log = Path(logs) / "pandoc-log.json"
         try:
             run_pandoc(
-                [*args, "--pdf-engine", req.pdf_engine, f"--log={log}", "-o", str(tmp)],
+                [*args, "--pdf-engine", engine, f"--log={log}", "-o", str(tmp)],
                 stdin=payload,
                 what=str(draft),
                 env=scripts.engine_env(),
@@ -200,6 +209,12 @@ def latex_pdf(
             lacking = _MISSING_TEX_FILE.search(exc.message)
             if lacking is None:
                 raise
+            if lacking.group(1) in outside:
+                raise ResourceRefused(
+                    f"{draft}: {lacking.group(1)} is a symlink leading outside the draft's "
+                    f"folder, which {req.pdf_engine} never reads; {out.name} not written",
+                    hint="copy the file into the draft's folder instead of linking it",
+                ) from None
             raise ToolMissing(
                 f"{draft}: {req.pdf_engine} cannot build {out.name}: the LaTeX file "
                 f"{lacking.group(1)} is not installed (pandoc's template loads it for this draft)",
