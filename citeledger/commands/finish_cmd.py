@@ -22,7 +22,8 @@ import typer
 from ..errors import BadInput
 from ..ledger import load_ledger, resolve_ledger_path
 from ..messages import to_stderr
-from ..options import Options, from_meta, meta_entries
+from ..options import Options, from_meta
+from ..options.meta_args import meta_entries
 from ._common import global_ledger
 from ._flags import with_flags
 

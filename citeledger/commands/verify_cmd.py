@@ -154,7 +154,7 @@ def verify_file(
     if formats.family(fmt) == "html":
         unwrap_slides(doc)
     if metadata:
-        from ..options import meta_entries
+        from ..options.meta_args import meta_entries
 
         doc.setdefault("meta", {}).update(meta_entries(metadata))
     doc = pipeline.resolve_citations(doc, draft.path)

@@ -1,5 +1,6 @@
-"""``-M KEY=VAL``: one reader (``options.meta_entries``) for ``convert`` and ``finish``, by
-pandoc's own rules, so both commands accept and refuse the same forms in the same words."""
+"""``-M KEY=VAL``: one reader (``options.meta_args.meta_entries``) for ``convert`` and
+``finish``, by pandoc's own rules, so both commands accept and refuse the same forms in the
+same words."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citeledger.options import meta_entries
+from citeledger.options.meta_args import meta_entries
 from citeledger.pandoc import run_pandoc
 
 LEDGER = {

@@ -28,7 +28,8 @@ from ...document.pandoc_writes import check_pandoc_writes
 from ...document.sources_titles import titles_for
 from ...errors import BadInput, DraftError, VerificationFailed
 from ...files import Guard
-from ...options import Options, from_meta, meta_entries
+from ...options import Options, from_meta
+from ...options.meta_args import meta_entries
 from ...tree import PandocDoc
 from ..confine import Confinement, embeds_resources, named_resource_folders
 from ..images import Fetcher, host_list
