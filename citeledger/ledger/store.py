@@ -33,7 +33,7 @@ from ..errors import LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .lock_file import lock_path, prepare_lock_path
-from .model import Ledger
+from .model import Ledger, Source
 
 DEFAULT_NAME = "ledger.json"
 # Far above any real ledger (10,000 sources with quotes is a few MB), low enough that a wrong
@@ -183,7 +183,7 @@ def parse_ledger(path: Path, raw: bytes) -> Ledger:
             hint=_RECOVER,
         )
     try:
-        return Ledger.from_dict(path, data)
+        ledger = Ledger.from_dict(path, data)
     except UnsafeLedgerEntry as exc:
         raise LedgerError(
             f"ledger {path} holds an entry no reader should open: {exc}",
@@ -192,6 +192,8 @@ def parse_ledger(path: Path, raw: bytes) -> Ledger:
         ) from None
     except LedgerShapeError as exc:
         raise LedgerError(f"ledger {path} has the wrong shape: {exc}", hint=_RECOVER) from None
+    ledger.loaded_text = text
+    return ledger
 
 
 def _lone_surrogate(node: object, where: str) -> str | None:
@@ -224,8 +226,9 @@ def transaction(path: Path) -> Iterator[Ledger]:
         ledger.path = Path(path)
         yield ledger
         if ledger.dirty:
-            _write(target, dump_ledger(ledger).encode("utf-8"), path)
+            _write(target, updated_text(ledger).encode("utf-8"), path)
             ledger.dirty = False
+            ledger.loaded_text = None
 
 
 def reset_ledger(path: Path) -> Path | None:
@@ -291,6 +294,46 @@ def _write(target: Path, data: bytes, shown: Path) -> None:
 def dump_ledger(ledger: Ledger) -> str:
     """The file text: two-space indented JSON with non-ASCII kept readable, as sources.py wrote."""
     return json.dumps(ledger.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+# How the file dump_ledger writes ends: the sources list closed, the high-water mark, the object.
+_TAIL_START = '\n  ],\n  "last_id": '
+_TAIL = re.compile(r'\n  \],\n  "last_id": [0-9]+\n\}\n')
+
+
+def updated_text(ledger: Ledger) -> str:
+    """The file text after a transaction's changes. When the only change is new sources at the
+    end of a ledger read from a file that ends as :func:`dump_ledger` writes it, the new entries
+    go into the text that was read (an add into 10,000 sources writes out one entry, not all):
+    the same JSON value, byte for byte the same file when it was citeledger's."""
+    old = ledger.loaded_text
+    new = ledger.appended
+    kept = len(ledger.sources) - len(new)
+    if (
+        old is None
+        or ledger.rewrite
+        or ledger.extra
+        or not new
+        or kept < 1
+        or not old.startswith('{\n  "version": ')
+        or any(a is not b for a, b in zip(ledger.sources[kept:], new, strict=True))
+    ):
+        return dump_ledger(ledger)
+    # The last member of the top-level object (the file ends with it) is last_id, and the keys
+    # are version, sources and last_id alone (no extra): the list it follows is the sources.
+    cut = old.rfind(_TAIL_START)
+    if cut < 0 or not _TAIL.fullmatch(old, cut):
+        return dump_ledger(ledger)
+    high = max(ledger.last_id, max(s.id for s in new))
+    entries = "".join(",\n" + _entry_text(s) for s in new)
+    return f'{old[:cut]}{entries}\n  ],\n  "last_id": {high}\n}}\n'
+
+
+def _entry_text(source: Source) -> str:
+    """One source as :func:`dump_ledger` writes it inside the sources list (a JSON string holds
+    no raw line break, so each line of its own dump is indented by the list's depth)."""
+    text = json.dumps(source.to_dict(), indent=2, ensure_ascii=False)
+    return "    " + text.replace("\n", "\n    ")
 
 
 def _folder_error(path: Path) -> LedgerError:
