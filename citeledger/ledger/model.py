@@ -23,8 +23,8 @@ through an older one.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,7 +73,7 @@ def clip_title(title: str | None) -> str:
 
 def today() -> str:
     """The local date as the ledger writes it (``YYYY-MM-DD``)."""
-    return _dt.date.today().isoformat()
+    return time.strftime("%Y-%m-%d")  # the local date, as date.today() gives it
 
 
 _QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin", "text_sha256"})
