@@ -7,13 +7,15 @@ the ratio. A flat line is cost that grows as the work does.
 
 from __future__ import annotations
 
+import json
 import math
 from html import escape
+from pathlib import Path
 
-from measure import Row
+from measure import Row, Sample
 
-WIDTH, HEIGHT = 860, 520
-LEFT, RIGHT, TOP, BOTTOM = 70, 300, 40, 60
+WIDTH, HEIGHT = 960, 520
+LEFT, RIGHT, TOP, BOTTOM = 70, 370, 40, 60
 COLOURS = (
     "#1f77b4",
     "#d62728",
@@ -35,6 +37,15 @@ def series(rows: list[Row]) -> dict[str, list[Row]]:
         if row.series:
             found.setdefault(row.series, []).append(row)
     return {k: sorted(v, key=lambda r: r.x) for k, v in found.items() if len(v) > 1}
+
+
+def load_rows(path: Path) -> list[Row]:
+    """The rows ``run.py --record`` kept in ``results.json``."""
+    rows = []
+    for r in json.loads(path.read_text(encoding="utf-8")):
+        base, ours = Sample(**r.pop("base")), Sample(**r.pop("ours"))
+        rows.append(Row(base=base, ours=ours, **r))
+    return rows
 
 
 def growth_svg(rows: list[Row], title: str) -> str:
@@ -101,7 +112,7 @@ def growth_svg(rows: list[Row], title: str) -> str:
             f'stroke="{colour}" stroke-width="2"/>'
         )
         rs = lines[name]
-        label = f"{name} ({rs[0].size} to {rs[-1].size})"
+        label = f"{name} ({rs[0].size.split(',')[0]} to {rs[-1].size.split(',')[0]})"
         out.append(f'<text x="{lx + 28}" y="{ly}" font-size="11">{escape(label)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -393,12 +393,20 @@ def main() -> None:
     ap.add_argument("--plot", action="store_true", help="draw bench/growth.svg")
     ap.add_argument("--here", action="store_true", help="time this Python's scripts, no install")
     ap.add_argument(
+        "--replot", action="store_true", help="only redraw growth.svg from results.json"
+    )
+    ap.add_argument(
         "--only",
         default="",
         help="comma-separated steps (filter, convert, verify, ledger, "
         "agent, quote, growth-ledger, growth-report, growth-wiki)",
     )
     args = ap.parse_args()
+    if args.replot:
+        rows = plot.load_rows(HERE / "results.json")
+        svg = plot.growth_svg(rows, "citeledger: ratio to its baseline as the work grows")
+        (HERE / "growth.svg").write_text(svg, encoding="utf-8")
+        return
     runs = args.runs or (1 if args.quick else 3)
     big = 1 if args.quick else max(1, runs // 2)  # runs at the largest sizes
     sizes_kb = [100] if args.quick else [100, 400, 1600]
