@@ -69,7 +69,7 @@ def growth_svg(rows: list[Row], title: str) -> str:
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
         f'<text x="{LEFT}" y="22" font-size="15" font-weight="bold">{escape(title)}</text>',
     ]
-    step = 0.5 if ymax <= 4 else 1.0 if ymax <= 10 else 5.0
+    step = 0.5 if ymax <= 4 else 1.0 if ymax <= 10 else 5.0 if ymax <= 40 else 10.0
     tick = 0.0
     while tick <= ymax + 1e-9:
         y = py(tick)
@@ -112,7 +112,7 @@ def growth_svg(rows: list[Row], title: str) -> str:
             f'stroke="{colour}" stroke-width="2"/>'
         )
         rs = lines[name]
-        label = f"{name} ({rs[0].size.split(',')[0]} to {rs[-1].size.split(',')[0]})"
+        label = f"{name} ({rs[0].size.split(', ')[0]} to {rs[-1].size.split(', ')[0]})"
         out.append(f'<text x="{lx + 28}" y="{ly}" font-size="11">{escape(label)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
