@@ -311,6 +311,8 @@ class Ledger:
         self.rewrite = False
         self.appended: list[Source] = []
         self._appended_ids: set[int] = set()
+        # The ids of sources read from the file that a change touched.
+        self.changed_ids: set[int] = set()
         # The file text this ledger was read from (``store.parse_ledger``), or None.
         self.loaded_text: str | None = None
 
@@ -433,7 +435,7 @@ class Ledger:
     def _changed(self, source: Source) -> None:
         self.dirty = True
         if source.id not in self._appended_ids:
-            self.rewrite = True
+            self.changed_ids.add(source.id)
 
     def set_archived(self, source: Source, url: str) -> bool:
         """Store ``url`` (normalised here; ``BadURL`` when it is none) as the address of the

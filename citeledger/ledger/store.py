@@ -302,10 +302,11 @@ _TAIL = re.compile(r'\n  \],\n  "last_id": [0-9]+\n\}\n')
 
 
 def updated_text(ledger: Ledger) -> str:
-    """The file text after a transaction's changes. When the only change is new sources at the
-    end of a ledger read from a file that ends as :func:`dump_ledger` writes it, the new entries
-    go into the text that was read (an add into 10,000 sources writes out one entry, not all):
-    the same JSON value, byte for byte the same file when it was citeledger's."""
+    """The file text after a transaction's changes. When the changes are new sources at the end
+    of a ledger read from a file that ends as :func:`dump_ledger` writes it, and a few changed
+    entries laid out as it writes them, the new and changed entries go into the text that was
+    read (an add into 10,000 sources writes out one entry, not all): the same JSON value, byte
+    for byte the same file when it was citeledger's."""
     old = ledger.loaded_text
     new = ledger.appended
     kept = len(ledger.sources) - len(new)
@@ -313,20 +314,61 @@ def updated_text(ledger: Ledger) -> str:
         old is None
         or ledger.rewrite
         or ledger.extra
-        or not new
         or kept < 1
         or not old.startswith('{\n  "version": ')
         or any(a is not b for a, b in zip(ledger.sources[kept:], new, strict=True))
     ):
         return dump_ledger(ledger)
-    # The last member of the top-level object (the file ends with it) is last_id, and the keys
-    # are version, sources and last_id alone (no extra): the list it follows is the sources.
-    cut = old.rfind(_TAIL_START)
-    if cut < 0 or not _TAIL.fullmatch(old, cut):
-        return dump_ledger(ledger)
-    high = max(ledger.last_id, max(s.id for s in new))
-    entries = "".join(",\n" + _entry_text(s) for s in new)
-    return f'{old[:cut]}{entries}\n  ],\n  "last_id": {high}\n}}\n'
+    text = old
+    if ledger.changed_ids:
+        edited = _edited(ledger, old)
+        if edited is None:
+            return dump_ledger(ledger)
+        text = edited
+    if new:
+        # The last member of the top-level object (the file ends with it) is last_id, and the
+        # keys are version, sources and last_id alone (no extra): the list it follows is the
+        # sources.
+        cut = text.rfind(_TAIL_START)
+        if cut < 0 or not _TAIL.fullmatch(text, cut):
+            return dump_ledger(ledger)
+        high = max(ledger.last_id, max(s.id for s in new))
+        entries = "".join(",\n" + _entry_text(s) for s in new)
+        text = f'{text[:cut]}{entries}\n  ],\n  "last_id": {high}\n}}\n'
+    if ledger.changed_ids:
+        # An entry found by its opening lines is checked as a whole: the text must read back
+        # as the ledger in memory (one C-speed parse and comparison, far cheaper than the
+        # pure-Python indenting encoder), else the file is written whole.
+        try:
+            same = json.loads(text) == ledger.to_dict()
+        except ValueError:
+            same = False
+        if not same:
+            return dump_ledger(ledger)
+    return text
+
+
+# At most this many changed entries are rewritten in place; more, and the file is written whole.
+_EDITS = 16
+
+
+def _edited(ledger: Ledger, old: str) -> str | None:
+    """The text with each changed source's entry (a quote added, a title filled) replaced by
+    its new text, where the file lays entries out as :func:`dump_ledger` does; None where it
+    does not (the caller checks the result as a whole)."""
+    if len(ledger.changed_ids) > _EDITS:
+        return None
+    text = old
+    for sid in ledger.changed_ids:
+        opening = f'\n    {{\n      "id": {sid},\n'
+        start = text.find(opening)
+        if start < 0 or text.find(opening, start + 1) >= 0:
+            return None
+        end = text.find("\n    }", start + 1)
+        if end < 0:
+            return None
+        text = text[: start + 1] + _entry_text(ledger.source(sid)) + text[end + 6 :]
+    return text
 
 
 def _entry_text(source: Source) -> str:

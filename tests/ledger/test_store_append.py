@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeledger.errors import LedgerError
@@ -48,15 +48,35 @@ def test_add_keeps_the_text_of_entries_it_did_not_change(tmp_path: Path) -> None
     assert json.loads(after) == expected
 
 
-def test_a_change_to_an_old_entry_rewrites_the_file_whole(tmp_path: Path) -> None:
+def test_a_changed_old_entry_is_rewritten_in_place(tmp_path: Path) -> None:
+    """A quote on source 2 rewrites entry 2 alone: entry 1 keeps its hand-escaped spelling."""
     path = tmp_path / "ledger.json"
     _fill(path, 3)
     path.write_text(path.read_text(encoding="utf-8").replace("\u00e9", "\\u00e9"), encoding="utf-8")
     with transaction(path) as book:
         book.add("https://example.org/new")
-        book.add_quote(book.source(1), Quote("some words", "2024-01-01"))
+        book.add_quote(book.source(2), Quote("some words", "2024-01-01"))
+        expected = book.to_dict()
+    after = path.read_text(encoding="utf-8")
+    assert json.loads(after) == expected
+    first, rest = after.split('"id": 2,')
+    second = rest.split('"id": 3,')[0]
+    assert "\\u00e9" in first and "\u00e9" in second and "some words" in second
+
+
+def test_a_change_the_layout_hides_rewrites_the_file_whole(tmp_path: Path) -> None:
+    """An entry whose opening lines appear twice (a copy nested in another entry's unknown
+    field, laid out as an entry) is not guessed at: the file is written whole."""
+    path = tmp_path / "ledger.json"
+    _fill(path, 2)
+    text = path.read_text(encoding="utf-8")
+    decoy = '"note": [\n    {\n      "id": 2,\n      "url": "x"\n    }\n  ],\n      "quotes"'
+    path.write_text(text.replace('"quotes"', decoy, 1), encoding="utf-8")
+    with transaction(path) as book:
+        book.add_quote(book.source(2), Quote("some words here", "2024-01-01"))
+        expected = book.to_dict()
+    assert json.loads(path.read_text(encoding="utf-8")) == expected
     assert path.read_text(encoding="utf-8") == dump_ledger(load_ledger(path))
-    assert "\\u00e9" not in path.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -118,6 +138,7 @@ _urls = st.from_regex(
 )
 
 
+@settings(deadline=None)  # a busy machine is no failure
 @given(st.lists(_urls, max_size=6))
 def test_one_pass_agrees_with_the_check_of_each(urls: list[str]) -> None:
     assert all_canonical(urls) == all(is_canonical(u) for u in urls)
