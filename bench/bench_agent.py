@@ -39,10 +39,11 @@ PAGE = "Sea ice floats on the ocean because frozen water is less dense than liqu
 QUOTE = "frozen water is less dense than liquid water"
 
 
-def citeledger() -> list[str]:
-    """The console script installed with this Python (a version manager's shim on PATH would
-    time a shell script too), else ``python -m citeledger``."""
-    beside = Path(sys.executable).parent / "citeledger"
+def citeledger(bin_dir: Path | None = None) -> list[str]:
+    """The console script in ``bin_dir`` (the bench's own install), else the one installed
+    with this Python (a version manager's shim on PATH would time a shell script too), else
+    ``python -m citeledger``."""
+    beside = (bin_dir or Path(sys.executable).parent) / "citeledger"
     return [str(beside)] if beside.exists() else [sys.executable, "-m", "citeledger"]
 
 
@@ -54,6 +55,11 @@ def prepare(work: Path, sources: int = 10) -> Path:
         for n in range(1, sources + 1):
             source = book.add(f"https://example.org/sea-ice/{n}", title=f"Sea ice {n}")[0]
             book.add_quote(source, Quote(text=QUOTE, added=today()))
+    return prepare_draft(work, sources)
+
+
+def prepare_draft(work: Path, sources: int = 10) -> Path:
+    """The one-page draft citing sources 1 to ``sources``, with its Sources block."""
     body = "\n\n".join(_PARAGRAPH.format(n=n) for n in range(1, sources + 1))
     lines = [f"[{n}] https://example.org/sea-ice/{n} — Sea ice {n}" for n in range(1, sources + 1)]
     draft = work / "draft.md"
@@ -61,17 +67,21 @@ def prepare(work: Path, sources: int = 10) -> Path:
     return draft
 
 
-def run(argv: list[str], work: Path) -> None:
+def _run(argv: list[str], work: Path) -> None:
     done = subprocess.run(argv, cwd=work, capture_output=True, check=False)
     if done.returncode != 0:
         sys.exit(f"failed: {' '.join(argv)}\n{done.stderr.decode()[-2000:]}")
 
 
-def process_calls(work: Path, draft: Path) -> dict[str, tuple[Callable[[], None], ...]]:
-    """Each measured call and its baseline (several baselines run one after the other)."""
-    cl = [*citeledger(), "--ledger", "ledger.json"]
+def process_calls(
+    work: Path, draft: Path, bin_dir: Path | None = None, run: Callable[..., None] | None = None
+) -> dict[str, tuple[Callable[[], None], ...]]:
+    """Each measured call and its baseline (several baselines run one after the other), from
+    the console scripts and Python of ``bin_dir`` (default: this Python's)."""
+    run = run or _run
+    cl = [*citeledger(bin_dir), "--ledger", "ledger.json"]
     counter = iter(range(10**9))
-    python = [sys.executable, "-c", "pass"]
+    python = [str(bin_dir / "python") if bin_dir else sys.executable, "-c", "pass"]
     parse = [pandoc_path(), "-f", "markdown", "-t", "json", draft.name]
 
     def add() -> None:
@@ -95,7 +105,9 @@ def process_calls(work: Path, draft: Path) -> dict[str, tuple[Callable[[], None]
     }
 
 
-def mcp_seconds(work: Path, draft: Path, runs: int) -> dict[str, list[float]]:
+def mcp_seconds(
+    work: Path, draft: Path, runs: int, bin_dir: Path | None = None
+) -> dict[str, list[float]]:
     """Wall times, alternating: ``pandoc -t json``, verify through the server, ``python -c
     pass``, add through the server. The server starts once; its start is not timed."""
     import anyio
@@ -103,12 +115,13 @@ def mcp_seconds(work: Path, draft: Path, runs: int) -> dict[str, list[float]]:
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     parse = [pandoc_path(), "-f", "markdown", "-t", "json", draft.name]
+    python = [str(bin_dir / "python") if bin_dir else sys.executable, "-c", "pass"]
     times: dict[str, list[float]] = {"pandoc": [], "verify": [], "python": [], "add": []}
 
     async def talk() -> None:
         server = StdioServerParameters(
-            command=citeledger()[0],
-            args=[*citeledger()[1:], "--ledger", "ledger.json", "mcp"],
+            command=citeledger(bin_dir)[0],
+            args=[*citeledger(bin_dir)[1:], "--ledger", "ledger.json", "mcp"],
             env=dict(os.environ),
             cwd=work,
         )
@@ -117,14 +130,14 @@ def mcp_seconds(work: Path, draft: Path, runs: int) -> dict[str, list[float]]:
             await session.call_tool("verify", {"files": [draft.name]})  # warm
             for k in range(runs):
                 started = time.perf_counter()
-                run(parse, work)
+                _run(parse, work)
                 times["pandoc"].append(time.perf_counter() - started)
                 started = time.perf_counter()
                 done = await session.call_tool("verify", {"files": [draft.name]})
                 times["verify"].append(time.perf_counter() - started)
                 assert (done.structured_content or {}).get("ok"), done.content
                 started = time.perf_counter()
-                run([sys.executable, "-c", "pass"], work)
+                _run(python, work)
                 times["python"].append(time.perf_counter() - started)
                 started = time.perf_counter()
                 await session.call_tool("add", {"urls": [f"https://example.org/mcp/{k}"]})

@@ -73,7 +73,9 @@ def sentence(rng: random.Random) -> str:
     return " ".join(words).capitalize() + "."
 
 
-def make_report(folder: Path, target_kb: int, seed: int = 1) -> Path:
+def make_report(folder: Path, target_kb: int, seed: int = 1, *, dense: bool = False) -> Path:
+    """A report of about ``target_kb`` KB citing the 500 sources of ``folder/ledger.json``: 60%
+    of sentences cite one or two of them, or, ``dense``, every sentence cites two or three."""
     rng = random.Random(seed)
     ledger = {
         "version": 1,
@@ -100,8 +102,9 @@ def make_report(folder: Path, target_kb: int, seed: int = 1) -> Path:
             sentences = []
             for _ in range(rng.randint(3, 7)):
                 s = sentence(rng)
-                if rng.random() < 0.6:
-                    ids = rng.sample(range(1, N_SOURCES + 1), rng.choice((1, 1, 1, 2)))
+                if dense or rng.random() < 0.6:
+                    counts = (2, 3) if dense else (1, 1, 1, 2)
+                    ids = rng.sample(range(1, N_SOURCES + 1), rng.choice(counts))
                     cited.update(ids)
                     s += "".join(f"[{i}]" for i in ids)
                 sentences.append(s)
@@ -110,7 +113,7 @@ def make_report(folder: Path, target_kb: int, seed: int = 1) -> Path:
             size += len(paragraph)
     entries = [f"[{i}] https://example.org/source/{i}" for i in sorted(cited)]
     parts.append("\n## Sources\n\n" + "\n".join(entries) + "\n")
-    path = folder / f"report-{target_kb}k.md"
+    path = folder / f"report-{target_kb}k{'-dense' if dense else ''}.md"
     path.write_text("".join(parts), encoding="utf-8")
     return path
 

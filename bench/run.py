@@ -1,8 +1,14 @@
 """All of citeledger's speed figures in one run, as ratios against the obvious baseline.
 
-    python bench/run.py                # the full run (several minutes)
-    python bench/run.py --quick        # a smoke run on small inputs (well under a minute)
+    python bench/run.py                # the full run (half an hour on a busy 2-core machine)
+    python bench/run.py --quick        # a smoke run on small inputs (a few minutes)
     python bench/run.py --record       # also write bench/RESULTS.md
+    python bench/run.py --plot         # also draw bench/growth.svg (ratio against size)
+
+Every console script is timed as a user runs it: a wheel of this checkout is built and
+installed with its dependencies into a throwaway virtual environment (``install.py``), and its
+scripts are timed beside that environment's own ``python -c pass`` (``--here`` times this
+Python's scripts instead, for a quick look during development).
 
 One table, every pair measured side by side in the same run (runs alternate between the
 baseline and citeledger, so both see the same machine load):
@@ -19,7 +25,13 @@ baseline and citeledger, so both see the same machine load):
   ``verify`` of a one-page draft against ``python -c pass`` plus ``pandoc -t json``, and
   ``verify`` and ``add`` as calls to one running ``citeledger mcp`` server;
 - a 500-page wiki build from one 1.6 MB draft against one pandoc conversion of that draft;
-- ``citeledger quote`` on a 50 MB page against reading, hashing and decoding the page.
+- ``citeledger quote`` on a 50 MB page against reading, hashing and decoding the page;
+- the growth rows (``bench_growth``): ledgers of 100 to 50,000 sources, reports of 1.7 to 10 MB
+  and one of about 100,000 citations, wikis of 500 to 5,000 pages; each measure's ratio at its
+  largest size against its ratio at its smallest is the growth table (target at most 1.15).
+
+Peak memory (the largest resident set of any process of a measured command) stands beside the
+times where the command is a process.
 
 Wall times are medians; CPU times (this process plus the children it waited for) are printed
 beside them because they are steadier on a shared machine. The generators and helpers come from
@@ -34,105 +46,42 @@ import datetime as dt
 import json
 import os
 import platform
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import bench_agent
 import bench_filter
-import bench_ledger
+import bench_growth
 import bench_support
-import bench_wiki
+import install
+import plot
+from measure import Row, Sample, command, measure, side_by_side
 
 from citeledger.document.markers import scan
 from citeledger.ledger import load_ledger
 from citeledger.pandoc import pandoc_path, pandoc_version, run_pandoc
-from citeledger.publish.wiki import FORMATS, build_wiki
 from citeledger.verify import verify
 
 HERE = Path(__file__).resolve().parent
 
 
-@dataclass
-class Sample:
-    wall: float
-    cpu: float
+# The folder of the console scripts and the Python timed (the bench's own install).
+BIN = Path(sys.executable).parent
 
 
-@dataclass
-class Row:
-    what: str
-    size: str
-    baseline: str
-    base: Sample
-    ours: Sample
-    target: str = ""
-
-    @property
-    def ratio(self) -> float:
-        return self.ours.wall / self.base.wall
-
-    @property
-    def cpu_ratio(self) -> float:
-        return self.ours.cpu / self.base.cpu if self.base.cpu > 0 else float("nan")
-
-
-def _children_cpu() -> float:
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return kids.ru_utime + kids.ru_stime
-
-
-def _cpu() -> float:
-    return time.process_time() + _children_cpu()
-
-
-def measure(fn: Callable[[], object]) -> Sample:
-    wall0, cpu0 = time.perf_counter(), _cpu()
-    fn()
-    return Sample(time.perf_counter() - wall0, _cpu() - cpu0)
-
-
-def side_by_side(
-    base: Callable[[], object], ours: Callable[[], object], runs: int, warm: bool = True
-) -> tuple[Sample, Sample]:
-    """Alternate the two, ``runs`` times each; medians of wall and CPU time."""
-    if warm:
-        base()
-        ours()
-    b: list[Sample] = []
-    o: list[Sample] = []
-    for _ in range(runs):
-        b.append(measure(base))
-        o.append(measure(ours))
-
-    def med(samples: list[Sample]) -> Sample:
-        return Sample(
-            statistics.median(s.wall for s in samples), statistics.median(s.cpu for s in samples)
-        )
-
-    return med(b), med(o)
-
-
-def command(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> Callable[[], None]:
-    def run() -> None:
-        proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
-        if proc.returncode != 0:
-            sys.exit(f"failed: {' '.join(argv)}\n{proc.stderr.decode()[-2000:]}")
-
-    return run
+def _python() -> str:
+    return str(BIN / "python") if (BIN / "python").exists() else sys.executable
 
 
 def _script(name: str) -> str:
-    """The console script installed with this Python: a version manager's shim found first on
-    PATH (pyenv's is a shell script) would add its own start to every run."""
-    beside = Path(sys.executable).parent / name
+    """The console script of the timed install: a version manager's shim found first on PATH
+    (pyenv's is a shell script) would add its own start to every run."""
+    beside = BIN / name
     found = str(beside) if beside.exists() else shutil.which(name) or str(beside)
     if not Path(found).exists():
         sys.exit(f"{name} is not installed: pip install -e .")
@@ -184,7 +133,7 @@ def convert_rows(work: Path, draft: Path, runs: int) -> list[Row]:
         for fmt in outputs:
             command([pandoc, draft.name, "-o", f"plain.{fmt}"], work)()
 
-    cli = [sys.executable, "-m", "citeledger", "--ledger", "ledger.json", "convert", draft.name]
+    cli = [_script("citeledger"), "--ledger", "ledger.json", "convert", draft.name]
     for fmt in outputs:
         cli += ["-o", f"convert.{fmt}"]
     baseline = "3 x pandoc -o, one after another"
@@ -209,11 +158,11 @@ def verify_rows(work: Path, drafts: list[Path], runs: int) -> list[Row]:
     rows = []
     for draft in drafts:
         parse = [pandoc, "-f", "markdown", "-t", "json", draft.name]
-        cli = [sys.executable, "-m", "citeledger", "verify", draft.name, "--ledger", "ledger.json"]
+        cli = [_script("citeledger"), "verify", draft.name, "--ledger", "ledger.json"]
         b, o = side_by_side(command(parse, work), command(cli, work), runs)
         goal = "<= 1.5x" if draft == drafts[-1] and len(drafts) > 1 else ""
         rows.append(Row("citeledger verify (process)", _kb(draft), "pandoc -t json", b, o, goal))
-        raw = subprocess.run(parse, cwd=work, capture_output=True, check=True).stdout
+        raw = run_pandoc(parse[1:], cwd=work)
         text = draft.read_text(encoding="utf-8")
 
         def own_work(raw: bytes = raw, text: str = text, name: str = draft.name) -> None:
@@ -230,9 +179,9 @@ def verify_rows(work: Path, drafts: list[Path], runs: int) -> list[Row]:
 def ledger_rows(work: Path, sizes: list[int], runs: int) -> list[Row]:
     for name in [k for k in os.environ if k.endswith("_LEDGER")]:
         del os.environ[name]
-    cl = bench_ledger._citeledger()
+    cl = [_script("citeledger")]
     env = _bytecode_env()
-    baseline = command([sys.executable, "-c", "pass"], work, env)
+    baseline = command([_python(), "-c", "pass"], work, env)
     counter = iter(range(10**9))
 
     def add_into(ledger: str) -> Callable[[], None]:
@@ -244,10 +193,6 @@ def ledger_rows(work: Path, sizes: list[int], runs: int) -> list[Row]:
 
     b, o = side_by_side(baseline, add_into("empty.json"), max(runs, 5))
     rows = [Row("citeledger add URL", "new ledger", "python -c pass", b, o, "<= 3.0x")]
-    for n in sizes:
-        bench_ledger._fill(work / f"ledger-{n}.json", n)
-        b, o = side_by_side(baseline, add_into(f"ledger-{n}.json"), runs)
-        rows.append(Row("citeledger add URL", f"{n:,} sources", "python -c pass", b, o))
     per_source: dict[int, Sample] = {}
     for n in sizes:
         results = {
@@ -257,7 +202,7 @@ def ledger_rows(work: Path, sizes: list[int], runs: int) -> list[Row]:
         samples = []
         for r in range(runs):
             ingest = [*cl, "--ledger", f"ingest-{n}-{r}.json", "ingest", f"search-{n}.json"]
-            samples.append(measure(command(ingest, work)))
+            samples.append(measure(command(ingest, work, env)))
         wall = statistics.median(s.wall for s in samples) / n
         cpu = statistics.median(s.cpu for s in samples) / n
         per_source[n] = Sample(wall, cpu)
@@ -291,12 +236,12 @@ def agent_rows(work: Path, runs: int) -> list[Row]:
     folder.mkdir()
     draft = bench_agent.prepare(folder)
     rows = []
-    for name, (base, ours) in bench_agent.process_calls(folder, draft).items():
+    for name, (base, ours) in bench_agent.process_calls(folder, draft, BIN).items():
         b, o = side_by_side(base, ours, max(runs, 5))
         what, baseline = _AGENT_BASELINES[name]
         rows.append(Row(what, "10 sources", baseline, b, o, "<= 1.5x"))
     try:
-        seen = bench_agent.mcp_seconds(folder, draft, max(runs, 5))
+        seen = bench_agent.mcp_seconds(folder, draft, max(runs, 5), BIN)
     except ImportError:
         print("  (mcp rows skipped: pip install 'citeledger[mcp]')", file=sys.stderr)
         return rows
@@ -307,27 +252,6 @@ def agent_rows(work: Path, runs: int) -> list[Row]:
     what = "add through citeledger mcp (a call)"
     rows.append(Row(what, "10 sources", "python -c pass", med["python"], med["add"], "<= 20 ms"))
     return rows
-
-
-def wiki_row(work: Path, pages: int, size: int, runs: int) -> Row:
-    folder = work / "wiki"
-    folder.mkdir()
-    draft = folder / "draft.md"
-    draft.write_text(bench_wiki.make_draft(pages, size, 500), encoding="utf-8")
-    (folder / "ledger.json").write_text(bench_wiki.make_ledger(500), encoding="utf-8")
-    ledger = load_ledger(folder / "ledger.json")
-    fmt = FORMATS["gfm"]
-
-    def plain() -> None:
-        run_pandoc([str(draft), "-f", "markdown", "-t", fmt.writer, *fmt.args])
-
-    def wiki() -> None:
-        build_wiki([draft], folder / "out", ledger, fmt="gfm", say=lambda _l: None)
-
-    b, o = side_by_side(plain, wiki, runs, warm=False)
-    return Row(
-        f"citeledger wiki, {pages} pages", _kb(draft), "pandoc -t gfm, whole draft", b, o, "<= 1.5x"
-    )
 
 
 def quote_row(work: Path, megabytes: int, runs: int) -> Row:
@@ -348,7 +272,7 @@ def quote_row(work: Path, megabytes: int, runs: int) -> Row:
         encoding="utf-8",
     )
     floor = [
-        sys.executable,
+        _python(),
         "-c",
         "import hashlib, sys; d = open(sys.argv[1], 'rb').read(); "
         "hashlib.sha256(d).hexdigest(); d.decode('utf-8')",
@@ -358,11 +282,14 @@ def quote_row(work: Path, megabytes: int, runs: int) -> Row:
 
     def quote() -> None:
         text = f"needle sentence number {next(counter)} is at the very end"
-        argv = [sys.executable, "-m", "citeledger", "--ledger", "ledger.json", "quote", "1"]
-        command([*argv, "--text", text, "--from", "page.txt"], folder)()
+        argv = [_script("citeledger"), "--ledger", "ledger.json", "quote", "1"]
+        command([*argv, "--text", text, "--from", "page.txt"], folder, peak=True)()
 
-    b, o = side_by_side(command(floor, folder), quote, runs)
-    return Row("citeledger quote --from PAGE", _kb(page), "read + sha256 + decode", b, o)
+    b, o = side_by_side(command(floor, folder, peak=True), quote, runs)
+    what = "citeledger quote --from PAGE"
+    return Row(
+        what, _kb(page), "read + sha256 + decode", b, o, "<= 3.0x" if megabytes >= 50 else ""
+    )
 
 
 # --- the table ------------------------------------------------------------------------------------
@@ -375,6 +302,7 @@ HEADER = (
     "citeledger time",
     "ratio",
     "cpu ratio",
+    "peak memory (baseline / citeledger)",
 )
 
 
@@ -386,12 +314,21 @@ def seconds(t: float) -> str:
     return f"{t * 1e6:.0f} us"
 
 
+def megabytes(kb: int) -> str:
+    return f"{kb / 1024:.0f} MB" if kb else "n/a"
+
+
 def table(rows: list[Row]) -> list[str]:
     lines = [
         "| " + " | ".join(HEADER) + " | target |",
-        "|" + "|".join(["---"] * 3 + ["---:"] * 4 + ["---"]) + "|",
+        "|" + "|".join(["---"] * 3 + ["---:"] * 5 + ["---"]) + "|",
     ]
     for r in rows:
+        peak = (
+            f"{megabytes(r.base.peak_kb)} / {megabytes(r.ours.peak_kb)}"
+            if r.ours.peak_kb
+            else "n/a"
+        )
         cells = [
             r.what,
             r.size,
@@ -400,9 +337,31 @@ def table(rows: list[Row]) -> list[str]:
             seconds(r.ours.wall),
             f"{r.ratio:.2f}x",
             f"{r.cpu_ratio:.2f}x" if r.cpu_ratio == r.cpu_ratio else "n/a",  # nan: not measured
+            peak,
             r.target,
         ]
         lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+GROWTH_TARGET = 1.15
+
+
+def growth_table(rows: list[Row]) -> list[str]:
+    """Each measure's ratio at its largest size against its ratio at its smallest (wall and
+    CPU): at most 1.15 is cost that grows no faster than the work."""
+    lines = [
+        "| measure | sizes | ratio, smallest | ratio, largest | growth | cpu growth | target |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
+    for name, rs in plot.series(rows).items():
+        first, last = rs[0], rs[-1]
+        growth = last.ratio / first.ratio
+        cpu = last.cpu_ratio / first.cpu_ratio if first.cpu_ratio == first.cpu_ratio else 0
+        lines.append(
+            f"| {name} | {first.size} to {last.size} | {first.ratio:.2f}x | {last.ratio:.2f}x "
+            f"| {growth:.2f} | {cpu:.2f} | <= {GROWTH_TARGET} |"
+        )
     return lines
 
 
@@ -414,55 +373,117 @@ def machine() -> list[str]:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     return [
         f"- cores: {os.cpu_count()}{f' ({model})' if model else ''}",
-        f"- load average when the run started: {load}",
+        f"- load average when the run started: {_load()}",
         f"- Python {platform.python_version()} on {platform.system()} {platform.machine()}",
         f"- pandoc {'.'.join(map(str, pandoc_version()))}",
     ]
 
 
+def _load() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+
+
 def main() -> None:
+    global BIN
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small inputs, one run each")
     ap.add_argument("--runs", type=int, default=None, help="runs per measurement (default 3)")
     ap.add_argument("--record", action="store_true", help="write bench/RESULTS.md")
+    ap.add_argument("--plot", action="store_true", help="draw bench/growth.svg")
+    ap.add_argument("--here", action="store_true", help="time this Python's scripts, no install")
+    ap.add_argument(
+        "--replot", action="store_true", help="only redraw growth.svg from results.json"
+    )
+    ap.add_argument(
+        "--only",
+        default="",
+        help="comma-separated steps (filter, convert, verify, ledger, "
+        "agent, quote, growth-ledger, growth-report, growth-wiki)",
+    )
     args = ap.parse_args()
+    if args.replot:
+        rows = plot.load_rows(HERE / "results.json")
+        svg = plot.growth_svg(rows, "citeledger: ratio to its baseline as the work grows")
+        (HERE / "growth.svg").write_text(svg, encoding="utf-8")
+        return
     runs = args.runs or (1 if args.quick else 3)
+    big = 1 if args.quick else max(1, runs // 2)  # runs at the largest sizes
     sizes_kb = [100] if args.quick else [100, 400, 1600]
-    ledger_sizes = [100, 1_000] if args.quick else [100, 1_000, 10_000]
-    wiki_pages, wiki_size = (50, 160_000) if args.quick else (500, 1_600_000)
+    ingest_sizes = [100, 1_000] if args.quick else [100, 1_000, 10_000]
+    ledger_sizes = [100, 1_000] if args.quick else [100, 1_000, 10_000, 50_000]
+    report_kb = [400, 800, 400] if args.quick else [1_700, 5_000, 10_000, 4_200]
+    wiki_pages = [50, 200] if args.quick else [500, 2_000, 5_000]
     quote_mb = 5 if args.quick else 50
     started = time.perf_counter()
-    info = machine()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="citeledger-bench-") as tmp:
         work = Path(tmp)
+        if not args.here:
+            print("installing the wheel into a throwaway venv ...", file=sys.stderr, flush=True)
+            BIN = install.install(work)
+            # Every command from here runs the installed wheel, not this checkout.
+            os.environ.pop("PYTHONPATH", None)
+        info = machine()  # the load now, after the install, as the measuring starts
         drafts = [bench_filter.make_report(work, kb) for kb in sizes_kb]
+        # Cheapest first: a run cut short (a deadline, a busy machine) has recorded the most.
         steps: list[tuple[str, Callable[[], list[Row]]]] = [
+            ("agent", lambda: agent_rows(work, runs)),
+            ("ledger", lambda: ledger_rows(work, ingest_sizes, runs)),
+            ("growth-ledger", lambda: bench_growth.ledger_rows(work, BIN, ledger_sizes, runs)),
+            ("quote", lambda: [quote_row(work, quote_mb, runs)]),
+            ("verify", lambda: verify_rows(work, drafts, runs)),
+            ("growth-report", lambda: bench_growth.report_rows(work, BIN, report_kb, big)),
+            ("growth-wiki", lambda: bench_growth.wiki_rows(work, wiki_pages, big)),
             ("filter", lambda: filter_rows(work, drafts, sizes_kb, runs)),
             ("convert", lambda: convert_rows(work, drafts[-1], runs)),
-            ("verify", lambda: verify_rows(work, drafts, runs)),
-            ("ledger", lambda: ledger_rows(work, ledger_sizes, runs)),
-            ("agent", lambda: agent_rows(work, runs)),
-            ("wiki", lambda: [wiki_row(work, wiki_pages, wiki_size, runs)]),
-            ("quote", lambda: [quote_row(work, quote_mb, runs)]),
             ("support", lambda: bench_support.run_rows(work, runs, side_by_side, Row)),
         ]
-        for name, step in steps:
-            print(f"measuring {name} ...", file=sys.stderr, flush=True)
+        wanted = {w for w in args.only.split(",") if w}
+        todo = [(n, step) for n, step in steps if not wanted or n in wanted]
+        for k, (name, step) in enumerate(todo):
+            print(f"measuring {name} ... (load {_load()})", file=sys.stderr, flush=True)
             rows += step()
-    elapsed = time.perf_counter() - started
+            if args.record or args.plot:  # after each step: a run cut short keeps its rows
+                left = [n for n, _ in todo[k + 1 :]]
+                report(args, rows, info, runs, big, time.perf_counter() - started, left)
+    report(args, rows, info, runs, big, time.perf_counter() - started, [], final=True)
+
+
+def report(
+    args: argparse.Namespace,
+    rows: list[Row],
+    info: list[str],
+    runs: int,
+    big: int,
+    elapsed: float,
+    left: list[str],
+    final: bool = False,
+) -> None:
     invocation = "python bench/run.py" + (" --quick" if args.quick else "")
     if args.runs:
         invocation += f" --runs {args.runs}"
+    if args.only:
+        invocation += f" --only {args.only}"
     if args.record:
         invocation += " --record"
+    if args.plot:
+        invocation += " --plot"
     lines = table(rows)
-    print("\n".join(lines))
-    print(f"\n{runs} alternating run(s) per pair; {elapsed:.0f} s in all", file=sys.stderr)
+    growth = growth_table(rows)
+    if final:
+        print("\n".join(lines))
+        print()
+        print("\n".join(growth))
+        print(f"\n{runs} alternating run(s) per pair; {elapsed:.0f} s in all", file=sys.stderr)
+    if args.plot:
+        svg = plot.growth_svg(rows, "citeledger: ratio to its baseline as the work grows")
+        (HERE / "growth.svg").write_text(svg, encoding="utf-8")
+        if final:
+            print(f"wrote {HERE.name}/growth.svg", file=sys.stderr)
     if args.record:
+        where = "a throwaway venv" if not args.here else "this Python"
         doc = [
             "# Benchmark results",
             "",
@@ -470,20 +491,47 @@ def main() -> None:
             "figures that matter: absolute times depend on the machine and its load. Each pair",
             "was measured side by side in one run, alternating baseline and citeledger; wall",
             'times are medians; "cpu ratio" compares CPU seconds (process plus children),',
-            "which a busy machine disturbs far less than the wall clock.",
+            "which a busy machine disturbs far less than the wall clock. Peak memory is the",
+            "largest resident set of any one process of the command.",
             "",
-            f"Command: `{invocation}` ({runs} run(s) per pair, {elapsed:.0f} s in all), "
-            f"{dt.date.today().isoformat()}.",
+            f"Command: `{invocation}` ({runs} run(s) per pair, {big} at the largest sizes, "
+            f"{elapsed:.0f} s in all), {dt.date.today().isoformat()}. Console scripts: a wheel "
+            f"of this checkout installed into {where}, beside its own `python -c pass`.",
             "",
             "Machine:",
             "",
             *info,
             "",
+            *([f"Partial: the run was stopped before {', '.join(left)}.", ""] if left else []),
             *lines,
+            "",
+            "## Growth",
+            "",
+            "Each measure's ratio at its largest size divided by its ratio at its smallest "
+            f"(target at most {GROWTH_TARGET}); the plot: [growth.svg](growth.svg).",
+            "",
+            *growth,
             "",
         ]
         (HERE / "RESULTS.md").write_text("\n".join(doc), encoding="utf-8")
-        print(f"wrote {HERE.name}/RESULTS.md", file=sys.stderr)
+        (HERE / "results.json").write_text(
+            json.dumps([_row_json(r) for r in rows], indent=1) + "\n", encoding="utf-8"
+        )
+        if final:
+            print(f"wrote {HERE.name}/RESULTS.md", file=sys.stderr)
+
+
+def _row_json(r: Row) -> dict[str, object]:
+    return {
+        "what": r.what,
+        "size": r.size,
+        "baseline": r.baseline,
+        "base": vars(r.base),
+        "ours": vars(r.ours),
+        "target": r.target,
+        "series": r.series,
+        "x": r.x,
+    }
 
 
 if __name__ == "__main__":

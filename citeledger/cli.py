@@ -18,7 +18,6 @@ import errno
 import os
 import signal
 import sys
-import threading
 from typing import Any, TextIO
 
 from .commands._console import colour_wanted, paint
@@ -111,14 +110,15 @@ def _handle_stop_signals() -> dict[int, Any]:
     """Install :func:`_terminate` for SIGTERM, and for SIGINT unless it is ignored (a job
     started in the background); returns the handlers to put back."""
     previous: dict[int, Any] = {}
-    if threading.current_thread() is not threading.main_thread():
-        return previous
     for signum in (signal.SIGTERM, signal.SIGINT):
         current = signal.getsignal(signum)
         if signum == signal.SIGINT and current is not signal.default_int_handler:
             continue
+        try:
+            signal.signal(signum, _terminate)
+        except ValueError:  # not the main thread, the only one that may handle signals
+            break
         previous[signum] = current
-        signal.signal(signum, _terminate)
     return previous
 
 

@@ -33,13 +33,15 @@ import contextlib
 import os
 import stat
 import struct
-import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import CiteledgerError, DraftError, OutputError
+
+if TYPE_CHECKING:
+    import zipfile
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
@@ -427,6 +429,8 @@ def check_archive(path: str | Path) -> None:
     """Refuse (``DraftError``) the zip at ``path`` if inflating it would cost more than a real
     document does (see the module docstring). A file that is no zip passes: its reader says
     what is wrong with it."""
+    import zipfile  # here: every command imports this module, few open a zip
+
     try:
         archive = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile, ValueError):

@@ -129,13 +129,11 @@ def pandoc_path() -> str:
 
 @functools.cache
 def _version(path: str) -> Version:
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
-    except OSError:
+    # The runtime-options probe prints the version too: one pandoc start answers both.
+    stdout = _probe(path, _memory_limit())[0]
+    if "MacFarlane" not in stdout:  # every pandoc names its author; true(1) has a version too
         return (0,)
-    if "MacFarlane" not in out.stdout:  # every pandoc names its author; true(1) has a version too
-        return (0,)
-    first = out.stdout.split("\n", 1)[0].split()
+    first = stdout.split("\n", 1)[0].split()
     try:
         return tuple(int(p) for p in first[-1].split("."))
     except (IndexError, ValueError):
@@ -320,19 +318,36 @@ def _memory_args(path: str) -> list[str]:
     return ["+RTS", f"-M{limit}", "-RTS", "--RTS"] if _takes_rts(path, limit) else []
 
 
-@functools.lru_cache(maxsize=8)
 def _takes_rts(path: str, limit: str) -> bool:
-    """Whether the pandoc at ``path`` takes runtime options (one ``--version`` run, cached)."""
+    """Whether the pandoc at ``path`` takes runtime options (see :func:`_probe`)."""
+    return _probe(path, limit)[1]
+
+
+@functools.lru_cache(maxsize=8)
+def _probe(path: str, limit: str) -> tuple[str, bool]:
+    """What ``--version`` prints and whether the pandoc at ``path`` takes runtime options: one
+    ``--version`` run with them, and one without only when that fails (cached). Every command
+    that runs pandoc asks both, and each pandoc start is a share of a short verify's time."""
     try:
         done = subprocess.run(
             [path, "+RTS", f"-M{limit}", "-RTS", "--RTS", "--version"],
             capture_output=True,
+            text=True,
+            errors="replace",
             timeout=60,
             check=False,
         )
+        if done.returncode == 0:
+            return done.stdout, True
     except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+        pass
+    try:
+        out = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, errors="replace", check=False
+        )
+    except OSError:
+        return "", False
+    return out.stdout, False
 
 
 def _run(

@@ -14,7 +14,6 @@ from pathlib import Path
 from ..errors import BadInput, BadURL, CiteledgerError
 from ..ledger import Ledger, Source, load_ledger, normalize_url, today, transaction
 from ..ledger.bibliography import ISSUED_RE, Details, check_key, parse_names
-from ..ledger.dates import parse_accessed
 from ._io import echo, read_text_input, warn
 
 
@@ -40,6 +39,8 @@ def add_sources(
     problems = [f"{unit} {n + 1}: {exc.line()}" for n, exc in refused.items()]
     date = today()
     if accessed:
+        from ..ledger.dates import parse_accessed
+
         try:
             date = parse_accessed(accessed)
         except BadInput as exc:

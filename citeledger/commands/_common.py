@@ -15,7 +15,6 @@ Module-level imports stay light (``add`` runs at every retrieval).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,11 +23,11 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..errors import BadInput
-from ..ledger.model import MAX_ID
 from ..options import Options, flag_help
 from ._console import NORMAL, QUIET, VERBOSE
 from ._io import MAX_INPUT_BYTES as MAX_INPUT_BYTES
 from ._io import echo as echo
+from ._io import parse_id as parse_id
 from ._io import read_text_input as read_text_input
 from ._io import warn as warn
 from ._quick import where_ledger
@@ -214,15 +213,3 @@ def main_callback(
     ] = False,
 ) -> None:
     """A citation ledger, a pandoc filter and one verifier for grounded research."""
-
-
-def parse_id(value: str) -> int:
-    """A ledger id as typed (``3`` or ``[3]``): ASCII digits only (``²`` or ``٣`` is no id)."""
-    text = value.strip().strip("[]")
-    if not re.fullmatch(r"[0-9]{1,7}", text) or not 1 <= int(text) <= MAX_ID:
-        shown = value if len(value) <= 20 else value[:17] + "..."
-        raise BadInput(
-            f"{shown!r} is not a ledger id",
-            hint=f"give the number n of a source [n], 1 to {MAX_ID}",
-        )
-    return int(text)

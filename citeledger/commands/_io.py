@@ -5,10 +5,12 @@ these without loading typer, and every typer command through the same ones
 
 from __future__ import annotations
 
+import re
 import sys
 
 from ..errors import BadInput
 from ..ledger.files import read_file, read_stream
+from ..ledger.model import MAX_ID
 from ..messages import to_stderr
 
 # Tool output and drafts read by the verbs; far above any search result page.
@@ -46,3 +48,15 @@ def read_text_input(source: str, what: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BadInput(f"{what} {where} is not UTF-8 (bad byte at offset {exc.start})") from None
+
+
+def parse_id(value: str) -> int:
+    """A ledger id as typed (``3`` or ``[3]``): ASCII digits only (``²`` or ``٣`` is no id)."""
+    text = value.strip().strip("[]")
+    if not re.fullmatch(r"[0-9]{1,7}", text) or not 1 <= int(text) <= MAX_ID:
+        shown = value if len(value) <= 20 else value[:17] + "..."
+        raise BadInput(
+            f"{shown!r} is not a ledger id",
+            hint=f"give the number n of a source [n], 1 to {MAX_ID}",
+        )
+    return int(text)

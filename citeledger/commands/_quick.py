@@ -1,5 +1,5 @@
-"""The verbs an agent calls at every retrieval, ``add`` and ``list``, in their plain forms,
-run without typer.
+"""The verbs an agent calls at every retrieval, ``add``, ``quote`` and ``list``, in their plain
+forms, run without typer.
 
 typer (with its own click) is the largest import of a run, and these verbs need nothing of it:
 a command line made only of the flags this module knows runs here, through the same code the
@@ -14,10 +14,9 @@ import json
 from pathlib import Path
 
 from ..ledger import load_ledger
-from ..ledger.render import pick_sources
 from ..ledger.store import locate_ledger
 from ._add_sources import add_sources
-from ._io import echo
+from ._io import echo, parse_id
 
 # The group's flags this module reads before the verb, and those it lets pass (they change
 # nothing a quick verb prints).
@@ -42,6 +41,8 @@ def where_ledger(explicit: str | None, global_value: str | None) -> tuple[Path, 
 
 def list_lines(path: Path, why: str, as_json: bool) -> list[str]:
     """What ``citeledger list`` prints: ``[n] url  title  (k quotes)`` a source, or the JSON."""
+    from ..ledger.render import pick_sources  # the renderers are no cost of add and quote
+
     sources = pick_sources(load_ledger(path, missing_ok=True), None)
     if as_json:
         return [json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False)]
@@ -77,6 +78,7 @@ def _split(args: list[str]) -> tuple[str | None, str, list[str]] | None:
 # given once per value, and the switches.
 _FLAGS = {
     "list": ((), (), ("--json",)),
+    "quote": (("--text", "--from"), (), ()),
     "add": (
         ("--accessed", "--author", "--issued", "--site", "--key", "--archived"),
         ("--title",),
@@ -135,6 +137,8 @@ def run_quick(args: list[str]) -> bool:
         return True
     if not arguments:  # click's "Missing argument" line
         return False
+    if verb == "quote":
+        return _quote(arguments, given, explicit, global_ledger)
     add_sources(
         lambda: where_ledger(explicit, global_ledger)[0],
         arguments,
@@ -147,4 +151,20 @@ def run_quick(args: list[str]) -> bool:
         archived=_last(given, "--archived"),
         as_json="--json" in given,
     )
+    return True
+
+
+def _quote(
+    arguments: list[str], given: dict[str, list[str]], explicit: str | None, glob: str | None
+) -> bool:
+    """``quote ID --text TEXT [--from FILE|-]``, as the typer command runs it."""
+    text = _last(given, "--text")
+    if len(arguments) != 1 or text is None:
+        return False
+    # Loaded here: the page readers are no cost of add and list.
+    from ..ledger.attach import attach_quote
+
+    path = where_ledger(explicit, glob)[0]
+    done = attach_quote(path, parse_id(arguments[0]), text, _last(given, "--from"))
+    echo(f"[{done.id}] evidence attached ({done.count} quote(s))")
     return True

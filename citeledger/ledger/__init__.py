@@ -7,9 +7,10 @@ the other way round.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .model import SCHEMA_VERSION, Ledger, Quote, Source, today
 from .quotes import normalize_for_match, quote_in_text, word_count
-from .render import STYLES, render_block
 from .store import (
     dump_ledger,
     load_ledger,
@@ -19,6 +20,20 @@ from .store import (
     transaction,
 )
 from .urls import normalize_url
+
+if TYPE_CHECKING:
+    from .render import STYLES, render_block
+
+
+def __getattr__(name: str) -> Any:
+    """``STYLES`` and ``render_block``, loaded on first use: ``add``, ``quote`` and ``list``
+    render no Sources block, and each module loaded is start-up time."""
+    if name in ("STYLES", "render_block"):
+        from . import render
+
+        return getattr(render, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -103,7 +103,7 @@ def store_text(folder: Path, text: str) -> str:
     # A lone surrogate (no decoder citeledger uses makes one) cannot be UTF-8: stored as "?".
     data = text.encode("utf-8", "replace")
     digest = hashlib.sha256(data).hexdigest()
-    store_bytes(folder, digest, data)
+    _store(folder, digest, data)  # hashed on the line above: not twice (a page may be 50 MB)
     return digest
 
 
@@ -113,6 +113,10 @@ def store_bytes(folder: Path, digest: str, data: bytes) -> bool:
     replaced: the name promises these bytes."""
     if hashlib.sha256(data).hexdigest() != digest:
         raise ValueError("data does not match its digest")  # a caller's slip, not user input
+    return _store(folder, digest, data)
+
+
+def _store(folder: Path, digest: str, data: bytes) -> bool:
     path = evidence_path(folder, digest)
     _ensure_folder(folder)
     if read_stored(folder, digest).status == "ok":

@@ -25,8 +25,8 @@ through an older one.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,15 @@ from .bibliography import (
 from .display import display_text
 from .provided import ProviderQuote, clip_provided, provider_quotes_from
 from .quotes import normalize_for_match
-from .urls import is_legacy, normalize_url, published_url, stored_url_problem, url_key
+from .urls import (
+    all_canonical,
+    any_tracking,
+    is_legacy,
+    normalize_url,
+    published_url,
+    stored_url_problem,
+    url_key,
+)
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
@@ -68,13 +76,17 @@ def clip_title(title: str | None) -> str:
 
 def today() -> str:
     """The local date as the ledger writes it (``YYYY-MM-DD``)."""
-    return _dt.date.today().isoformat()
+    return time.strftime("%Y-%m-%d")  # the local date, as date.today() gives it
 
 
 _QUOTE_KEYS = frozenset({"text", "added", "sha256", "origin", "text_sha256"})
 _SOURCE_KEYS = frozenset(
     {"id", "url", "title", "accessed", "quotes", "author", "issued", "site", "key", "archived"}
     | {"page_sha256", "page_origin", "provider_quotes"}
+)
+# A source's fields that hold text when set, each checked on load.
+_OPTIONAL_STR = frozenset(
+    {"title", "accessed", "issued", "site", "key", "archived", "page_sha256", "page_origin"}
 )
 _PAGE_DIGEST = re.compile(r"[0-9a-f]{64}")
 _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
@@ -197,55 +209,65 @@ class Source:
         return title if not title or title.endswith((".", "?", "!")) else title + "."
 
     @classmethod
-    def from_dict(cls, data: Any, where: str) -> Source:
+    def from_dict(cls, data: Any, where: str, *, url_checked: bool = False) -> Source:
+        """A source read from a ledger file, every field checked (``url_checked``: the caller
+        found its URL canonical already, :func:`~citeledger.ledger.urls.all_canonical`)."""
         if not isinstance(data, dict):
             raise LedgerShapeError(f"{where} is not an object")
-        sid = data.get("id")
-        if isinstance(sid, bool) or not isinstance(sid, int) or sid < 1:
+        get = data.get
+        sid = get("id")
+        if type(sid) is not int or sid < 1:  # JSON makes exact types; a bool is no id
             raise LedgerShapeError(f"{where}.id is missing or not a positive whole number")
         if sid > MAX_ID:
             raise LedgerShapeError(f"{where}.id is larger than {MAX_ID}")
-        url = data.get("url")
-        if not isinstance(url, str) or not url.strip():
-            raise LedgerShapeError(f"{where}.url is missing or not a string")
-        problem = stored_url_problem(url)
-        if problem:
-            raise UnsafeLedgerEntry(f"{where}.url: {problem}")
-        raw_quotes = data.get("quotes", [])
-        if not isinstance(raw_quotes, list):
+        url: Any = get("url")  # a string: checked below, or by the caller
+        if not url_checked:
+            if not isinstance(url, str) or not url.strip():
+                raise LedgerShapeError(f"{where}.url is missing or not a string")
+            problem = stored_url_problem(url)
+            if problem:
+                raise UnsafeLedgerEntry(f"{where}.url: {problem}")
+        for name, value in data.items():
+            if name in _OPTIONAL_STR and type(value) is not str and value is not None:
+                raise LedgerShapeError(f"{where}.{name} is not a string")
+        raw_quotes = get("quotes", ())
+        if type(raw_quotes) is not list and raw_quotes != ():
             raise LedgerShapeError(f"{where}.quotes is not a list")
-        quotes = [Quote.from_dict(q, f"{where}.quotes[{i}]") for i, q in enumerate(raw_quotes)]
-        author = data.get("author")
+        if not raw_quotes:
+            quotes: list[Quote] = []
+        else:
+            quotes = [Quote.from_dict(q, f"{where}.quotes[{i}]") for i, q in enumerate(raw_quotes)]
+        author = get("author")
         if author is not None:
             problem = check_names(author, f"{where}.author")
             if problem:
                 raise LedgerShapeError(problem)
-        key = _optional_str(data, "key", where)
+        key = get("key")
         if key is not None and check_key(key):
             raise LedgerShapeError(f"{where}.key {check_key(key)}")
-        archived = _optional_str(data, "archived", where)
+        archived = get("archived")
         if archived is not None:
             problem = archived_problem(archived)
             if problem:
                 raise UnsafeLedgerEntry(f"{where}.archived: {problem}")
-        page = _optional_str(data, "page_sha256", where)
+        page = get("page_sha256")
         if page is not None and not _PAGE_DIGEST.fullmatch(page):
             raise LedgerShapeError(f"{where}.page_sha256 is not a sha256 digest")
         return cls(
-            id=sid,
-            url=url,
-            title=_optional_str(data, "title", where) or "",
-            accessed=_optional_str(data, "accessed", where) or "",
-            quotes=quotes,
-            extra={k: v for k, v in data.items() if k not in _SOURCE_KEYS},
-            author=author,
-            issued=_optional_str(data, "issued", where),
-            site=_optional_str(data, "site", where),
-            key=key,
-            archived=archived,
-            page_sha256=page,
-            page_origin=_optional_str(data, "page_origin", where),
-            provider_quotes=provider_quotes_from(data, where),
+            sid,
+            url,
+            get("title") or "",
+            get("accessed") or "",
+            quotes,
+            {} if data.keys() <= _SOURCE_KEYS else _unknown(data, _SOURCE_KEYS),
+            author,
+            get("issued"),
+            get("site"),
+            key,
+            archived,
+            page,
+            get("page_origin"),
+            provider_quotes_from(data, where),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -289,6 +311,17 @@ class Ledger:
         self._index: tuple[dict[int, Source], dict[str, Source]] | None = None
         self._keys: dict[str, Source] | None = None
         self._max_id: int | None = None
+        # Set by ``from_dict`` when every loaded URL is its own lookup key.
+        self._keys_are_urls = False
+        # Whether a change touched more than new sources appended at the end: the store then
+        # writes the file whole, else it may add the new entries to the file it read.
+        self.rewrite = False
+        self.appended: list[Source] = []
+        self._appended_ids: set[int] = set()
+        # The ids of sources read from the file that a change touched.
+        self.changed_ids: set[int] = set()
+        # The file text this ledger was read from (``store.parse_ledger``), or None.
+        self.loaded_text: str | None = None
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -297,8 +330,12 @@ class Ledger:
         The first source wins when an older tool stored two spellings of one page."""
         if self._index is None:
             by_url: dict[str, Source] = {}
-            for s in self.sources:
-                by_url.setdefault(url_key(s.url), s)
+            if self._keys_are_urls:
+                for s in reversed(self.sources):
+                    by_url[s.url] = s
+            else:
+                for s in self.sources:
+                    by_url.setdefault(url_key(s.url), s)
             self._index = ({s.id: s for s in self.sources}, by_url)
         return self._index
 
@@ -360,18 +397,18 @@ class Ledger:
         author = clean_names(details.author)
         if author and not source.author:
             source.author = author
-            self.dirty = True
+            self._changed(source)
         for name, limit in (("issued", MAX_ISSUED_SHOWN), ("site", MAX_SITE)):
             value = one_line(getattr(details, name) or "", limit)
             if value and not getattr(source, name):
                 setattr(source, name, value)
-                self.dirty = True
+                self._changed(source)
         key = details.key
         if key and not source.key and not check_key(key) and self.key_owner(key) is None:
             source.key = key
             if self._keys is not None:
                 self._keys[key] = source
-            self.dirty = True
+            self._changed(source)
 
     def carry_over(self, url: str, *, title: str, accessed: str) -> Source:
         """A new source, with the next id, for ``url`` as another ledger (being merged) stored
@@ -397,8 +434,15 @@ class Ledger:
         by_id[source.id] = source
         by_url[url_key(canonical)] = source
         self.last_id = self._max_id = source.id
+        self.appended.append(source)
+        self._appended_ids.add(source.id)
         self.dirty = True
         return source
+
+    def _changed(self, source: Source) -> None:
+        self.dirty = True
+        if source.id not in self._appended_ids:
+            self.changed_ids.add(source.id)
 
     def set_archived(self, source: Source, url: str) -> bool:
         """Store ``url`` (normalised here; ``BadURL`` when it is none) as the address of the
@@ -407,7 +451,7 @@ class Ledger:
         if source.archived == canonical:
             return False
         source.archived = canonical
-        self.dirty = True
+        self._changed(source)
         return True
 
     def set_page(self, source: Source, digest: str, origin: str) -> bool:
@@ -418,7 +462,7 @@ class Ledger:
             return False
         source.page_sha256 = digest
         source.page_origin = clip_title(origin)
-        self.dirty = True
+        self._changed(source)
         return True
 
     def fill_title(self, source: Source, title: str) -> None:
@@ -427,7 +471,7 @@ class Ledger:
         title = clip_title(title)
         if title and not source.title:
             source.title = title
-            self.dirty = True
+            self._changed(source)
 
     def add_quote(self, source: Source, quote: Quote) -> bool:
         """Attach ``quote`` unless the source already holds the same text (compared under the
@@ -436,7 +480,7 @@ class Ledger:
         if any(normalize_for_match(q.text) == key for q in source.quotes):
             return False
         source.quotes.append(quote)
-        self.dirty = True
+        self._changed(source)
         return True
 
     def add_provider_quote(self, source: Source, text: str, provider: str, origin: str) -> bool:
@@ -451,7 +495,7 @@ class Ledger:
         if any(normalize_for_match(t) == key for t in held):
             return False
         source.provider_quotes.append(ProviderQuote(text, today(), provider, origin))
-        self.dirty = True
+        self._changed(source)
         return True
 
     # -- serialising -----------------------------------------------------------------------------
@@ -479,7 +523,14 @@ class Ledger:
         raw_sources = data.get("sources")
         if not isinstance(raw_sources, list):
             raise LedgerShapeError("sources is missing or not a list")
-        sources = [Source.from_dict(s, f"sources[{i}]") for i, s in enumerate(raw_sources)]
+        # Every URL is checked on load (a ledger file is untrusted input): in one pass when all
+        # are canonical, the common case; else each on its own, which names the bad one.
+        urls = [s.get("url") if isinstance(s, dict) else None for s in raw_sources]
+        checked = all(type(u) is str for u in urls) and all_canonical(urls)  # type: ignore[arg-type]
+        sources = [
+            Source.from_dict(s, f"sources[{i}]", url_checked=checked)
+            for i, s in enumerate(raw_sources)
+        ]
         seen: set[int] = set()
         keys: set[str] = set()
         for s in sources:
@@ -494,7 +545,10 @@ class Ledger:
         if isinstance(last_id, bool) or not isinstance(last_id, int):
             raise LedgerShapeError("last_id is not a whole number")
         extra = {k: v for k, v in data.items() if k not in _LEDGER_KEYS}
-        return cls(path, sources, version=version, last_id=last_id, extra=extra)
+        ledger = cls(path, sources, version=version, last_id=last_id, extra=extra)
+        # Canonical URLs without tracking parameters are their own lookup keys.
+        ledger._keys_are_urls = checked and not any_tracking(urls)  # type: ignore[arg-type]
+        return ledger
 
 
 def archived_problem(url: str) -> str | None:
@@ -504,6 +558,11 @@ def archived_problem(url: str) -> str | None:
     if problem is None and is_legacy(url):
         return f"{url.strip()[:80]!r} is not an http(s) address"
     return problem
+
+
+def _unknown(data: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The keys of ``data`` this version does not know (kept and written back)."""
+    return {k: v for k, v in data.items() if k not in known}
 
 
 def _optional_str(data: dict[str, Any], key: str, where: str) -> str | None:

@@ -33,7 +33,7 @@ from ..errors import LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .lock_file import lock_path, prepare_lock_path
-from .model import Ledger
+from .model import Ledger, Source
 
 DEFAULT_NAME = "ledger.json"
 # Far above any real ledger (10,000 sources with quotes is a few MB), low enough that a wrong
@@ -183,7 +183,7 @@ def parse_ledger(path: Path, raw: bytes) -> Ledger:
             hint=_RECOVER,
         )
     try:
-        return Ledger.from_dict(path, data)
+        ledger = Ledger.from_dict(path, data)
     except UnsafeLedgerEntry as exc:
         raise LedgerError(
             f"ledger {path} holds an entry no reader should open: {exc}",
@@ -192,6 +192,8 @@ def parse_ledger(path: Path, raw: bytes) -> Ledger:
         ) from None
     except LedgerShapeError as exc:
         raise LedgerError(f"ledger {path} has the wrong shape: {exc}", hint=_RECOVER) from None
+    ledger.loaded_text = text
+    return ledger
 
 
 def _lone_surrogate(node: object, where: str) -> str | None:
@@ -224,8 +226,9 @@ def transaction(path: Path) -> Iterator[Ledger]:
         ledger.path = Path(path)
         yield ledger
         if ledger.dirty:
-            _write(target, dump_ledger(ledger).encode("utf-8"), path)
+            _write(target, updated_text(ledger).encode("utf-8"), path)
             ledger.dirty = False
+            ledger.loaded_text = None
 
 
 def reset_ledger(path: Path) -> Path | None:
@@ -291,6 +294,88 @@ def _write(target: Path, data: bytes, shown: Path) -> None:
 def dump_ledger(ledger: Ledger) -> str:
     """The file text: two-space indented JSON with non-ASCII kept readable, as sources.py wrote."""
     return json.dumps(ledger.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+# How the file dump_ledger writes ends: the sources list closed, the high-water mark, the object.
+_TAIL_START = '\n  ],\n  "last_id": '
+_TAIL = re.compile(r'\n  \],\n  "last_id": [0-9]+\n\}\n')
+
+
+def updated_text(ledger: Ledger) -> str:
+    """The file text after a transaction's changes. When the changes are new sources at the end
+    of a ledger read from a file that ends as :func:`dump_ledger` writes it, and a few changed
+    entries laid out as it writes them, the new and changed entries go into the text that was
+    read (an add into 10,000 sources writes out one entry, not all): the same JSON value, byte
+    for byte the same file when it was citeledger's."""
+    old = ledger.loaded_text
+    new = ledger.appended
+    kept = len(ledger.sources) - len(new)
+    if (
+        old is None
+        or ledger.rewrite
+        or ledger.extra
+        or kept < 1
+        or not old.startswith('{\n  "version": ')
+        or any(a is not b for a, b in zip(ledger.sources[kept:], new, strict=True))
+    ):
+        return dump_ledger(ledger)
+    text = old
+    if ledger.changed_ids:
+        edited = _edited(ledger, old)
+        if edited is None:
+            return dump_ledger(ledger)
+        text = edited
+    if new:
+        # The last member of the top-level object (the file ends with it) is last_id, and the
+        # keys are version, sources and last_id alone (no extra): the list it follows is the
+        # sources.
+        cut = text.rfind(_TAIL_START)
+        if cut < 0 or not _TAIL.fullmatch(text, cut):
+            return dump_ledger(ledger)
+        high = max(ledger.last_id, max(s.id for s in new))
+        entries = "".join(",\n" + _entry_text(s) for s in new)
+        text = f'{text[:cut]}{entries}\n  ],\n  "last_id": {high}\n}}\n'
+    if ledger.changed_ids:
+        # An entry found by its opening lines is checked as a whole: the text must read back
+        # as the ledger in memory (one C-speed parse and comparison, far cheaper than the
+        # pure-Python indenting encoder), else the file is written whole.
+        try:
+            same = json.loads(text) == ledger.to_dict()
+        except ValueError:
+            same = False
+        if not same:
+            return dump_ledger(ledger)
+    return text
+
+
+# At most this many changed entries are rewritten in place; more, and the file is written whole.
+_EDITS = 16
+
+
+def _edited(ledger: Ledger, old: str) -> str | None:
+    """The text with each changed source's entry (a quote added, a title filled) replaced by
+    its new text, where the file lays entries out as :func:`dump_ledger` does; None where it
+    does not (the caller checks the result as a whole)."""
+    if len(ledger.changed_ids) > _EDITS:
+        return None
+    text = old
+    for sid in ledger.changed_ids:
+        opening = f'\n    {{\n      "id": {sid},\n'
+        start = text.find(opening)
+        if start < 0 or text.find(opening, start + 1) >= 0:
+            return None
+        end = text.find("\n    }", start + 1)
+        if end < 0:
+            return None
+        text = text[: start + 1] + _entry_text(ledger.source(sid)) + text[end + 6 :]
+    return text
+
+
+def _entry_text(source: Source) -> str:
+    """One source as :func:`dump_ledger` writes it inside the sources list (a JSON string holds
+    no raw line break, so each line of its own dump is indented by the list's depth)."""
+    text = json.dumps(source.to_dict(), indent=2, ensure_ascii=False)
+    return "    " + text.replace("\n", "\n    ")
 
 
 def _folder_error(path: Path) -> LedgerError:

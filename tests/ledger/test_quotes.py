@@ -155,3 +155,11 @@ def test_any_character_substring_matches(page: str, data: st.DataObject) -> None
     quote = page[start:end]
     assume(normalize_for_match(quote))
     assert quote_in_text(quote, page)
+
+
+def test_a_quote_cut_at_a_hyphen_the_page_broke_its_line_after_matches() -> None:
+    # Found by the property test above: the quote ends (or starts) at the hyphen of
+    # ``A-\nA``, which the page's form holds as the break mark, not as a hyphen.
+    assert quote_in_text("0\xa00\xa0A-", "0\xa00\xa00\xa0A-\nA\xa0")
+    assert quote_in_text("-\nA b", "x A-\nA b")
+    assert not quote_in_text("the well-", "a the well x")
