@@ -127,10 +127,11 @@ def _verify_file(
 ) -> Report:
     from ..document.draft import open_draft
     from ..document.readers import unwrap_slides
-    from ..options import from_meta
+    from ..options.trust import front_options
     from ..verify import verify
 
     draft = open_draft(Path(file), from_format=from_format, pipeline=pipeline, name=file)
+    draft.vet(options, to_stderr)
     fmt, doc = draft.format, draft.tree
     if formats.family(fmt) == "html":
         unwrap_slides(doc)
@@ -139,7 +140,7 @@ def _verify_file(
 
         doc.setdefault("meta", {}).update(meta_entries(metadata))
     doc = pipeline.resolve_citations(doc, draft.path)
-    options = from_meta(doc.get("meta", {}), to_stderr).merged(options)
+    options = front_options(doc.get("meta", {}), options, to_stderr)
     ledger_path = resolve_ledger_path(options.ledger)
     if ledger_path not in ledgers:
         ledgers[ledger_path] = load_ledger(ledger_path, missing_ok=True)

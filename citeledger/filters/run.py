@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from ..document.grammar import Marker
@@ -25,10 +26,12 @@ from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
+from ..options.trust import env_trusts, vet
 from ..tree import Inlines, Json, PandocDoc, text_to_inlines
 from ..verify import verify_for_build
 from .base import BasePlacement, Caller, CiteContext, State, add_header_include
 from .headings import keep_heading_ids
+from .raw_html import sanitize_raw_html, writes_html
 from .registry import placement_for
 from .typst import make_compilable, unresolved_warning
 
@@ -209,7 +212,20 @@ def apply_handed(doc: Json, fmt: str, environ: Mapping[str, str]) -> State | Non
     code is code (``highlighting_as_code``)."""
     join_split_brackets(doc)
     highlighting_as_code(doc)
-    return apply(doc, fmt, say=to_stderr, caller=caller_from(environ))
+    caller = caller_from(environ)
+    trusted = env_trusts(environ)
+    here = Path.cwd()
+    vet(
+        doc,
+        trusted=trusted,
+        name=caller.source_name,
+        folder=here,
+        say=to_stderr,
+        ledger_inside=here,
+    )
+    if not trusted and writes_html(fmt):
+        sanitize_raw_html(doc)
+    return apply(doc, fmt, say=to_stderr, caller=caller)
 
 
 def caller_from(environ: Mapping[str, str]) -> Caller:

@@ -17,14 +17,15 @@ project file; never the draft's own front matter) keeps its raw HTML as written.
 
 from __future__ import annotations
 
+import html as html_text
 import re
 from functools import lru_cache
 from typing import Any
 
 from .. import formats
+from ..options.trust import HTML_RAW
 from ..tree import Element, Json, elements
 
-_HTML_FORMATS = ("html", "html4", "html5")
 # Attributes harmless on any element: the writing direction and language of right-to-left
 # text, a tooltip, a class for the page's own stylesheet, and an ``alt`` text (READMEs put one
 # on a badge's link too: the words stay in the page).
@@ -62,9 +63,51 @@ def clean(html: str) -> str:
 # Attributes a draft may give any element (``[x]{onclick=...}``, ``![](a.png){onerror=...}``)
 # that pandoc writes into HTML as they are: event handlers, inline style, frames' documents.
 _LIVE_ATTRIBUTE = re.compile(r"^(?:on.*|style|srcdoc|formaction|xmlns.*)$", re.IGNORECASE)
-_URL_ATTRIBUTES = {"href", "src", "action", "poster", "data", "xlink:href", "background"}
-# A link target a browser runs or renders as a page of its own instead of opening.
-_LIVE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data)\s*:", re.IGNORECASE)
+_URL_ATTRIBUTES = {
+    "href",
+    "src",
+    "action",
+    "poster",
+    "data",
+    "xlink:href",
+    "background",
+    "cite",
+    "formaction",
+    "srcset",
+    "longdesc",
+    "manifest",
+    "ping",
+    "codebase",
+    "archive",
+    "lowsrc",
+    "dynsrc",
+}
+# The schemes a link or an image of a draft may name: an allowlist, checked on the URL as a
+# browser reads it (entities decoded, leading controls and spaces stripped, tabs and newlines
+# removed wherever they are), so ``&#1;javascript:`` and ``java&#x09;script:`` are caught.
+_SAFE_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_IMAGE_DATA = re.compile(r"data:image/(?:png|jpe?g|gif|webp|avif|bmp)[;,]", re.IGNORECASE)
+
+
+def browser_url(url: str) -> str:
+    """``url`` as a browser's URL parser reads it: character references decoded, C0 controls
+    and spaces stripped at both ends, tabs and newlines removed."""
+    text = html_text.unescape(url)
+    text = re.sub(r"[\t\n\r]", "", text)
+    return text.strip("".join(chr(c) for c in range(0x21)))
+
+
+def is_live_url(url: str, *, image: bool = False) -> bool:
+    """Whether a draft's link target (``image``: an image source) names a scheme outside the
+    allowlist (``javascript:``, ``vbscript:``, ``file:``, a ``data:`` page)."""
+    text = browser_url(str(url))
+    scheme = _SCHEME.match(text)
+    if scheme is None:
+        return False  # a path, a fragment: relative to the page
+    if scheme.group(1).lower() in _SAFE_SCHEMES:
+        return False
+    return not (image and _IMAGE_DATA.match(text))
 
 
 def _is_attr(node: object) -> bool:
@@ -84,7 +127,7 @@ def _clean_attr(attr: list[Any]) -> int:
         kv
         for kv in attr[2]
         if not _LIVE_ATTRIBUTE.match(str(kv[0]))
-        and not (kv[0].lower() in _URL_ATTRIBUTES and _LIVE_SCHEME.match(str(kv[1])))
+        and not (str(kv[0]).lower() in _URL_ATTRIBUTES and is_live_url(str(kv[1])))
     ]
     if len(kept) == len(attr[2]):
         return 0
@@ -112,7 +155,7 @@ def _clean_raw(el: Element) -> int:
     if el.get("t") not in ("RawInline", "RawBlock"):
         return 0
     fmt, text = el["c"][0], el["c"][1]
-    if not isinstance(fmt, str) or fmt.lower() not in _HTML_FORMATS:
+    if not isinstance(fmt, str) or fmt.lower() not in HTML_RAW:
         return 0
     new = clean(text)
     if new == text:
@@ -122,7 +165,11 @@ def _clean_raw(el: Element) -> int:
 
 
 def _is_live_link(el: Element) -> bool:
-    return el.get("t") == "Link" and bool(_LIVE_SCHEME.match(str(el["c"][2][0])))
+    """A link, or an image, whose target is live: it becomes its text (an image its alt)."""
+    kind = el.get("t")
+    if kind not in ("Link", "Image"):
+        return False
+    return is_live_url(str(el["c"][2][0]), image=kind == "Image")
 
 
 def _sanitize_blocks(node: list[Any]) -> int:
@@ -165,6 +212,9 @@ def sanitize_raw_html(doc: Json) -> int:
     changed += _clean_attributes(meta)
     for el in elements(list(meta.values())):
         changed += _clean_raw(el)
+    for value in meta.values():  # a title's or an abstract's links
+        if isinstance(value, dict) and isinstance(value.get("c"), list):
+            changed += _sanitize_blocks(value["c"])
     return changed
 
 
