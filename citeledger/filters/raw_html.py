@@ -87,6 +87,7 @@ _URL_ATTRIBUTES = {
 # removed wherever they are), so ``&#1;javascript:`` and ``java&#x09;script:`` are caught.
 _SAFE_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_RUNS = frozenset({"javascript", "vbscript", "livescript"})
 _IMAGE_DATA = re.compile(r"data:image/(?:png|jpe?g|gif|webp|avif|bmp)[;,]", re.IGNORECASE)
 
 
@@ -105,9 +106,12 @@ def is_live_url(url: str, *, image: bool = False) -> bool:
     scheme = _SCHEME.match(text)
     if scheme is None:
         return False  # a path, a fragment: relative to the page
-    if scheme.group(1).lower() in _SAFE_SCHEMES:
+    name = scheme.group(1).lower()
+    if name in _SAFE_SCHEMES:
         return False
-    return not (image and _IMAGE_DATA.match(text))
+    if image:  # a local file: scheme is the confinement's to refuse, by name
+        return name in _RUNS or (name == "data" and not _IMAGE_DATA.match(text))
+    return True
 
 
 def _is_attr(node: object) -> bool:
