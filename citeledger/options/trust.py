@@ -102,8 +102,16 @@ READER_KEYS = frozenset(
         "references",
         "lang-name",
         "tags",
+        "document-css",
     }
 )
+# Reader keys a template writes into code (LaTeX options, HTML's <style> under document-css):
+# kept only as a plain value (``12pt``, ``a4``, ``1.5``), else dropped.
+_PLAIN_KEYS = frozenset(
+    {"fontsize", "papersize", "linestretch", "indent", "documentclass", "classoption"}
+    | {"toc-depth", "secnumdepth", "lang", "dir", "document-css"}
+)
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9.,=+ -]{0,40}")
 # Front matter that names a file: kept only as a relative path inside the draft's folder.
 FILE_KEYS = ("bibliography", "csl", "citation-abbreviations")
 # citeledger options the front matter may set: how citations look, and the gate, stricter only.
@@ -295,7 +303,9 @@ def vet_front_matter(
         elif key in FILE_KEYS:
             for path in _paths(meta[key]):
                 _check_inside(path, key, name, folder)
-        elif key not in READER_KEYS:
+        elif key not in READER_KEYS or (
+            key in _PLAIN_KEYS and not _PLAIN_VALUE.fullmatch(_plain(meta[key]))
+        ):
             dropped.append(key)
             del meta[key]
     if dropped:
@@ -350,6 +360,15 @@ def _meta_true(value: Any) -> bool:
             return bool(c)
         return stringify(c).strip().lower() in {"true", "yes", "on", "1"}
     return False
+
+
+def _plain(value: Json) -> str:
+    if isinstance(value, dict) and value.get("t") == "MetaBool":
+        return "true"
+    if isinstance(value, dict) and value.get("t") in ("MetaString", "MetaInlines", "MetaBlocks"):
+        c = value.get("c")
+        return c if isinstance(c, str) else stringify(c)
+    return "\n"  # a list or a map: no plain value
 
 
 def _paths(value: Json) -> list[str]:
