@@ -146,14 +146,15 @@ def test_front_matter_cannot_choose_the_pdf_engine(folder: Path) -> None:
 @pytest.mark.parametrize(
     "raw",
     [
-        "```{=typst}\n#read(\"../outside/secret.txt\")\n```",
+        '```{=typst}\n#read("../outside/secret.txt")\n```',
         "```{=latex}\n\\input{../outside/secret.txt}\n```",
         "`\\read16 to \\x`{=tex}",
         "```{=context}\n\\input ../outside/secret.txt\n```",
         "```{=openxml}\n<w:fldSimple w:instr='INCLUDETEXT \"../outside/secret.txt\"'/>\n```",
         "```{=openxml}\n<w:fldSimple w:instr='DDEAUTO c:\\\\windows\\\\cmd.exe'/>\n```",
-        "```{=opendocument}\n<text:section><text:section-source xlink:href='../outside/secret.txt'/></text:section>\n```",
-        "```{=rtf}\n{\\field{\\*\\fldinst INCLUDETEXT \"x\"}}\n```",
+        "```{=opendocument}\n<text:section><text:section-source "
+        "xlink:href='../outside/secret.txt'/></text:section>\n```",
+        '```{=rtf}\n{\\field{\\*\\fldinst INCLUDETEXT "x"}}\n```',
         "```{=ms}\n.so /etc/passwd\n```",
     ],
 )
@@ -324,7 +325,8 @@ def test_a_bibliography_outside_the_drafts_folder_is_refused(path: str, folder: 
 
 def test_a_bibliography_beside_the_draft_still_works(folder: Path) -> None:
     (folder / "refs.bib").write_text("@book{knuth, title={Digital Typography}, year=1999}\n")
-    draft = write(folder, "---\nbibliography: refs.bib\n---\n\n# Report\n\n" + BODY + "\nSee @knuth.\n")
+    text = "---\nbibliography: refs.bib\n---\n\n# Report\n\n" + BODY + "\nSee @knuth.\n"
+    draft = write(folder, text)
     done = cli("convert", draft, "-o", "d.html", "-C", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert "Digital Typography" in (folder / "d.html").read_text("utf-8")

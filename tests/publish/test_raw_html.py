@@ -11,9 +11,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from citeledger.pandoc import read_json
 from citeledger.filters import raw_html
 from citeledger.filters.raw_html import sanitize_raw_html
+from citeledger.pandoc import read_json
 from citeledger.tree import Json, elements, replace_elements
 
 
