@@ -17,13 +17,12 @@ project file; never the draft's own front matter) keeps its raw HTML as written.
 
 from __future__ import annotations
 
-import html as html_text
 import re
 from functools import lru_cache
 from typing import Any
 
 from .. import formats
-from ..options.trust import HTML_RAW
+from ..options.trust import HTML_RAW, is_live_url
 from ..tree import Element, Json, elements
 
 # Attributes harmless on any element: the writing direction and language of right-to-left
@@ -82,38 +81,6 @@ _URL_ATTRIBUTES = {
     "lowsrc",
     "dynsrc",
 }
-# The schemes a link or an image of a draft may name: an allowlist, checked on the URL as a
-# browser reads it (entities decoded, leading controls and spaces stripped, tabs and newlines
-# removed wherever they are), so ``&#1;javascript:`` and ``java&#x09;script:`` are caught.
-_SAFE_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
-_RUNS = frozenset({"javascript", "vbscript", "livescript"})
-_IMAGE_DATA = re.compile(r"data:image/(?:png|jpe?g|gif|webp|avif|bmp)[;,]", re.IGNORECASE)
-
-
-def browser_url(url: str) -> str:
-    """``url`` as a browser's URL parser reads it: character references decoded, C0 controls
-    and spaces stripped at both ends, tabs and newlines removed."""
-    text = html_text.unescape(url)
-    text = re.sub(r"[\t\n\r]", "", text)
-    return text.strip("".join(chr(c) for c in range(0x21)))
-
-
-def is_live_url(url: str, *, image: bool = False) -> bool:
-    """Whether a draft's link target (``image``: an image source) names a scheme outside the
-    allowlist (``javascript:``, ``vbscript:``, ``file:``, a ``data:`` page)."""
-    text = browser_url(str(url))
-    scheme = _SCHEME.match(text)
-    if scheme is None:
-        return False  # a path, a fragment: relative to the page
-    name = scheme.group(1).lower()
-    if name in _SAFE_SCHEMES:
-        return False
-    if image:  # a local file: scheme is the confinement's to refuse, by name
-        return name in _RUNS or (name == "data" and not _IMAGE_DATA.match(text))
-    return True
-
-
 def _is_attr(node: object) -> bool:
     return (
         isinstance(node, list)

@@ -37,6 +37,7 @@ draft.
 
 from __future__ import annotations
 
+import html as html_text
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -186,6 +187,76 @@ def project_vouches(project_file: Path | None, start: Path | None = None) -> boo
         return True
     root = next((f for f in (here, *here.parents) if (f / ".git").exists()), None)
     return root is not None and (folder == root or root in folder.parents)
+
+
+# Links ------------------------------------------------------------------------------------
+
+# The schemes a link or an image of a draft may name: an allowlist, checked on the URL as a
+# browser reads it (entities decoded, leading controls and spaces stripped, tabs and newlines
+# removed wherever they are), so ``&#1;javascript:`` and ``java&#x09;script:`` are caught.
+_SAFE_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_RUNS = frozenset({"javascript", "vbscript", "livescript"})
+_IMAGE_DATA = re.compile(r"data:image/(?:png|jpe?g|gif|webp|avif|bmp)[;,]", re.IGNORECASE)
+
+
+def browser_url(url: str) -> str:
+    """``url`` as a browser's URL parser reads it: character references decoded, C0 controls
+    and spaces stripped at both ends, tabs and newlines removed."""
+    text = html_text.unescape(url)
+    text = re.sub(r"[\t\n\r]", "", text)
+    return text.strip("".join(chr(c) for c in range(0x21)))
+
+
+def is_live_url(url: str, *, image: bool = False) -> bool:
+    """Whether a draft's link target (``image``: an image source) names a scheme outside the
+    allowlist (``javascript:``, ``vbscript:``, ``file:``, a ``data:`` page)."""
+    text = browser_url(str(url))
+    scheme = _SCHEME.match(text)
+    if scheme is None:
+        return False  # a path, a fragment: relative to the page
+    name = scheme.group(1).lower()
+    if name in _SAFE_SCHEMES:
+        return False
+    if image:  # a local file: scheme is the confinement's to refuse, by name
+        return name in _RUNS or (name == "data" and not _IMAGE_DATA.match(text))
+    return True
+
+
+def _unlink_live(node: list[Any]) -> None:
+    """Every live link or image under ``node`` replaced by its text (inner ones first), and
+    the control characters of every other target percent-encoded (a Word file's relationship
+    cannot hold them)."""
+    out: list[Any] | None = None
+    for k, item in enumerate(node):
+        if isinstance(item, list):
+            _unlink_live(item)
+        elif isinstance(item, dict):
+            for value in item.values():
+                if isinstance(value, list):
+                    _unlink_live(value)
+            if item.get("t") in ("Link", "Image") and _target_of(item) is not None:
+                target = _target_of(item) or ""
+                if is_live_url(target, image=item["t"] == "Image"):
+                    if out is None:
+                        out = node[:k]
+                    out.extend(item["c"][1])
+                    continue
+                item["c"][2][0] = _CONTROL.sub(lambda m: f"%{ord(m.group()):02X}", target)
+        if out is not None:
+            out.append(item)
+    if out is not None:
+        node[:] = out
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _target_of(el: dict[str, Any]) -> str | None:
+    c = el.get("c")
+    if isinstance(c, list) and len(c) == 3 and isinstance(c[2], list) and c[2]:
+        return c[2][0] if isinstance(c[2][0], str) else None
+    return None
 
 
 # Nesting ----------------------------------------------------------------------------------
@@ -462,4 +533,5 @@ def vet(
     if trusted:
         return
     check_raw(doc, name, text)
+    _unlink_live([doc.get("blocks", []), list(doc.get("meta", {}).values())])
     vet_front_matter(doc.setdefault("meta", {}), name, folder, say, ledger_inside)

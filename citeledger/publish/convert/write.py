@@ -171,7 +171,9 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
         name = placeholder_name if family == "typst" else str
         if build.confinement is not None and (reads_files or family.startswith("epub")):
             changed = True
-            missing = drop_missing_images(doc, build.confinement) if images else []
+            missing = []
+            for part in with_front_matter(doc) if images else []:
+                missing += drop_missing_images(part, build.confinement)
             warning = missing_warning(draft, [m for m in missing if m not in build.missing_said])
             build.missing_said.update(missing)
             if warning:
@@ -179,7 +181,9 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
             confine_local_files(
                 doc, build.confinement, writer=output.writer, family=family, point=family != "typst"
             )
-        refused = localize_images(doc, build.fetcher, name=name) if images else []
+        refused = []
+        for part in with_front_matter(doc) if images else []:
+            refused += localize_images(part, build.fetcher, name=name)
         changed = changed or images
         warning = refused_warning(draft, refused, build.fetcher)
         if warning:
@@ -189,6 +193,17 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
         changed = True
         confine_local_files(doc, build.confinement, writer=output.writer, family=family)
     return changed
+
+
+def with_front_matter(doc: PandocDoc) -> list[PandocDoc]:
+    """``doc`` and its front matter as a tree of its own: a title's or an abstract's image
+    is fetched once and checked, or confined, as the body's are (pandoc fetches nothing)."""
+    meta: PandocDoc = {
+        "pandoc-api-version": doc.get("pandoc-api-version", []),
+        "meta": {},
+        "blocks": list(doc.get("meta", {}).values()),
+    }
+    return [doc, meta]
 
 
 def _write(
