@@ -81,6 +81,8 @@ _URL_ATTRIBUTES = {
     "lowsrc",
     "dynsrc",
 }
+
+
 def _is_attr(node: object) -> bool:
     return (
         isinstance(node, list)

@@ -12,7 +12,7 @@ cannot compile made plain.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -26,7 +26,7 @@ from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
-from ..options.trust import env_trusts, vet
+from ..options.trust import env_trusts, nesting_error, vet
 from ..tree import Inlines, Json, PandocDoc, text_to_inlines
 from ..verify import verify_for_build
 from .base import BasePlacement, Caller, CiteContext, State, add_header_include
@@ -92,6 +92,7 @@ def apply(
     found: Scan | None = None,
     rendered: bool = False,
     caller: Caller | None = None,
+    vet: Callable[[Json], None] | None = None,
 ) -> State | None:
     """Run the filter on a pandoc JSON document in place; return the run's state, or None
     when the document cites nothing (it then passes through untouched). Every filter run comes
@@ -106,7 +107,9 @@ def apply(
     build scanned whole), so the document is not walked again. ``rendered``: a renderer will
     finish the written file (convert's docx and pptx), so what it rebuilds is not laid out here.
     ``caller``: who started the run (:class:`~citeledger.filters.base.Caller`; an in-process
-    caller keeps the default).
+    caller keeps the default). ``vet``: the trust model, applied once the run knows the
+    document cites (one that cites nothing passes through untouched); the document is then
+    scanned again.
     """
     caller = caller or Caller()
     meta = doc.setdefault("meta", {})
@@ -119,6 +122,11 @@ def apply(
         ledger = None if given else _cited_in_notes(doc, opts, ledger)
         if ledger is None:
             return None
+    if vet is not None:
+        vet(doc)
+        opts = options or from_meta(meta, say)
+        titles = titles_for(opts.sources_title)
+        found = scan(doc, titles)
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
@@ -215,17 +223,17 @@ def apply_handed(doc: Json, fmt: str, environ: Mapping[str, str]) -> State | Non
     caller = caller_from(environ)
     trusted = env_trusts(environ)
     here = Path.cwd()
-    vet(
-        doc,
-        trusted=trusted,
-        name=caller.source_name,
-        folder=here,
-        say=to_stderr,
-        ledger_inside=here,
-    )
-    if not trusted and writes_html(fmt):
-        sanitize_raw_html(doc)
-    return apply(doc, fmt, say=to_stderr, caller=caller)
+
+    def vetted(tree: Json) -> None:
+        name = caller.source_name
+        vet(tree, trusted=trusted, name=name, folder=here, say=to_stderr, ledger_inside=here)
+        if not trusted and writes_html(fmt):
+            sanitize_raw_html(tree)
+
+    try:
+        return apply(doc, fmt, say=to_stderr, caller=caller, vet=vetted)
+    except RecursionError:
+        raise nesting_error(caller.source_name) from None
 
 
 def caller_from(environ: Mapping[str, str]) -> Caller:

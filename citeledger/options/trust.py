@@ -416,6 +416,10 @@ def _front_may_set(option: str, value: Any, ledger_inside: Path | None = None) -
     a ``min-coverage`` (raised only: :func:`tightened`); an unknown key stays for
     :func:`~citeledger.options.from_meta` to warn about."""
     if option == "ledger" and ledger_inside is not None:
+        # The filter's ledger: ``-M citeledger.ledger=`` makes a MetaString, which no text
+        # reader's front matter makes; else one inside the working folder.
+        if isinstance(value, dict) and value.get("t") == "MetaString":
+            return True
         return all(_inside(p, ledger_inside) for p in _paths(value))
     if option in TRUSTED_ONLY:
         return False

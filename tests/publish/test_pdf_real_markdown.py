@@ -106,7 +106,8 @@ def test_a_typst_error_names_the_drafts_line_and_cause(folder: Path) -> None:
         '`#image("missing.png")`{=typst}\n'
     )
     draft += SOURCES
-    done, _pdf = build(folder, "e.md", draft)
+    # The author's own raw typst (an untrusted draft's is refused sooner: test_trust_draft.py).
+    done, _pdf = build(folder, "e.md", draft, "--trust-draft")
     assert done.returncode == 2
     lines = [line for line in done.stderr.splitlines() if "error" in line]
     assert len(lines) == 1, done.stderr
