@@ -2,16 +2,20 @@
 
 A draft may come from someone else, and its raw HTML lands in the page as it is: a ``<script>``,
 an ``onerror=`` attribute or a ``javascript:`` link would run in the reader's browser. So before
-an HTML output (convert's HTML and EPUB, the wiki's HTML pages) is written, every raw HTML
-element of the draft's tree (pandoc's ``RawInline`` and ``RawBlock`` of format html) goes
-through nh3, a maintained sanitiser (ammonia's rules): harmless markup stays (``<div dir="rtl">``,
-``<br>``, ``<sub>``, tables, images by address), scripts, styles, event handlers, frames and
-unsafe URL schemes go. Only the draft's elements are touched, before citeledger adds its own
-markup: what citeledger writes itself (its evidence cards, its stylesheet) is never sanitised.
+an HTML output (convert's HTML, slide decks and EPUB, the wiki's HTML pages, the filter's HTML)
+is written, every raw HTML element of the draft's tree (pandoc's ``RawInline`` and ``RawBlock``
+of any html-family name: ``html``, ``revealjs``, ``s5``, ``slidy``, ``epub``...,
+:data:`~citeledger.options.trust.HTML_RAW`) goes through nh3, a maintained sanitiser (ammonia's
+rules): harmless markup stays (``<div dir="rtl">``, ``<br>``, ``<sub>``, tables, images by
+address), scripts, styles, event handlers, frames and unsafe URL schemes go. Link targets and
+image sources are checked against an allowlist of schemes as a browser reads them
+(:func:`~citeledger.options.trust.is_live_url`). Only the draft's elements are touched, before
+citeledger adds its own markup: what citeledger writes itself (its evidence cards, its
+stylesheet) is never sanitised. The filter and the commands share this module.
 
 pandoc splits inline raw HTML into one element per tag (``<sub>``, the text, ``</sub>``): a lone
 opening tag is cleaned as a tag and written back unclosed, a lone closing tag stays when its
-element is allowed. A trusted draft (``--trusted-html``, or ``citeledger.trusted-html`` in the
+element is allowed. A trusted draft (``--trust-draft`` or ``--trusted-html``, or either in the
 project file; never the draft's own front matter) keeps its raw HTML as written.
 """
 

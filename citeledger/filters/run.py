@@ -97,20 +97,15 @@ def apply(
     """Run the filter on a pandoc JSON document in place; return the run's state, or None
     when the document cites nothing (it then passes through untouched). Every filter run comes
     through here: the console script, the panflute pieces, convert and the wiki build.
-
     prepare: options, ledger, markers, verification (unless the caller verified already);
-    action: marker -> citation; finalize: the Sources list and whatever the format needs
-    besides. The document keeps no ``citeledger`` option metadata (a local ledger path must not
-    reach a delivered file); a .docx or .pptx gets the options it was built with instead.
-    ``say`` takes the run's warnings and findings, one line each. ``found``: the caller's
-    scan of this very document, with the ledger's links known (a wiki page cut from a draft the
-    build scanned whole), so the document is not walked again. ``rendered``: a renderer will
-    finish the written file (convert's docx and pptx), so what it rebuilds is not laid out here.
-    ``caller``: who started the run (:class:`~citeledger.filters.base.Caller`; an in-process
-    caller keeps the default). ``vet``: the trust model, applied once the run knows the
-    document cites (one that cites nothing passes through untouched); the document is then
-    scanned again.
-    """
+    action: marker -> citation; finalize: the Sources list and what the format needs besides.
+    The document keeps no ``citeledger`` option metadata (a local ledger path must not reach a
+    delivered file); a .docx or .pptx gets the options it was built with instead. ``say``:
+    the run's warnings and findings, one line each. ``found``: the caller's scan of this very
+    document, the ledger's links known (a wiki page cut from a draft the build scanned whole).
+    ``rendered``: a renderer finishes the written file (convert's docx and pptx), so what it
+    rebuilds is not laid out here. ``caller``: who started the run (an in-process caller keeps
+    the default). ``vet``: the trust model, applied once the document is known to cite."""
     caller = caller or Caller()
     meta = doc.setdefault("meta", {})
     opts = options or from_meta(meta, say)
@@ -123,10 +118,7 @@ def apply(
         if ledger is None:
             return None
     if vet is not None:
-        vet(doc)
-        opts = options or from_meta(meta, say)
-        titles = titles_for(opts.sources_title)
-        found = scan(doc, titles)
+        opts, titles, found = _vet_then_scan(doc, vet, options, say)
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
@@ -167,6 +159,17 @@ def apply(
     if placement.records_options:
         meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
     return state
+
+
+def _vet_then_scan(
+    doc: Json, vet: Callable[[Json], None], options: Options | None, say: Say
+) -> tuple[Options, tuple[str, ...], Scan]:
+    """The document vetted, then its options and scan again (vetting drops front matter and
+    turns live links into their text)."""
+    vet(doc)
+    opts = options or from_meta(doc.setdefault("meta", {}), say)
+    titles = titles_for(opts.sources_title)
+    return opts, titles, scan(doc, titles)
 
 
 def _cited_in_notes(doc: Json, opts: Options, ledger: Ledger | None) -> Ledger | None:

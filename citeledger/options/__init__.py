@@ -326,7 +326,8 @@ OPTIONS: tuple[Option, ...] = (
         "trust-draft",
         "bool",
         False,
-        "trust the draft: its raw TeX, typst and OOXML, its front matter's files and options",
+        "build the draft as your own: its raw code, front matter files and options (never "
+        "set by the draft)",
         "Build the draft as its author's own work: its raw blocks of every format, every "
         "front matter key (a template, header-includes, a bibliography anywhere) and every "
         "citeledger option it sets (the ledger, the PDF engine, fetch-allow) are taken as "
