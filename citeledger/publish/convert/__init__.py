@@ -28,12 +28,13 @@ from ...document.sources_titles import titles_for
 from ...errors import BadInput, DraftError, VerificationFailed
 from ...files import Guard
 from ...options import Options, meta_entries
+from ...pandoc import require_sandbox
 from ...tree import PandocDoc
 from ..confine import Confinement, embeds_resources, named_resource_folders
 from ..images import Fetcher, host_list
 from .pool import partial_failure, warm_imports, write_all
 from .request import ConvertRequest, Output, check_stdout, is_latex_pdf, is_stdout, writer_for
-from .tools import check_tools
+from .tools import check_tools, sandboxed
 from .write import Build, Job, draft_text, element_kinds
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ def convert(req: ConvertRequest) -> list[Path]:
         raise BadInput(f"--jobs {req.jobs}: not a number of outputs", hint="give 1 or more")
     outputs = [Output(Path(p), writer_for(Path(p), req.to)) for p in req.outputs]
     check_tools(outputs, req)
+    if sandboxed(req):
+        require_sandbox()
     guard = Guard([(draft, "the draft")])
     if req.reference_doc is not None:
         guard.protect(Path(req.reference_doc), "the reference document")
