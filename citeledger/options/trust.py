@@ -150,13 +150,49 @@ HTML_RAW = frozenset(
         "chunkedhtml",
     }
 )
-# Raw TeX an untrusted draft keeps: a bare layout command, nothing that takes an argument.
-_TEX_NAMES = frozenset({"tex", "latex", "context", "beamer"})
-_HARMLESS_TEX = re.compile(
-    r"\s*\\(?:newpage|clearpage|cleardoublepage|pagebreak|linebreak|noindent|centering|"
-    r"smallskip|medskip|bigskip|hfill|vfill|par|LaTeX|TeX|today|tableofcontents|appendix|"
-    r"raggedright|raggedleft|small|footnotesize|normalsize|large|Large)\s*"
+# Raw markup of text formats: written only into an output of that very format, as its text
+# (an org file's ``#+created:`` line); nothing runs it there. rst and the XML formats are not
+# here: docutils' directives and XML entities read files.
+TEXT_RAW = frozenset(
+    {
+        "org",
+        "markdown",
+        "markdown_strict",
+        "markdown_phpextra",
+        "markdown_mmd",
+        "markdown_github",
+        "gfm",
+        "commonmark",
+        "commonmark_x",
+        "plain",
+        "asciidoc",
+        "asciidoctor",
+        "mediawiki",
+        "dokuwiki",
+        "textile",
+        "jira",
+        "djot",
+    }
 )
+# Raw TeX an untrusted draft keeps: bare layout commands, and commands of text and cross
+# references with plain arguments (no backslash, no ``^^`` escape, no group: nothing in them
+# can run), one or more separated by blanks (a bookdown chapter's ``\mainmatter``, an
+# ``\index{Pandoc}``, a thesis's ``\citep{Aup91}``).
+_TEX_NAMES = frozenset({"tex", "latex", "context", "beamer"})
+_BARE_TEX = (
+    r"newpage|clearpage|cleardoublepage|pagebreak|linebreak|newline|noindent|centering|"
+    r"smallskip|medskip|bigskip|hfill|vfill|par|LaTeX|TeX|today|tableofcontents|listoffigures|"
+    r"listoftables|appendix|mainmatter|frontmatter|backmatter|raggedright|raggedleft|small|"
+    r"footnotesize|normalsize|large|Large|maketitle|printindex|printbibliography"
+)
+_ARGUMENT_TEX = (
+    r"index|label|ref|eqref|pageref|autoref|cref|Cref|cite|citep|citet|citealp|autocite|"
+    r"parencite|textcite|footcite|nocite|emph|textbf|textit|texttt|textsc|underline|"
+    r"part|chapter|section|subsection|subsubsection|paragraph|caption|vspace|hspace"
+)
+_PLAIN_ARG = r"(?:\[[^\\{}\[\]%^#~&$]*\])?\{[^\\{}%^#~&$]*\}"
+_TEX_TOKEN = rf"\\(?:(?:{_BARE_TEX})(?![A-Za-z])|(?:{_ARGUMENT_TEX})\*?{_PLAIN_ARG})"
+_HARMLESS_TEX = re.compile(rf"\s*(?:{_TEX_TOKEN}\s*)+")
 
 # citeledger's own anchors: the jump of a citation, its evidence card, the cards' switch.
 OWN_ID = re.compile(r"(?:src-\d+|cite-\d+-\d+|[\w-]*card-\d+|citeledgerCards)")
@@ -322,7 +358,7 @@ def _is_attr(node: list[Any]) -> bool:
 def refused_raw(fmt: str, text: str) -> bool:
     """Whether an untrusted draft's raw element of format ``fmt`` is refused."""
     name = fmt.lower()
-    if name in HTML_RAW:
+    if name in HTML_RAW or name in TEXT_RAW:
         return False
     return not (name in _TEX_NAMES and _HARMLESS_TEX.fullmatch(text) is not None)
 
