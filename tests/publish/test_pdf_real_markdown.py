@@ -91,7 +91,7 @@ BOOKDOWN = CHAPTER + SOURCES
 
 
 def test_a_bookdown_chapter_with_determinants_builds(folder: Path) -> None:
-    done, pdf = build(folder, "chapter.Rmd", BOOKDOWN)
+    done, pdf = build(folder, "chapter.Rmd", BOOKDOWN, "--trust-draft")  # its raw TeX equations
     assert done.returncode == 0, done.stderr
     text = pdf_text(pdf)
     assert "The determinant of a square matrix" in text
