@@ -298,9 +298,12 @@ def _target_of(el: dict[str, Any]) -> str | None:
 # Nesting ----------------------------------------------------------------------------------
 
 
-def check_nesting(doc: Json, name: str) -> None:
+def check_nesting(doc: Json, name: str, *, rename: bool = False) -> list[str]:
     """Refuse a tree nested deeper than :data:`MAX_NESTING` elements (a 1 KB draft of 500
-    block quotes), found without recursion, before any walk recurses into it."""
+    block quotes), found without recursion, before any walk recurses into it. ``rename``: in
+    the same walk, rename the draft's ids that are citeledger's own (``src-1`` becomes
+    ``draft-src-1``); returns the ids renamed."""
+    renamed: list[str] = []
     stack: list[tuple[Json, int]] = [(doc, 0)]
     while stack:
         node, depth = stack.pop()
@@ -311,7 +314,11 @@ def check_nesting(doc: Json, name: str) -> None:
                     raise nesting_error(name)
             stack.extend((v, depth) for v in node.values() if isinstance(v, (list, dict)))
         elif isinstance(node, list):
+            if rename and _is_attr(node) and node[0] and OWN_ID.fullmatch(node[0]):
+                renamed.append(node[0])
+                node[0] = OWN_ID_PREFIX + node[0]
             stack.extend((v, depth) for v in node if isinstance(v, (list, dict)))
+    return renamed
 
 
 def nesting_error(name: str) -> BadInput:
@@ -323,23 +330,6 @@ def nesting_error(name: str) -> BadInput:
 
 
 # Own ids ------------------------------------------------------------------------------------
-
-
-def rename_own_ids(doc: Json) -> list[str]:
-    """Rename every identifier of the draft that is one of citeledger's own (``src-1`` becomes
-    ``draft-src-1``); returns the ids renamed."""
-    renamed: list[str] = []
-    stack: list[Json] = [doc]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend(v for v in node.values() if isinstance(v, (list, dict)))
-        elif isinstance(node, list):
-            if _is_attr(node) and node[0] and OWN_ID.fullmatch(node[0]):
-                renamed.append(node[0])
-                node[0] = OWN_ID_PREFIX + node[0]
-            stack.extend(v for v in node if isinstance(v, (list, dict)))
-    return renamed
 
 
 def _is_attr(node: list[Any]) -> bool:
@@ -568,8 +558,7 @@ def vet(
 ) -> None:
     """Make ``doc`` (a draft as read, before ``-M`` entries and the user's citeproc) what the
     trust model lets it be; every verb that reads a draft and the filter call this once."""
-    check_nesting(doc, name)
-    rename_own_ids(doc)
+    check_nesting(doc, name, rename=True)
     if trusted:
         return
     check_raw(doc, name, text)
