@@ -398,6 +398,8 @@ def vet_front_matter(
         if key == "citeledger" or key.startswith("citeledger."):
             dropped += _vet_options(meta, key, ledger_inside)
         elif key in FILE_KEYS:
+            if ledger_inside is not None and _from_command_line(meta[key]):
+                continue  # the filter's ``-M csl=...``: pandoc's command line, the user's
             for path in _paths(meta[key]):
                 _check_inside(path, key, name, folder)
         elif key not in READER_KEYS or (
@@ -444,7 +446,7 @@ def _front_may_set(option: str, value: Any, ledger_inside: Path | None = None) -
     if option == "ledger" and ledger_inside is not None:
         # The filter's ledger: ``-M citeledger.ledger=`` makes a MetaString, which no text
         # reader's front matter makes; else one inside the working folder.
-        if isinstance(value, dict) and value.get("t") == "MetaString":
+        if _from_command_line(value):
             return True
         return all(_inside(p, ledger_inside) for p in _paths(value))
     if option in TRUSTED_ONLY:
@@ -452,6 +454,14 @@ def _front_may_set(option: str, value: Any, ledger_inside: Path | None = None) -
     if option in GATE_KEYS and BY_KEY[option].kind == "bool":
         return _meta_true(value)
     return True
+
+
+def _from_command_line(value: Any) -> bool:
+    """A MetaString (or a list of them): what pandoc's ``-M`` makes, and no text reader's front
+    matter (a YAML string is read as markdown: MetaInlines)."""
+    if isinstance(value, dict) and value.get("t") == "MetaList":
+        return all(_from_command_line(v) for v in value.get("c", []))
+    return isinstance(value, dict) and value.get("t") == "MetaString"
 
 
 def _meta_true(value: Any) -> bool:
