@@ -149,6 +149,8 @@ def test_front_matter_cannot_choose_the_pdf_engine(folder: Path) -> None:
         '```{=typst}\n#read("../outside/secret.txt")\n```',
         "```{=latex}\n\\input{../outside/secret.txt}\n```",
         "`\\read16 to \\x`{=tex}",
+        "`\\index{\\input{../outside/secret.txt}}`{=latex}",
+        "`\\index{^^5cinput{../outside/secret.txt}}`{=latex}",
         "```{=context}\n\\input ../outside/secret.txt\n```",
         "```{=openxml}\n<w:fldSimple w:instr='INCLUDETEXT \"../outside/secret.txt\"'/>\n```",
         "```{=openxml}\n<w:fldSimple w:instr='DDEAUTO c:\\\\windows\\\\cmd.exe'/>\n```",
@@ -168,11 +170,11 @@ def test_raw_code_of_every_format_is_refused_in_one_line(raw: str, folder: Path)
 
 
 def test_trust_draft_builds_the_authors_own_raw_tex(folder: Path) -> None:
-    draft = write(folder, "# Report\n\n" + BODY + "\n`\\textbf{bold}`{=latex}\n")
+    draft = write(folder, "# Report\n\n" + BODY + "\n`\\rule{1cm}{2pt}`{=latex}\n")
     one_line(cli("convert", draft, "-o", "d.tex", cwd=folder), "--trust-draft")
     done = cli("convert", draft, "-o", "d.tex", "--trust-draft", cwd=folder)
     assert done.returncode == 0, done.stderr
-    assert "\\textbf{bold}" in (folder / "d.tex").read_text()
+    assert "\\rule{1cm}{2pt}" in (folder / "d.tex").read_text()
 
 
 def test_a_bare_layout_command_stays(folder: Path) -> None:
@@ -414,7 +416,7 @@ def test_the_filter_refuses_raw_tex_unless_its_environment_trusts_the_draft(fold
         folder,
         "---\nciteledger: {trust-draft: true}\nCITELEDGER_TRUST_DRAFT: 1\n---\n\n"
         + BODY
-        + "\n`\\textbf{b}`{=latex}\n",
+        + "\n`\\rule{1cm}{2pt}`{=latex}\n",
     )
     args = [pandoc_path(), draft, "-t", "latex", "--filter", "pandoc-citeledger"]
     ledger = str(folder / "ledger.json")
@@ -425,13 +427,13 @@ def test_the_filter_refuses_raw_tex_unless_its_environment_trusts_the_draft(fold
     assert "Traceback" not in run.stderr
     trusted = clean_env(CITELEDGER_LEDGER=ledger, CITELEDGER_TRUST_DRAFT="1")
     run = subprocess.run(args, cwd=folder, env=trusted, capture_output=True, text=True)
-    assert run.returncode == 0 and "\\textbf{b}" in run.stdout, run.stderr
+    assert run.returncode == 0 and "\\rule{1cm}{2pt}" in run.stdout, run.stderr
 
 
 def test_a_project_file_in_the_repository_trusts_its_drafts_and_one_above_does_not(
     folder: Path,
 ) -> None:
-    draft = write(folder, "# Report\n\n" + BODY + "\n`\\textbf{b}`{=latex}\n")
+    draft = write(folder, "# Report\n\n" + BODY + "\n`\\rule{1cm}{2pt}`{=latex}\n")
     # Above the repository: a planted file vouches for nothing.
     (folder.parent / "citeledger.toml").write_text("trust-draft = true\n")
     repo = folder
