@@ -62,6 +62,8 @@ class Capability:
 # and Debian bookworm (2.17.1.1). pptx input arrived in 3.8.3, which no wheel before 1.17 holds.
 # pandoc-types 1.22 (pandoc 2.11) is the oldest document tree the filter and the verifier walk.
 MINIMUM = Capability("citeledger's document tree (pandoc-types 1.22)", (2, 11))
+# A draft nobody vouched for is written by a pandoc that reads and fetches nothing itself.
+SANDBOX = Capability("building a draft nobody vouched for (pandoc's --sandbox)", (2, 15))
 
 
 def reading(fmt: str) -> Capability | None:
@@ -209,6 +211,14 @@ def require(*, reads: str | None = None, writes: str | None = None) -> None:
         message = gate_message(version, capability, pandoc)
         if message is not None:
             raise ToolMissing(message, hint=_fix(pandoc))
+
+
+def require_sandbox() -> None:
+    """Refuse, in one line, a pandoc without ``--sandbox`` for an untrusted draft's build."""
+    pandoc = _current()
+    message = gate_message(_version(pandoc.path), SANDBOX, pandoc)
+    if message is not None:
+        raise ToolMissing(message, hint=f"{_fix(pandoc)}; or pass --trust-draft for your own draft")
 
 
 _FROM = ("-f", "--from", "-r", "--read")

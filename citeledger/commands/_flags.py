@@ -16,8 +16,10 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from ..messages import to_stderr
 from ..options import OPTIONS, Option, Options, flag_help, parse_values
-from ..options.project import load_project
+from ..options.project import Project, load_project
+from ..options.trust import project_vouches
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,7 +63,7 @@ def with_flags(command: str) -> Callable[[F], F]:
                 value = kwargs.pop(o.field)
                 if value is not None and value is not False:
                     given[o.key] = value
-            under = load_project().options
+            under = _project_options(load_project())
             parsed = Options(beneath=under if under.given else None)
             parsed = parsed.updated(parse_values(given, lambda o: o.flag))
             return func(*args, options=parsed, **kwargs)
@@ -71,3 +73,18 @@ def with_flags(command: str) -> Callable[[F], F]:
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _project_options(project: Project) -> Options:
+    """The project file's options; its ``trust-draft`` only when the file may vouch for drafts
+    (:func:`~citeledger.options.trust.project_vouches`: inside the repository being built)."""
+    under = project.options
+    if not under.trust_draft or project_vouches(project.path):
+        return under
+    to_stderr(
+        f"warn: {project.path}: trust-draft ignored: the project file is not inside the "
+        "repository being built (pass --trust-draft to trust the draft)"
+    )
+    return Options().updated(
+        {k: getattr(under, k.replace("-", "_")) for k in under.given - {"trust-draft"}}
+    )

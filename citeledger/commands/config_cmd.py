@@ -19,6 +19,7 @@ from ..messages import to_stderr
 from ..options import Options, from_meta
 from ..options.manual import Setting, settings
 from ..options.project import load_project
+from ..options.trust import tightened, vet_front_matter
 from ._common import FromOpt, global_ledger, ledger_location
 from ._flags import with_flags
 
@@ -47,7 +48,10 @@ def config_command(
         if not draft.is_file():
             raise DraftError(f"no such draft: {draft}", hint="check the path")
         doc = open_draft(draft, from_format=from_format).tree
-        front = from_meta(doc.get("meta", {}), to_stderr)
+        meta = doc.get("meta", {})
+        if not flags.effective().trust_draft:  # what a build takes of it (options/trust.py)
+            vet_front_matter(meta, str(draft), draft.parent, to_stderr)
+        front = tightened(from_meta(meta, to_stderr), flags.beneath)
     if project.path is None:
         print(f"# no project file ({_searched()})")
     else:

@@ -140,7 +140,7 @@ def verify_file(
     from ..document.pandoc_writes import check_pandoc_writes
     from ..document.readers import unwrap_slides
     from ..files import Guard
-    from ..options import from_meta
+    from ..options.trust import front_options
     from ..verify import verify
 
     # What pandoc itself would write while it reads the draft (a defaults file's log-file)
@@ -150,6 +150,7 @@ def verify_file(
     check_pandoc_writes(guard, pipeline.reading_args(Path(file)))
 
     draft = open_draft(Path(file), from_format=from_format, pipeline=pipeline, name=file)
+    draft.vet(options, to_stderr)
     fmt, doc = draft.format, draft.tree
     if formats.family(fmt) == "html":
         unwrap_slides(doc)
@@ -158,7 +159,7 @@ def verify_file(
 
         doc.setdefault("meta", {}).update(meta_entries(metadata))
     doc = pipeline.resolve_citations(doc, draft.path)
-    options = from_meta(doc.get("meta", {}), to_stderr).merged(options)
+    options = front_options(doc.get("meta", {}), options, to_stderr)
     ledger_path = resolve_ledger_path(options.ledger)
     if ledger_path not in ledgers:
         ledgers[ledger_path] = load_ledger(ledger_path, missing_ok=True)

@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import formats
+from ..messages import Say
 from ..options import Options, from_meta
+from ..options.trust import check_nesting, front_options, nesting_error, vet
 from ..pandoc import read_text_draft, run_pandoc
 from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
@@ -60,6 +62,25 @@ class Draft:
             self._located[key] = Locator.from_text(self.name, self.text, key)
         return self._located[key]
 
+    def vet(self, flags: Options, say: Say) -> None:
+        """The trust model applied to the tree as read (:mod:`citeledger.options.trust`):
+        an untrusted draft's raw code refused, its front matter cut to what a reader sees,
+        citeledger's own ids renamed. Before the user's ``-M`` entries and citeproc."""
+        trusted = flags.effective().trust_draft
+        vet(
+            self.tree,
+            trusted=trusted,
+            name=self.name,
+            folder=self.path.parent,
+            text=self.text,
+            say=say,
+        )
+
+    def options(self, flags: Options, say: Say) -> Options:
+        """The run's options: the front matter's, no looser than the project's, under the
+        flags (:func:`~citeledger.options.trust.front_options`)."""
+        return front_options(self.tree.get("meta", {}), flags, say)
+
 
 def open_draft(
     path: Path,
@@ -79,8 +100,12 @@ def open_draft(
     text = read_text_draft(path, fmt)
     ahead = LocatedAhead(path, name, titles, text) if text is not None and titles else None
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
-    with no_gc():
-        tree: PandocDoc = read_output(path, fmt, pipeline)
+    try:
+        with no_gc():
+            tree: PandocDoc = read_output(path, fmt, pipeline)
+    except RecursionError:
+        raise nesting_error(name) from None
+    check_nesting(tree, name)
     if formats.splits_brackets(fmt):
         join_bracket_spans(tree)
         highlighting_as_code(tree)

@@ -109,8 +109,9 @@ from typing import Any
 
 from ..errors import CiteledgerError
 from ..options.manual import manual_text
+from ..options.trust import nesting_error
 from ..tree import no_gc
-from .run import apply_handed, exit_with
+from .run import apply_handed, caller_from, exit_with
 
 __doc__ = (__doc__ or "") + "\n" + manual_text() + "\n"
 
@@ -136,7 +137,10 @@ def main(doc: Any = None) -> Any:
     # to free and, on a 1.6 MB report, costs more than the filter's own work.
     with no_gc():
         try:
-            data = json.loads(sys.stdin.buffer.read())
+            try:
+                data = json.loads(sys.stdin.buffer.read())
+            except RecursionError:
+                raise nesting_error(caller_from(os.environ).source_name) from None
             apply_handed(data, fmt, os.environ)
         except CiteledgerError as exc:
             exit_with(exc)

@@ -12,7 +12,8 @@ cannot compile made plain.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from ..document.grammar import Marker
@@ -25,10 +26,12 @@ from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
+from ..options.trust import env_trusts, nesting_error, vet
 from ..tree import Inlines, Json, PandocDoc, text_to_inlines
 from ..verify import verify_for_build
 from .base import BasePlacement, Caller, CiteContext, State, add_header_include
 from .headings import keep_heading_ids
+from .raw_html import sanitize_raw_html, writes_html
 from .registry import placement_for
 from .typst import make_compilable, unresolved_warning
 
@@ -89,22 +92,20 @@ def apply(
     found: Scan | None = None,
     rendered: bool = False,
     caller: Caller | None = None,
+    vet: Callable[[Json], None] | None = None,
 ) -> State | None:
     """Run the filter on a pandoc JSON document in place; return the run's state, or None
     when the document cites nothing (it then passes through untouched). Every filter run comes
     through here: the console script, the panflute pieces, convert and the wiki build.
-
     prepare: options, ledger, markers, verification (unless the caller verified already);
-    action: marker -> citation; finalize: the Sources list and whatever the format needs
-    besides. The document keeps no ``citeledger`` option metadata (a local ledger path must not
-    reach a delivered file); a .docx or .pptx gets the options it was built with instead.
-    ``say`` takes the run's warnings and findings, one line each. ``found``: the caller's
-    scan of this very document, with the ledger's links known (a wiki page cut from a draft the
-    build scanned whole), so the document is not walked again. ``rendered``: a renderer will
-    finish the written file (convert's docx and pptx), so what it rebuilds is not laid out here.
-    ``caller``: who started the run (:class:`~citeledger.filters.base.Caller`; an in-process
-    caller keeps the default).
-    """
+    action: marker -> citation; finalize: the Sources list and what the format needs besides.
+    The document keeps no ``citeledger`` option metadata (a local ledger path must not reach a
+    delivered file); a .docx or .pptx gets the options it was built with instead. ``say``:
+    the run's warnings and findings, one line each. ``found``: the caller's scan of this very
+    document, the ledger's links known (a wiki page cut from a draft the build scanned whole).
+    ``rendered``: a renderer finishes the written file (convert's docx and pptx), so what it
+    rebuilds is not laid out here. ``caller``: who started the run (an in-process caller keeps
+    the default). ``vet``: the trust model, applied once the document is known to cite."""
     caller = caller or Caller()
     meta = doc.setdefault("meta", {})
     opts = options or from_meta(meta, say)
@@ -116,6 +117,8 @@ def apply(
         ledger = None if given else _cited_in_notes(doc, opts, ledger)
         if ledger is None:
             return None
+    if vet is not None:
+        opts, titles, found = _vet_then_scan(doc, vet, options, say)
     if ledger is None:
         path = resolve_ledger_path(opts.ledger)
         ledger = load_ledger(path)
@@ -156,6 +159,17 @@ def apply(
     if placement.records_options:
         meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
     return state
+
+
+def _vet_then_scan(
+    doc: Json, vet: Callable[[Json], None], options: Options | None, say: Say
+) -> tuple[Options, tuple[str, ...], Scan]:
+    """The document vetted, then its options and scan again (vetting drops front matter and
+    turns live links into their text)."""
+    vet(doc)
+    opts = options or from_meta(doc.setdefault("meta", {}), say)
+    titles = titles_for(opts.sources_title)
+    return opts, titles, scan(doc, titles)
 
 
 def _cited_in_notes(doc: Json, opts: Options, ledger: Ledger | None) -> Ledger | None:
@@ -209,7 +223,20 @@ def apply_handed(doc: Json, fmt: str, environ: Mapping[str, str]) -> State | Non
     code is code (``highlighting_as_code``)."""
     join_split_brackets(doc)
     highlighting_as_code(doc)
-    return apply(doc, fmt, say=to_stderr, caller=caller_from(environ))
+    caller = caller_from(environ)
+    trusted = env_trusts(environ)
+    here = Path.cwd()
+
+    def vetted(tree: Json) -> None:
+        name = caller.source_name
+        vet(tree, trusted=trusted, name=name, folder=here, say=to_stderr, ledger_inside=here)
+        if not trusted and writes_html(fmt):
+            sanitize_raw_html(tree)
+
+    try:
+        return apply(doc, fmt, say=to_stderr, caller=caller, vet=vetted)
+    except RecursionError:
+        raise nesting_error(caller.source_name) from None
 
 
 def caller_from(environ: Mapping[str, str]) -> Caller:

@@ -366,6 +366,20 @@ OPTIONS: tuple[Option, ...] = (
         "for itself.",
         commands=_all("convert", "wiki"),
     ),
+    Option(
+        "trust-draft",
+        "bool",
+        False,
+        "build the draft as your own: its raw code, front matter files and options (never "
+        "set by the draft)",
+        "Build the draft as its author's own work: its raw blocks of every format, every "
+        "front matter key (a template, header-includes, a bibliography anywhere) and every "
+        "citeledger option it sets (the ledger, the PDF engine, fetch-allow) are taken as "
+        "written, and pandoc runs without ``--sandbox``. By default a draft is data (see "
+        "the trust page of the manual). From a flag, ``CITELEDGER_TRUST_DRAFT=1`` (the "
+        "filter), or the project file of the repository being built; never from the draft.",
+        commands=_all("convert", "wiki", "verify", "render"),
+    ),
 )
 BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
 
@@ -402,6 +416,7 @@ class Options:
     no_fetch: bool = _default("no-fetch")
     fetch_allow: str = _default("fetch-allow")
     trusted_html: bool = _default("trusted-html")
+    trust_draft: bool = _default("trust-draft")
     given: frozenset[str] = frozenset()
     # The project file's options: the layer under every other, applied by ``merged``.
     beneath: Options | None = None

@@ -80,11 +80,18 @@ def test_project_file_layer_beats_the_default(project: Path) -> None:
     assert "coverage" in done.stderr
 
 
-def test_front_matter_layer_beats_the_project_file(project: Path) -> None:
+def test_front_matter_layer_beats_the_project_file_only_to_tighten_the_gate(
+    project: Path,
+) -> None:
+    # Issue 35: a draft cannot pass the project's gate by lowering it in its front matter,
+    # trusted or not; it may raise it.
     _draft(project, front_coverage="0.5")
     (project / "citeledger.toml").write_text("min-coverage = 0.9\n", encoding="utf-8")
     done = _run("verify", "draft.md", cwd=project)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert _run("verify", "draft.md", "--trust-draft", cwd=project).returncode == 1
+    (project / "citeledger.toml").write_text("min-coverage = 0.4\n", encoding="utf-8")
+    assert _run("verify", "draft.md", cwd=project).returncode == 0
 
 
 def test_flag_layer_beats_the_front_matter(project: Path) -> None:
@@ -98,7 +105,7 @@ def test_config_names_the_layer_of_every_value(project: Path) -> None:
     _draft(project, front_coverage="0.5")
     toml = project / "citeledger.toml"
     toml.write_text(
-        'min-coverage = 0.9\nevidence = true\nsources-title = "Quellen"\nnotes = "endnotes"\n',
+        'min-coverage = 0.4\nevidence = true\nsources-title = "Quellen"\nnotes = "endnotes"\n',
         encoding="utf-8",
     )
     done = _run("config", "draft.md", "--notes", "list", cwd=project)
@@ -204,8 +211,9 @@ def test_a_bad_project_file_is_one_line_naming_file_key_and_fix(
 
 
 def test_front_matter_pdf_engine_beats_the_project_files(project: Path) -> None:
-    """pdf-engine is an option of the table like any other: the draft's front matter names the
-    engine over the project file (here one not installed, so the build says which)."""
+    """pdf-engine is an option of the table like any other: a trusted draft's front matter
+    names the engine over the project file (here one not installed, so the build says which);
+    an untrusted draft's is dropped (tests/hostile/test_trust_draft.py)."""
     (project / "draft.md").write_text(
         "---\nciteledger:\n  pdf-engine: lualatex\n---\n" + DRAFT.format(front=""),
         encoding="utf-8",
@@ -213,7 +221,8 @@ def test_front_matter_pdf_engine_beats_the_project_files(project: Path) -> None:
     (project / "citeledger.toml").write_text('pdf-engine = "typst"\n', encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ENV_LEDGERS}
     env["PATH"] = str(Path(sys.executable).parent)
-    done = run_citeledger("convert", "draft.md", "-o", "out.pdf", cwd=project, env=env)
+    args = ("convert", "draft.md", "-o", "out.pdf", "--trust-draft")
+    done = run_citeledger(*args, cwd=project, env=env)
     assert done.returncode == 2, done.stderr
     assert "lualatex not found on PATH" in done.stderr
     assert not (project / "out.pdf").exists()

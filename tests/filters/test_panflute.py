@@ -137,11 +137,16 @@ def _doc(markdown: str, fmt: str = "html") -> pf.Doc:
     return doc
 
 
-def test_prepare_sets_one_state_object_on_the_doc(tmp_path: Path) -> None:
+def test_prepare_sets_one_state_object_on_the_doc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ledger = json.loads((GOLDEN / "ledger.json").read_text(encoding="utf-8"))
     (tmp_path / "ledger.json").write_text(json.dumps(ledger), encoding="utf-8")
     path = (tmp_path / "ledger.json").as_posix()
-    doc = _doc(f"---\nciteledger:\n  ledger: {path}\n---\n\nIce floats.[2] Water is dense.[1]\n")
+    # The ledger by the environment: a draft's front matter names none outside the working
+    # folder (tests/hostile/test_trust_draft.py).
+    monkeypatch.setenv("CITELEDGER_LEDGER", path)
+    doc = _doc("---\nciteledger:\n  notes: endnotes\n---\n\nIce floats.[2] Water is dense.[1]\n")
     out = pf.run_filters([], prepare=citeledger_pf.prepare, doc=doc)
     assert out is doc
     state = doc.citeledger

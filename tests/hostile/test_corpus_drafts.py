@@ -42,7 +42,9 @@ def test_a_hostile_draft_from_the_corpus_is_refused_and_reads_nothing(
     (draft / "ledger.json").write_text(json.dumps({"version": 1, "sources": []}))
     text = case["draft"].replace("{outside}", str(outside))
     (draft / "d.md").write_text(f"# Report\n\n{text}\n")
-    args = ["convert", "d.md", "-o", case["output"]]
+    # Built as a trusted draft: the confinement holds for the author's own draft too (an
+    # untrusted one is refused sooner: tests/hostile/test_trust_draft.py).
+    args = ["convert", "d.md", "-o", case["output"], "--trust-draft"]
     if engine:
         args += ["--pdf-engine", engine]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}

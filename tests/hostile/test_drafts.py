@@ -118,10 +118,12 @@ def test_images_inside_the_drafts_folder_still_embed(suffix: str, scene: Path) -
 
 
 def test_an_epub_cover_or_raw_html_image_outside_the_folder_is_refused(scene: Path) -> None:
+    # Trusted drafts too: the confinement holds for the author's own draft (an untrusted one
+    # has its cover-image dropped and its raw HTML sanitised: test_trust_draft.py).
     (scene / "cover.md").write_text("---\ncover-image: ../outside/secret.png\n---\n\n# R\n")
-    refusal(cli("convert", "cover.md", "-o", "c.epub", cwd=scene), "cover-image")
+    refusal(cli("convert", "cover.md", "-o", "c.epub", "--trust-draft", cwd=scene), "cover-image")
     (scene / "raw.md").write_text('# R\n\n<img src="../outside/secret.png">\n')
-    refusal(cli("convert", "raw.md", "-o", "r.epub", cwd=scene), "raw HTML")
+    refusal(cli("convert", "raw.md", "-o", "r.epub", "--trust-draft", cwd=scene), "raw HTML")
 
 
 def test_folders_named_with_resource_path_are_read_and_no_others(scene: Path) -> None:
@@ -171,7 +173,9 @@ needs_pdflatex = pytest.mark.skipif(
 def test_raw_tex_naming_a_file_outside_the_folder_is_refused(raw: str, scene: Path) -> None:
     secret = str(scene.parent / "outside" / "secret.txt")
     (scene / "d.md").write_text(f"# R\n\n```{{=latex}}\n{raw.replace('SECRET', secret)}\n```\n")
-    done = cli("convert", "d.md", "-o", "d.pdf", "--pdf-engine", "pdflatex", cwd=scene)
+    done = cli(
+        "convert", "d.md", "-o", "d.pdf", "--pdf-engine", "pdflatex", "--trust-draft", cwd=scene
+    )
     refusal(done, "raw TeX")
     assert not (scene / "d.pdf").exists()
 
@@ -189,7 +193,8 @@ def test_raw_tex_hiding_its_path_in_a_macro_cannot_read_it(engine: str, scene: P
         f"# R\n\nText `\\def\\x{{{secret}}}\\input\\x\\relax`{{=latex}} end.\n"
     )
     try:
-        done = cli("convert", "d.md", "-o", "d.pdf", "--pdf-engine", engine, cwd=scene)
+        args = ("convert", "d.md", "-o", "d.pdf", "--pdf-engine", engine, "--trust-draft")
+        done = cli(*args, cwd=scene)
     finally:
         secret.unlink()
     assert done.returncode != 0
@@ -203,7 +208,9 @@ def test_raw_tex_hiding_its_path_in_a_macro_cannot_read_it(engine: str, scene: P
 def test_raw_tex_reading_a_file_inside_the_folder_still_typesets(scene: Path) -> None:
     (scene / "part.tex").write_text("Included words.\n")
     (scene / "d.md").write_text("# R\n\n```{=latex}\n\\input{part.tex}\n```\n\n![c](chart.png)\n")
-    done = cli("convert", "d.md", "-o", "d.pdf", "--pdf-engine", "pdflatex", cwd=scene)
+    done = cli(
+        "convert", "d.md", "-o", "d.pdf", "--pdf-engine", "pdflatex", "--trust-draft", cwd=scene
+    )
     assert done.returncode == 0, done.stderr
     assert (scene / "d.pdf").read_bytes().startswith(b"%PDF")
 

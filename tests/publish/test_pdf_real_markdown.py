@@ -91,7 +91,7 @@ BOOKDOWN = CHAPTER + SOURCES
 
 
 def test_a_bookdown_chapter_with_determinants_builds(folder: Path) -> None:
-    done, pdf = build(folder, "chapter.Rmd", BOOKDOWN)
+    done, pdf = build(folder, "chapter.Rmd", BOOKDOWN, "--trust-draft")  # its raw TeX equations
     assert done.returncode == 0, done.stderr
     text = pdf_text(pdf)
     assert "The determinant of a square matrix" in text
@@ -106,7 +106,8 @@ def test_a_typst_error_names_the_drafts_line_and_cause(folder: Path) -> None:
         '`#image("missing.png")`{=typst}\n'
     )
     draft += SOURCES
-    done, _pdf = build(folder, "e.md", draft)
+    # The author's own raw typst (an untrusted draft's is refused sooner: test_trust_draft.py).
+    done, _pdf = build(folder, "e.md", draft, "--trust-draft")
     assert done.returncode == 2
     lines = [line for line in done.stderr.splitlines() if "error" in line]
     assert len(lines) == 1, done.stderr

@@ -11,9 +11,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+from citeledger.filters import raw_html
+from citeledger.filters.raw_html import sanitize_raw_html
 from citeledger.pandoc import read_json
-from citeledger.publish import raw_html
-from citeledger.publish.raw_html import sanitize_raw_html
 from citeledger.tree import Json, elements, replace_elements
 
 
@@ -23,12 +23,15 @@ def three_walks(doc: Json) -> int:
 
     def unlink(el: Json) -> list[Json] | None:
         nonlocal changed
-        if el.get("t") == "Link" and raw_html._LIVE_SCHEME.match(str(el["c"][2][0])):
+        if raw_html._is_live_link(el):
             changed += 1
             return list(el["c"][1])
         return None
 
     replace_elements(doc.get("blocks", []), unlink)
+    for value in doc.get("meta", {}).values():
+        if isinstance(value, dict) and isinstance(value.get("c"), list):
+            replace_elements(value["c"], unlink)
     for el in elements([doc.get("blocks", []), list(doc.get("meta", {}).values())]):
         changed += raw_html._clean_raw(el)
     return changed

@@ -28,14 +28,15 @@ from ...document.pandoc_writes import check_pandoc_writes
 from ...document.sources_titles import titles_for
 from ...errors import BadInput, DraftError, VerificationFailed
 from ...files import Guard
-from ...options import Options, from_meta
+from ...options import Options
 from ...options.meta_args import meta_entries
+from ...pandoc import require_sandbox
 from ...tree import PandocDoc
 from ..confine import Confinement, embeds_resources, named_resource_folders
 from ..images import Fetcher, host_list
 from .pool import partial_failure, warm_imports, write_all
 from .request import ConvertRequest, Output, check_stdout, is_latex_pdf, is_stdout, writer_for
-from .tools import check_tools
+from .tools import check_tools, sandboxed
 from .write import Build, Job, draft_text, element_kinds
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ def convert(req: ConvertRequest) -> list[Path]:
         raise BadInput(f"--jobs {req.jobs}: not a number of outputs", hint="give 1 or more")
     outputs = [Output(Path(p), writer_for(Path(p), req.to)) for p in req.outputs]
     check_tools(outputs, req)
+    if sandboxed(req):
+        require_sandbox()
     guard = Guard([(draft, "the draft")])
     if req.reference_doc is not None:
         guard.protect(Path(req.reference_doc), "the reference document")
@@ -96,7 +99,7 @@ def convert(req: ConvertRequest) -> list[Path]:
         Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
         draft_text(doc) if any(is_latex_pdf(o, req) for o in outputs) else "",
         Confinement.for_draft(draft, named_resource_folders(req), embeds=embeds_resources(req)),
-        req.options.effective().trusted_html,
+        _keeps_html(req.options),
         kinds=element_kinds(doc),
     )
     try:
@@ -126,10 +129,10 @@ def _read_draft(req: ConvertRequest, draft: Path) -> tuple[Draft, PandocDoc, Opt
     user's citeproc) and its options (the request's flags over its front matter)."""
     titles = titles_for(req.options.sources_title)
     read = open_draft(draft, from_format=req.from_format, pipeline=req.pipeline, titles=titles)
+    read.vet(req.options, req.say)
     read.tree.setdefault("meta", {}).update(meta_entries(req.metadata))
     doc: PandocDoc = req.pipeline.resolve_citations(read.tree, draft)
-    meta = doc.setdefault("meta", {})
-    options = from_meta(meta, req.say).merged(req.options)
+    options = read.options(req.options, req.say)
     return read, doc, options
 
 
@@ -161,3 +164,9 @@ def _verify_once(
             f"{read.name}: verification failed; no output written",
             hint="fix the findings above, then convert again",
         )
+
+
+def _keeps_html(options: Options) -> bool:
+    """A draft's raw HTML is written as it is for a trusted draft or with trusted HTML."""
+    flags = options.effective()
+    return flags.trusted_html or flags.trust_draft

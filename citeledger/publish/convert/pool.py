@@ -28,7 +28,7 @@ from ...errors import CiteledgerError
 from ..confine import missing_images, missing_warning
 from ..images import refused_warning, remote_images
 from .request import Output
-from .write import Job, build_output
+from .write import Job, build_output, with_front_matter
 
 
 def warm_imports(outputs: Sequence[Output]) -> threading.Thread:
@@ -235,7 +235,8 @@ def _fetch_first(job: Job) -> None:
     that no writer fetches one again nor repeats the warning for one refused."""
     if "Image" not in job.build.kinds or not any(formats.is_binary(o.writer) for o in job.outputs):
         return
-    urls = remote_images(job.doc)
+    parts = with_front_matter(job.doc)  # a title's image too
+    urls = list(dict.fromkeys(u for part in parts for u in remote_images(part)))
     for url in urls:
         job.build.fetcher.local(url)
     refused = [

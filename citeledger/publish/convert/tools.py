@@ -157,8 +157,17 @@ def pandoc_args(fmt: str, req: ConvertRequest, draft: Path) -> list[str]:
     if family == "latex":
         for variable in LATEX_VARIABLES:
             args += ["-V", variable]
+    if sandboxed(req):
+        # pandoc reads only what citeledger hands it: no image, bibliography or CSL a draft
+        # names is fetched or read by pandoc itself (write.py embeds the vetted images).
+        args.append("--sandbox")
     # The user's writer options last: pandoc lets a later option win.
     return [*args, *req.pandoc_args]
+
+
+def sandboxed(req: ConvertRequest) -> bool:
+    """Whether pandoc runs with ``--sandbox``: for every draft nobody vouched for."""
+    return not req.options.effective().trust_draft
 
 
 def add_latex_look(doc: PandocDoc) -> None:

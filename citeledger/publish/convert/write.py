@@ -38,7 +38,14 @@ from ...tree import (
 from ..confine import Confinement, confine_local_files, drop_missing_images, missing_warning
 from ..images import Fetcher, localize_images, refused_warning
 from .request import ConvertRequest, Output, is_stdout
-from .tools import add_latex_look, filters_at_write, latex_pdf, pandoc_args, run_renderer
+from .tools import (
+    add_latex_look,
+    filters_at_write,
+    latex_pdf,
+    pandoc_args,
+    run_renderer,
+    sandboxed,
+)
 
 if TYPE_CHECKING:
     from ...document.markers import Scan
@@ -144,7 +151,7 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
     family = formats.family(fmt)
     changed = False
     if not build.trusted_html:
-        from ..raw_html import sanitize_raw_html, writes_html
+        from ...filters.raw_html import sanitize_raw_html, writes_html
 
         if writes_html(fmt):
             changed = sanitize_raw_html(doc) > 0
@@ -164,7 +171,9 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
         name = placeholder_name if family == "typst" else str
         if build.confinement is not None and (reads_files or family.startswith("epub")):
             changed = True
-            missing = drop_missing_images(doc, build.confinement) if images else []
+            missing = []
+            for part in with_front_matter(doc) if images else []:
+                missing += drop_missing_images(part, build.confinement)
             warning = missing_warning(draft, [m for m in missing if m not in build.missing_said])
             build.missing_said.update(missing)
             if warning:
@@ -172,7 +181,9 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
             confine_local_files(
                 doc, build.confinement, writer=output.writer, family=family, point=family != "typst"
             )
-        refused = localize_images(doc, build.fetcher, name=name) if images else []
+        refused = []
+        for part in with_front_matter(doc) if images else []:
+            refused += localize_images(part, build.fetcher, name=name)
         changed = changed or images
         warning = refused_warning(draft, refused, build.fetcher)
         if warning:
@@ -182,6 +193,17 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
         changed = True
         confine_local_files(doc, build.confinement, writer=output.writer, family=family)
     return changed
+
+
+def with_front_matter(doc: PandocDoc) -> list[PandocDoc]:
+    """``doc`` and its front matter as a tree of its own: a title's or an abstract's image
+    is fetched once and checked, or confined, as the body's are (pandoc fetches nothing)."""
+    meta: PandocDoc = {
+        "pandoc-api-version": doc.get("pandoc-api-version", []),
+        "meta": {},
+        "blocks": list(doc.get("meta", {}).values()),
+    }
+    return [doc, meta]
 
 
 def _write(
@@ -209,6 +231,12 @@ def _write(
         variables = chosen.variables
     if family == "commonmark_x":
         _escape_braces(doc)
+    if (
+        sandboxed(req)
+        and family != "typst"
+        and (formats.is_binary(output.writer) or _embeds(build))
+    ):
+        embed_images(doc, draft)
     if formats.joins_words(fmt) and not filters_at_write(req.pandoc_args):
         join_words(doc.get("blocks", []))
     payload = json.dumps(doc, ensure_ascii=False, check_circular=False, separators=(",", ":"))
@@ -233,6 +261,40 @@ def _write(
             fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
         if formats.is_rendered(fmt):
             run_renderer(tmp, ledger, options, say=req.say, shown=out)
+
+
+_EMBED_LIMIT = 20 * 1024 * 1024
+
+
+def _embeds(build: Build) -> bool:
+    return build.confinement is not None and build.confinement.embeds
+
+
+def embed_images(doc: PandocDoc, draft: Path) -> None:
+    """Every local image of ``doc`` (blocks and front matter), already confined to the draft's
+    folders and fetched once when remote, handed to a sandboxed pandoc as a ``data:`` URI:
+    under ``--sandbox`` pandoc reads no file the tree names."""
+    import base64
+    import mimetypes
+
+    cache: dict[str, str] = {}
+    nodes = [doc.get("blocks", []), list(doc.get("meta", {}).values())]
+    for el in elements(nodes):
+        if el.get("t") != "Image":
+            continue
+        target = str(el["c"][2][0])
+        if target.startswith(("data:", "http://", "https://")) or not target:
+            continue
+        if target not in cache:
+            path = Path(target) if Path(target).is_absolute() else draft.parent / target
+            kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            try:
+                data = path.read_bytes() if path.stat().st_size <= _EMBED_LIMIT else b""
+            except OSError:
+                data = b""
+            encoded = base64.b64encode(data).decode("ascii")
+            cache[target] = f"data:{kind};base64,{encoded}" if data else target
+        el["c"][2][0] = cache[target]
 
 
 def _escape_braces(doc: PandocDoc) -> None:

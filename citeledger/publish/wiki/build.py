@@ -26,7 +26,8 @@ from ...filters.run import apply
 from ...ledger import Ledger
 from ...ledger.lock_file import lock_path
 from ...messages import Say, to_stderr
-from ...options import Options, from_meta
+from ...options import Options
+from ...options.trust import front_options
 from ...tree import Blocks, Inline, Json, link, no_gc, raw_block, text_to_inlines
 from ...verify import verify_for_build
 from .entries import WrittenEntries
@@ -86,10 +87,12 @@ def build_wiki(
 def _build(job: _Build, out_dir: Path, verify: bool, from_format: str | None) -> WikiResult:
     titles = titles_for(job.opts.sources_title) if verify else None
     reads = [open_draft(d, from_format=from_format, titles=titles) for d in job.drafts]
+    for read in reads:
+        read.vet(job.opts, job.say)
     job.read = {r.path: r for r in reads}
     docs: list[Json] = [r.tree for r in reads]
-    if not job.opts.effective().trusted_html:
-        from ..raw_html import sanitize_raw_html, writes_html
+    if not (job.opts.effective().trusted_html or job.opts.effective().trust_draft):
+        from ...filters.raw_html import sanitize_raw_html, writes_html
 
         if writes_html(job.form.writer):
             for doc in docs:  # the drafts' own raw HTML, before citeledger adds its markup
@@ -156,7 +159,7 @@ def _scan_drafts(job: _Build, docs: list[Json], verify: bool) -> tuple[list[_Dra
     drafts: list[_Draft] = []
     for k, (path, doc) in enumerate(zip(job.drafts, docs, strict=True), 1):
         # Each draft is verified with its own metadata's options; the flags win over them.
-        drafted = from_meta(doc.get("meta", {}), job.say).merged(job.opts)
+        drafted = front_options(doc.get("meta", {}), job.opts, job.say)
         titles = titles_for(drafted.sources_title)
         found = scan(doc, titles, ledger_links(job.ledger), ledger_ids(job.ledger))
         drafts.append(_Draft(path, doc, drafted, found))

@@ -2,16 +2,20 @@
 
 A draft may come from someone else, and its raw HTML lands in the page as it is: a ``<script>``,
 an ``onerror=`` attribute or a ``javascript:`` link would run in the reader's browser. So before
-an HTML output (convert's HTML and EPUB, the wiki's HTML pages) is written, every raw HTML
-element of the draft's tree (pandoc's ``RawInline`` and ``RawBlock`` of format html) goes
-through nh3, a maintained sanitiser (ammonia's rules): harmless markup stays (``<div dir="rtl">``,
-``<br>``, ``<sub>``, tables, images by address), scripts, styles, event handlers, frames and
-unsafe URL schemes go. Only the draft's elements are touched, before citeledger adds its own
-markup: what citeledger writes itself (its evidence cards, its stylesheet) is never sanitised.
+an HTML output (convert's HTML, slide decks and EPUB, the wiki's HTML pages, the filter's HTML)
+is written, every raw HTML element of the draft's tree (pandoc's ``RawInline`` and ``RawBlock``
+of any html-family name: ``html``, ``revealjs``, ``s5``, ``slidy``, ``epub``...,
+:data:`~citeledger.options.trust.HTML_RAW`) goes through nh3, a maintained sanitiser (ammonia's
+rules): harmless markup stays (``<div dir="rtl">``, ``<br>``, ``<sub>``, tables, images by
+address), scripts, styles, event handlers, frames and unsafe URL schemes go. Link targets and
+image sources are checked against an allowlist of schemes as a browser reads them
+(:func:`~citeledger.options.trust.is_live_url`). Only the draft's elements are touched, before
+citeledger adds its own markup: what citeledger writes itself (its evidence cards, its
+stylesheet) is never sanitised. The filter and the commands share this module.
 
 pandoc splits inline raw HTML into one element per tag (``<sub>``, the text, ``</sub>``): a lone
 opening tag is cleaned as a tag and written back unclosed, a lone closing tag stays when its
-element is allowed. A trusted draft (``--trusted-html``, or ``citeledger.trusted-html`` in the
+element is allowed. A trusted draft (``--trust-draft`` or ``--trusted-html``, or either in the
 project file; never the draft's own front matter) keeps its raw HTML as written.
 """
 
@@ -22,9 +26,9 @@ from functools import lru_cache
 from typing import Any
 
 from .. import formats
+from ..options.trust import HTML_RAW, is_live_url
 from ..tree import Element, Json, elements
 
-_HTML_FORMATS = ("html", "html4", "html5")
 # Attributes harmless on any element: the writing direction and language of right-to-left
 # text, a tooltip, a class for the page's own stylesheet, and an ``alt`` text (READMEs put one
 # on a badge's link too: the words stay in the page).
@@ -62,9 +66,25 @@ def clean(html: str) -> str:
 # Attributes a draft may give any element (``[x]{onclick=...}``, ``![](a.png){onerror=...}``)
 # that pandoc writes into HTML as they are: event handlers, inline style, frames' documents.
 _LIVE_ATTRIBUTE = re.compile(r"^(?:on.*|style|srcdoc|formaction|xmlns.*)$", re.IGNORECASE)
-_URL_ATTRIBUTES = {"href", "src", "action", "poster", "data", "xlink:href", "background"}
-# A link target a browser runs or renders as a page of its own instead of opening.
-_LIVE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data)\s*:", re.IGNORECASE)
+_URL_ATTRIBUTES = {
+    "href",
+    "src",
+    "action",
+    "poster",
+    "data",
+    "xlink:href",
+    "background",
+    "cite",
+    "formaction",
+    "srcset",
+    "longdesc",
+    "manifest",
+    "ping",
+    "codebase",
+    "archive",
+    "lowsrc",
+    "dynsrc",
+}
 
 
 def _is_attr(node: object) -> bool:
@@ -84,7 +104,7 @@ def _clean_attr(attr: list[Any]) -> int:
         kv
         for kv in attr[2]
         if not _LIVE_ATTRIBUTE.match(str(kv[0]))
-        and not (kv[0].lower() in _URL_ATTRIBUTES and _LIVE_SCHEME.match(str(kv[1])))
+        and not (str(kv[0]).lower() in _URL_ATTRIBUTES and is_live_url(str(kv[1])))
     ]
     if len(kept) == len(attr[2]):
         return 0
@@ -112,7 +132,7 @@ def _clean_raw(el: Element) -> int:
     if el.get("t") not in ("RawInline", "RawBlock"):
         return 0
     fmt, text = el["c"][0], el["c"][1]
-    if not isinstance(fmt, str) or fmt.lower() not in _HTML_FORMATS:
+    if not isinstance(fmt, str) or fmt.lower() not in HTML_RAW:
         return 0
     new = clean(text)
     if new == text:
@@ -122,7 +142,11 @@ def _clean_raw(el: Element) -> int:
 
 
 def _is_live_link(el: Element) -> bool:
-    return el.get("t") == "Link" and bool(_LIVE_SCHEME.match(str(el["c"][2][0])))
+    """A link, or an image, whose target is live: it becomes its text (an image its alt)."""
+    kind = el.get("t")
+    if kind not in ("Link", "Image"):
+        return False
+    return is_live_url(str(el["c"][2][0]), image=kind == "Image")
 
 
 def _sanitize_blocks(node: list[Any]) -> int:
@@ -165,6 +189,9 @@ def sanitize_raw_html(doc: Json) -> int:
     changed += _clean_attributes(meta)
     for el in elements(list(meta.values())):
         changed += _clean_raw(el)
+    for value in meta.values():  # a title's or an abstract's links
+        if isinstance(value, dict) and isinstance(value.get("c"), list):
+            changed += _sanitize_blocks(value["c"])
     return changed
 
 
