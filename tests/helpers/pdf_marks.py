@@ -33,12 +33,20 @@ def pieces(pdf: Path) -> list[list[Piece]]:
     for page in PdfReader(str(pdf)).pages:
         found: list[Piece] = []
 
-        def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        def visit(
+            text: str,
+            cm: list[float],
+            tm: list[float],
+            font: object,
+            size: float,
+            found: list[Piece] = found,
+        ) -> None:
             if not text.strip():
                 return
             x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
             y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-            found.append(Piece(round(y, 1), round(x, 1), round(size * abs(tm[3] * cm[3]), 1), text))
+            scaled = round(size * abs(tm[3] * cm[3]), 1)
+            found.append(Piece(round(y, 1), round(x, 1), scaled, text))
 
         page.extract_text(visitor_text=visit)
         pages.append(found)
