@@ -187,6 +187,9 @@ class BasePlacement:
     # Whether the written file records the options it was built with (files a renderer
     # finishes: ``citeledger finish`` reads them back).
     records_options = False
+    # Whether a citation takes the place of the draft's space before it (formats whose marks
+    # are raised notes or glued to the word: Word, LaTeX, typst).
+    joins_marks = False
     entries_type: ClassVar[type[BaseEntries]] = BaseEntries
 
     def __init__(self, state: State) -> None:

@@ -82,6 +82,7 @@ def raw(xml: str) -> Inline:
 
 class DocxPlacement(base.BasePlacement):
     records_options = True
+    joins_marks = True
 
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
@@ -125,7 +126,7 @@ class DocxPlacement(base.BasePlacement):
             return [str_("["), *entry_inlines(source), str_("]")]
         if sid not in self._noted:
             self._noted.add(sid)
-            note = {"t": "Note", "c": [para(entry_inlines(source))]}
+            note = {"t": "Note", "c": [para(unbroken_date(entry_inlines(source), source))]}
             return [raw(bookmark_start(sid)), note, raw(bookmark_end(sid))]
         if self._short:
             self._repeats += 1
@@ -152,7 +153,7 @@ class DocxPlacement(base.BasePlacement):
         if source.id in self._noted:
             label = self._noteref(source.id, as_mark=False)
             return [str_("["), label, str_("]"), {"t": "Space"}, *entry_inlines(source)]
-        return [*entry_inlines(source)]
+        return unbroken_date(entry_inlines(source), source)
 
     def sources_blocks(self) -> list[Block]:
         return super().sources_blocks() if self._list else []
@@ -174,6 +175,23 @@ class DocxPlacement(base.BasePlacement):
         counter = _NoteCounter({bookmark_start(sid): sid for sid in self._noted})
         counter.blocks(self.state.doc["blocks"])
         return counter.numbers
+
+
+def unbroken_date(inlines: Inlines, source: Source) -> Inlines:
+    """The access date as Word keeps it on one line: non-breaking hyphens (U+2011) in the date
+    and a no-break space after "(accessed", so "(accessed 2025-02-" / "10)" cannot happen."""
+    date = source.display_accessed
+    if not date:
+        return inlines
+    out: Inlines = []
+    for el in inlines:
+        if el["t"] == "Str" and el["c"].startswith(date):
+            if out and out[-1]["t"] == "Space" and len(out) > 1 and out[-2].get("c") == "(accessed":
+                out.pop()
+                out[-1] = str_("(accessed\u00a0")
+            el = str_(el["c"].replace("-", "\u2011"))
+        out.append(el)
+    return out
 
 
 def short_entry_inlines(source: Source) -> Inlines:

@@ -63,6 +63,8 @@ class LatexPlacement(base.BasePlacement):
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
         self.bracketed = state.options.notes == "list"
+        # A raised mark joins the word before it (TeX breaks lines only at glue).
+        self.joins_marks = not self.bracketed
         self.macro = r"\citeledgerbracket" if self.bracketed else r"\citeledgernote"
 
     def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
@@ -77,7 +79,8 @@ class LatexPlacement(base.BasePlacement):
             parts.append(latex_text(source.lead_sentence))
         parts.append(r"\citeledgerurl{" + latex_url(source.url) + "}")
         if source.display_accessed:
-            parts.append(f"(accessed {latex_text(source.display_accessed)})")
+            # A date breaks nowhere: "(accessed 2025-02-" / "10)" reads as two dates.
+            parts.append(f"\\mbox{{(accessed {latex_text(source.display_accessed)})}}")
         if source.archived:
             parts.append(r"(archived \citeledgerurl{" + latex_url(source.archived) + "})")
         return " ".join(parts)

@@ -28,13 +28,20 @@ from ..tree import (
 )
 from . import base
 
+# U+2060 WORD JOINER: no line break on either side (Unicode line breaking, rule LB11), which
+# typst's breaker follows. Before each mark it keeps the mark on the line of the word or
+# punctuation before it, and a cluster ``[50][3][9]`` on one line.
+WORD_JOINER = "#sym.wj"
+
 
 class TypstPlacement(base.BasePlacement):
+    joins_marks = True
+
     def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         mark = typst_markup(f"[{number}]")
         target = base.source_anchor(source.id)
         here = base.cite_anchor(source.id, at.occurrence)
-        return [raw_inline("typst", f"#link(<{target}>)[{mark}]<{here}>")]
+        return [raw_inline("typst", f"{WORD_JOINER}#link(<{target}>)[{mark}]<{here}>")]
 
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []
@@ -42,7 +49,8 @@ class TypstPlacement(base.BasePlacement):
             parts.append(typst_markup(source.lead_sentence))
         parts.append(f"#link({typst_string(source.url)})")
         if source.display_accessed:
-            parts.append(typst_markup(f"(accessed {source.display_accessed})"))
+            # A date breaks nowhere: "(accessed 2025-02-" / "10)" reads as two dates.
+            parts.append("#box[" + typst_markup(f"(accessed {source.display_accessed})") + "]")
         if source.archived:
             parts.append("(archived " + f"#link({typst_string(source.archived)})" + ")")
         return " ".join(parts)

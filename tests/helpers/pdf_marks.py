@@ -120,10 +120,36 @@ def word_marks(pdf: Path) -> list[WordMarks]:
 def lines(page: list[Piece], body: float) -> list[list[Piece]]:
     """The page's lines, left to right: each piece on the line of the nearest baseline at or
     below it (a raised mark belongs to the line it is raised from)."""
-    full = sorted({p.y for p in page if p.size >= 0.7 * body or not p.text.strip().isdigit()})
+    full = sorted({p.y for p in page if p.size >= 0.7 * body})
     rows: dict[float, list[Piece]] = {}
     for p in page:
         below = [y for y in full if y <= p.y + 0.5 and p.y - y < 0.6 * body]
         y = max(below) if below else p.y
         rows.setdefault(y, []).append(p)
     return [sorted(row, key=lambda p: p.x) for _, row in sorted(rows.items(), reverse=True)]
+
+
+_BRACKETED = re.compile(r"^\[\d+\]")
+
+
+def stranded_marks(pdf: Path, *, until: str = "Sources") -> list[str]:
+    """Each line, up to the heading ``until``, that starts with a citation mark (a raised run
+    of digits smaller than the text, or a bracketed ``[n]``), with the line before it: what a
+    reader sees as a mark torn from its word. Note labels at a page's foot (smaller than a mark
+    in the text) are not marks in the text."""
+    found = pieces(pdf)
+    body = body_size(found)
+    out: list[str] = []
+    for number, page in enumerate(found, 1):
+        rows = lines(page, body)
+        for k, row in enumerate(rows):
+            if any(p.text.strip() == until and p.size > body for p in row):
+                return out
+            first = row[0]
+            text = first.text.strip()
+            raised = text[:1].isdigit() and 0.53 * body <= first.size < 0.7 * body
+            if raised or (_BRACKETED.match(text) and first.size >= 0.7 * body):
+                before = " ".join(p.text.strip() for p in rows[k - 1]) if k else ""
+                line = " ".join(p.text.strip() for p in row)
+                out.append(f"page {number}: {before[-30:]!r} / {line[:30]!r}")
+    return out
