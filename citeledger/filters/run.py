@@ -66,17 +66,21 @@ def _replace_hits(state: State, placement: BasePlacement) -> None:
                 out += text_to_inlines(piece)
                 prev_cite = False
         start = hit.start
-        if placement.joins_marks and _cites_first(hit.pieces) and start > 0:
-            # The draft's space before a marker is not kept: the mark joins the word or
-            # punctuation before it, so no line starts with it.
-            if hit.container[start - 1].get("t") in ("Space", "SoftBreak"):
-                start -= 1
+        # The draft's space before a marker is not kept: the mark joins the word or
+        # punctuation before it, so no line starts with it.
+        if (
+            placement.joins_marks
+            and _cites_first(hit.pieces)
+            and start > 0
+            and hit.container[start - 1].get("t") in ("Space", "SoftBreak")
+        ):
+            start -= 1
         planned.append((hit.container, start, hit.end, out))
     for container, start, end, out in reversed(planned):
         container[start : end + 1] = out
 
 
-def _cites_first(pieces: list[object]) -> bool:
+def _cites_first(pieces: Sequence[object]) -> bool:
     first = next((p for p in pieces if not (isinstance(p, str) and not p)), None)
     return isinstance(first, Marker) and bool(first.ids)
 
