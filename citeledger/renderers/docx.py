@@ -19,6 +19,8 @@ python-docx (raw XML through the ``_oxml*`` modules) and:
   written, where a field would be recomputed (to Word's own number) by each in its own way;
 - ``numbering=sequential``: the fields stay, their cached results set to the numbers Word will
   show (footnotes and endnotes are numbered apart, custom marks take no number).
+- the page size from the draft's ``papersize`` (pandoc leaves it in the custom properties), so
+  Word's pages match the PDFs' (the bundled reference document is A4);
 - the notes that cite no ledger source (the draft's own, a note-style CSL's) get a number
   format of their own (``other-notes``: letters, roman, symbols) in the section's
   ``w:footnotePr``/``w:endnotePr`` wherever they would otherwise repeat a citation's mark: beside
@@ -65,6 +67,7 @@ from ._oxml_notes import (
     set_note_mark,
     set_note_number_format,
 )
+from ._oxml_page import paper_size, set_page_size
 from .office_file import save_in_place
 
 _HINT_REBUILD = "rebuild it with pandoc --filter pandoc-citeledger"
@@ -183,6 +186,9 @@ def _postprocess(path: Path, ledger: Ledger, options: Options) -> None:
             if number is not None:
                 set_field_result(fld, str(number))
     _separate_other_notes(body, cites, options)
+    size = paper_size(path)
+    if size is not None:
+        set_page_size(body, size)
     save_in_place(document, path)
 
 

@@ -165,12 +165,17 @@ def test_make_check_verifies_the_built_artifacts(built: Build) -> None:
     assert (proc.stdout + proc.stderr).count("citations OK") == 2 + pages
 
 
-def test_report_docx_has_one_footnote_per_source_and_verifies_back(built: Build) -> None:
+def test_report_docx_is_built_as_convert_builds_it_and_verifies_back(built: Build) -> None:
     docx = built.examples / "report/out/report.docx"
     with zipfile.ZipFile(docx) as z:
         notes = z.read("word/footnotes.xml").decode("utf-8")
+        body = z.read("word/document.xml").decode("utf-8")
+        styles = z.read("word/styles.xml").decode("utf-8")
     ids = re.findall(r'<w:footnote (?:(?!w:type)[^>])*w:id="(\d+)"', notes)
-    assert len(ids) == 12, "one footnote per cited source"
+    assert len(ids) == 35, "one footnote per citation (35 ids cited in the draft)"
+    # The bundled reference document's look: A4, a footer (the page number), Cambria.
+    assert '<w:pgSz w:h="16838" w:w="11906"/>' in body and "<w:footerReference" in body
+    assert "Cambria" in styles
     proc = run(
         [
             sys.executable,
