@@ -63,9 +63,7 @@ from ..tree import (
     Block,
     Inline,
     Inlines,
-    Json,
     Walk,
-    header,
     link,
     para,
     span,
@@ -157,10 +155,6 @@ class DocxPlacement(base.BasePlacement):
 
     def sources_blocks(self) -> list[Block]:
         return super().sources_blocks() if self._list else []
-
-    def sources_header(self, identifier: str = "sources") -> Json:
-        """Word's list heading is always level 1: the renderer finds it there."""
-        return header(1, self.state.options.sources_title, identifier, ["unnumbered"])
 
     def finalize(self) -> None:
         self.state.doc["blocks"].extend(self.sources_blocks())

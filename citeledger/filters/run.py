@@ -11,6 +11,7 @@ cannot compile made plain.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Mapping, Sequence
 from typing import NoReturn
@@ -20,15 +21,15 @@ from ..document.markers import Scan, ledger_ids, ledger_links, scan
 from ..document.note_citations import note_citations
 from ..document.readers import highlighting_as_code, join_split_brackets
 from ..document.sources_block import find_sources_block
-from ..document.sources_titles import is_sources_title, title_core, titles_for
+from ..document.sources_titles import DEFAULT_TITLE, is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
-from ..tree import Inlines, Json, PandocDoc, text_to_inlines
+from ..tree import Inlines, Json, PandocDoc, stringify, text_to_inlines
 from ..verify import verify_for_build
 from .base import BasePlacement, Caller, CiteContext, State, add_header_include
-from .headings import keep_heading_ids
+from .headings import keep_heading_ids, title_for_lang, top_section_level
 from .registry import placement_for
 from .typst import make_compilable, unresolved_warning
 
@@ -142,7 +143,7 @@ def apply(
             return None
     if verify:
         _verify(doc, ledger, opts, found, say, caller.source_name)
-    opts = _drafted_title(opts, found)
+    opts = _lang_title(_drafted_title(opts, found), meta)
     state = State(
         doc=doc,
         format=fmt,
@@ -159,6 +160,7 @@ def apply(
     placement = placement_for(fmt, state)
     keep_heading_ids(doc["blocks"], found.hits)
     _replace_hits(state, placement)
+    state.sources_level = top_section_level(doc["blocks"])
     if found.sources is not None:
         first = found.sources.container(doc["blocks"])[found.sources.start]
         if first.get("t") == "Header":
@@ -200,6 +202,19 @@ def _drafted_title(opts: Options, found: Scan) -> Options:
     if not title or is_sources_title(title, (opts.sources_title,)):
         return opts
     return opts.updated({"sources-title": title})
+
+
+def _lang_title(opts: Options, meta: Json) -> Options:
+    """The Sources title in the document's language (``lang``), unless one is set or drafted.
+    The option stays unset: a Word file adds a Sources section only when it is set."""
+    if opts.is_set("sources-title") or opts.sources_title != DEFAULT_TITLE:
+        return opts
+    lang = meta.get("lang")
+    if not isinstance(lang, dict):
+        return opts
+    value = lang.get("c")
+    title = title_for_lang(value if isinstance(value, str) else stringify(value or []))
+    return dataclasses.replace(opts, sources_title=title) if title else opts
 
 
 def _verify(
