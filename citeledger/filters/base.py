@@ -49,6 +49,9 @@ class Caller:
     source_name: str = "input"
     under_pandoc: bool = False
     finished: bool = False
+    # Quarto's pandoc runs the filter (it sets QUARTO_FILTER_PARAMS): Quarto's own filters run
+    # after it and resolve its cross-references (``@fig-x``).
+    under_quarto: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from ..document.grammar import Marker
@@ -142,7 +143,7 @@ def apply(
         if not found.hits and found.sources is None and opts.min_coverage is None:
             return None
     if verify:
-        _verify(doc, ledger, opts, found, say, caller.source_name)
+        _verify(doc, ledger, opts, found, say, caller.source_name, _source_text(caller))
     opts = _lang_title(_drafted_title(opts, found), meta)
     state = State(
         doc=doc,
@@ -217,12 +218,36 @@ def _lang_title(opts: Options, meta: Json) -> Options:
     return dataclasses.replace(opts, sources_title=title) if title else opts
 
 
+def _source_text(caller: Caller) -> str | None:
+    """The draft's text when the caller named its file (the Quarto shim does) and it reads as
+    text: findings then give its lines. None otherwise (bare pandoc names no file)."""
+    if caller.source_name == "input":
+        return None
+    try:
+        return Path(caller.source_name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _verify(
-    doc: PandocDoc, ledger: Ledger, opts: Options, found: Scan, say: Say, source_name: str
+    doc: PandocDoc,
+    ledger: Ledger,
+    opts: Options,
+    found: Scan,
+    say: Say,
+    source_name: str,
+    source_text: str | None = None,
 ) -> None:
     # Inside a build only findings are news: the stats line and "citations OK" stay quiet.
     report = verify_for_build(
-        doc, ledger, opts, found, source_name=source_name, say=say, findings_only=True
+        doc,
+        ledger,
+        opts,
+        found,
+        source_name=source_name,
+        say=say,
+        source_text=source_text,
+        findings_only=True,
     )
     if report.failed:
         raise VerificationFailed(
@@ -251,6 +276,7 @@ def caller_from(environ: Mapping[str, str]) -> Caller:
         source_name=environ.get("CITELEDGER_SOURCE_NAME", "input"),
         under_pandoc=bool(environ.get("PANDOC_VERSION")),
         finished=bool(environ.get("CITELEDGER_FINISH")),
+        under_quarto=bool(environ.get("QUARTO_FILTER_PARAMS")),
     )
 
 

@@ -74,7 +74,7 @@ class TypstPlacement(base.BasePlacement):
 
     def finalize(self) -> None:
         super().finalize()
-        unresolved = make_compilable(self.state.doc)
+        unresolved = make_compilable(self.state.doc, quarto=self.state.caller.under_quarto)
         if unresolved:
             self.state.say(unresolved_warning("the document", unresolved))
 
@@ -94,12 +94,21 @@ _VMATRIX = (
 )
 
 
-def make_compilable(doc: PandocDoc) -> list[str]:
+# Quarto's cross-reference prefixes: ``@fig-x`` names a figure, never a work.
+_QUARTO_XREF = re.compile(
+    r"^(fig|tbl|sec|eq|lst|thm|lem|cor|prp|cnj|def|exm|exr|sol|rem|alg)-", re.IGNORECASE
+)
+
+
+def make_compilable(doc: PandocDoc, *, quarto: bool = False) -> list[str]:
     """Change what typst cannot compile into what it can, in place; return the anchors that
     links pointed at and the document does not define (those links became their text).
 
     A pandoc citation (``@name``, ``[@key]``) with no bibliography in the metadata becomes its
-    own text: pandoc's writer emits ``#cite(<name>)``, which typst refuses without one. An id
+    own text: pandoc's writer emits ``#cite(<name>)``, which typst refuses without one. Not so
+    a cross-reference: under Quarto (``quarto``) a citation of Quarto's prefixed ids
+    (``@fig-x``, ``@tbl-y``) stays, for Quarto's own filters to resolve after this one; one
+    whose ids are all labels of the document becomes typst references (``#ref(<fig-x>)``). An id
     given twice (a heading's ``{#type-chunk}`` and a span's) labels its first element only:
     typst refuses a label that occurs twice, and a link goes to the first, as in a browser. A
     LaTeX cross-reference to a heading (``Section~\ref{intro}``, a link pandoc's writer turns into
@@ -116,6 +125,11 @@ def make_compilable(doc: PandocDoc) -> list[str]:
     def change(el: Inline) -> Inlines | None:
         kind = el.get("t")
         if kind == "Cite" and not keep_cites:
+            ids = [c.get("citationId", "") for c in el["c"][0]]
+            if quarto and ids and all(_QUARTO_XREF.match(i) for i in ids):
+                return None
+            if ids and all(i in defined for i in ids):
+                return [raw_inline("typst", " ".join(f"#ref(<{i}>)" for i in ids))]
             return list(el["c"][1])
         if kind == "Link":
             url = el["c"][2][0]
