@@ -1,8 +1,9 @@
 """The Quarto extension (_extensions/citeledger/ at the repository root, where ``quarto add
-OWNER/REPO`` looks), run the way Quarto runs it, without Quarto (which cannot be installed here): the Lua shim as a ``--lua-filter`` of the embedded
-pandoc, on markdown holding Quarto's encodings of a callout (a Div of class ``callout-note``,
-and Quarto's custom-node Div), of a figure (a Div ``#fig-x`` of class ``quarto-figure``), and
-the post-render step with the environment Quarto gives it."""
+OWNER/REPO`` looks), run the way Quarto runs it, without Quarto (which cannot be installed
+here): the Lua shim as a ``--lua-filter`` of the embedded pandoc, on markdown holding Quarto's
+encodings of a callout (a Div of class ``callout-note``, and Quarto's custom-node Div), of a
+figure (a Div ``#fig-x`` of class ``quarto-figure``), and the post-render step with the
+environment Quarto gives it."""
 
 from __future__ import annotations
 
