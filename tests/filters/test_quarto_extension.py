@@ -183,3 +183,28 @@ def test_post_render_runs_the_citeledger_on_path(project: Path, tmp_path: Path) 
     )
     assert done.returncode == 0, done.stderr
     assert "finished draft.docx" in done.stdout
+
+
+def test_note_style_csl_runs_before_the_marks_as_quarto_runs_citeproc_last(
+    project: Path,
+) -> None:
+    """Quarto runs citeproc after every filter: here ``--citeproc`` after the shim. With a
+    note style the shim runs citeproc first, so the note stands after the period and the
+    ledger mark after the note, whole: never ``.[`` note ``1]``."""
+    from tests.helpers import FIXTURES
+
+    csl = (FIXTURES / "note-style.csl").read_text(encoding="utf-8")
+    (project / "note.csl").write_text(csl, encoding="utf-8")
+    (project / "refs.bib").write_text(
+        "@book{oke1987,\n  author = {Oke, T. R.},\n  title = {Climates},\n  year = {1987}\n}\n",
+        encoding="utf-8",
+    )
+    (project / "draft.qmd").write_text(
+        "---\nbibliography: refs.bib\ncsl: note.csl\n---\n\n# Findings\n\n"
+        "Cities are warmer than their fields [@oke1987].[1]\n",
+        encoding="utf-8",
+    )
+    html = shim(project, "--citeproc", "-t", "html", "--wrap=none").decode("utf-8")
+    para = re.search(r"Cities are warmer than their fields(.*?)</p>", html).group(1)
+    assert re.match(r'\.<span class="citation"[^>]*><a href="#fn1"[^>]*><sup>1</sup></a>', para)
+    assert re.search(r'</span><a href="#src-1"[^>]*>\[1\]</a>$', para), para
