@@ -49,6 +49,7 @@ The filter records the options it was built with in the file's custom properties
 
 from __future__ import annotations
 
+from ..document.grammar import Marker
 from ..formats.docx_marks import (
     bookmark_end,
     bookmark_start,
@@ -72,6 +73,9 @@ from ..tree import (
 )
 from . import base
 from .base import entry_inlines
+
+# The character style of a provenance label, defined in templates/reference.docx.
+LABEL_STYLE = "Citeledger Label"
 
 
 def raw(xml: str) -> Inline:
@@ -137,6 +141,15 @@ class DocxPlacement(base.BasePlacement):
         element = raw("")
         self._refs.append((element, source_id, as_mark))
         return element
+
+    def provenance(self, marker: Marker) -> Inlines:
+        """The label in the reference document's ``Citeledger Label`` character style (small,
+        grey), through pandoc's ``custom-style``, after a thin no-break space."""
+        if self.state.options.provenance == "drop":
+            return []
+        _kind, text = base.label_text(marker)
+        attrs = ["", [], [["custom-style", LABEL_STYLE]]]
+        return [str_("\u202f"), {"t": "Span", "c": [attrs, [str_(text)]]}]
 
     def separator(self) -> Inlines:
         if self.notes == "list":

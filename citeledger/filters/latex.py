@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from ..document.grammar import Marker
 from ..escape import latex_text, latex_url
 from ..formats import family
 from ..formats.slide_fit import (
@@ -72,6 +73,13 @@ class LatexPlacement(base.BasePlacement):
 
     def separator(self) -> Inlines:
         return [] if self.bracketed else [raw_inline("latex", r"\citeledgersep{}")]
+
+    def provenance(self, marker: Marker) -> Inlines:
+        """A small sans-serif label in a light frame (``\\citeledgerlabel``)."""
+        if self.state.options.provenance == "drop":
+            return []
+        _kind, text = base.label_text(marker)
+        return [raw_inline("latex", f"\\citeledgerlabel{{{latex_text(text)}}}")]
 
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []

@@ -22,7 +22,7 @@ from ..document.markers import Scan, ledger_ids, ledger_links, scan
 from ..document.note_citations import note_citations
 from ..document.readers import highlighting_as_code, join_split_brackets
 from ..document.sources_block import find_sources_block
-from ..document.sources_titles import DEFAULT_TITLE, is_sources_title, title_core, titles_for
+from ..document.sources_titles import is_sources_title, title_core, titles_for
 from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
@@ -144,7 +144,7 @@ def apply(
             return None
     if verify:
         _verify(doc, ledger, opts, found, say, caller.source_name, _source_text(caller))
-    opts = _lang_title(_drafted_title(opts, found), meta)
+    opts = _lang_title(_drafted_title(opts, found), found, meta)
     state = State(
         doc=doc,
         format=fmt,
@@ -205,10 +205,11 @@ def _drafted_title(opts: Options, found: Scan) -> Options:
     return opts.updated({"sources-title": title})
 
 
-def _lang_title(opts: Options, meta: Json) -> Options:
-    """The Sources title in the document's language (``lang``), unless one is set or drafted.
+def _lang_title(opts: Options, found: Scan, meta: Json) -> Options:
+    """The Sources title in the document's language (``lang``), for a draft with no Sources
+    block of its own (whose title stands) and no title set.
     The option stays unset: a Word file adds a Sources section only when it is set."""
-    if opts.is_set("sources-title") or opts.sources_title != DEFAULT_TITLE:
+    if found.sources is not None or opts.is_set("sources-title"):
         return opts
     lang = meta.get("lang")
     if not isinstance(lang, dict):

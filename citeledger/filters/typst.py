@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from ..document.grammar import Marker
 from ..escape import typst_markup, typst_string
 from ..ledger import Source
 from ..tree import (
@@ -42,6 +43,17 @@ class TypstPlacement(base.BasePlacement):
         target = base.source_anchor(source.id)
         here = base.cite_anchor(source.id, at.occurrence)
         return [raw_inline("typst", f"{WORD_JOINER}#link(<{target}>)[{mark}]<{here}>")]
+
+    def provenance(self, marker: Marker) -> Inlines:
+        """A small grey label on a light ground, kept on the line of the word before it."""
+        if self.state.options.provenance == "drop":
+            return []
+        _kind, text = base.label_text(marker)
+        box = (
+            "#box(fill: luma(238), inset: (x: 0.3em), outset: (y: 0.2em), radius: 2pt)"
+            f"[#text(size: 0.72em, fill: luma(70))[{typst_markup(text)}]]"
+        )
+        return [raw_inline("typst", f"{WORD_JOINER}{box}")]
 
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []

@@ -95,6 +95,11 @@ def build() -> bytes:
         mark = _style(document, name, WD_STYLE_TYPE.CHARACTER)
         mark.font.superscript = True  # type: ignore[attr-defined]
 
+    label = _style(document, "Citeledger Label", WD_STYLE_TYPE.CHARACTER)
+    label.font.size = Pt(8)  # type: ignore[attr-defined]
+    label.font.small_caps = True  # type: ignore[attr-defined]
+    label.font.color.rgb = RGBColor(0x59, 0x59, 0x59)  # type: ignore[attr-defined]
+
     link = styles["Hyperlink"]
     link.font.color.rgb = LINK_RGB
     link.font.underline = True
