@@ -160,10 +160,11 @@ class DocxPlacement(base.BasePlacement):
     def entry(self, source: Source, number: int) -> Inlines:
         if self.notes == "list":
             label = span([str_(f"[{number}]")], f"src-{source.id}")
-            return [label, {"t": "Space"}, *entry_inlines(source)]
+            return [label, {"t": "Space"}, *unbroken_date(entry_inlines(source), source)]
         if source.id in self._noted:
             label = self._noteref(source.id, as_mark=False)
-            return [str_("["), label, str_("]"), {"t": "Space"}, *entry_inlines(source)]
+            entry = unbroken_date(entry_inlines(source), source)
+            return [str_("["), label, str_("]"), {"t": "Space"}, *entry]
         return unbroken_date(entry_inlines(source), source)
 
     def sources_blocks(self) -> list[Block]:

@@ -161,11 +161,10 @@ def apply(
     placement = placement_for(fmt, state)
     keep_heading_ids(doc["blocks"], found.hits)
     _replace_hits(state, placement)
+    # The level of the document's own top sections (a wiki page's too), whatever level the
+    # draft's block had.
     state.sources_level = top_section_level(doc["blocks"])
     if found.sources is not None:
-        first = found.sources.container(doc["blocks"])[found.sources.start]
-        if first.get("t") == "Header":
-            state.sources_level = first["c"][0]
         state.sources_at = found.sources.start
         state.sources_in = found.sources.remove(doc["blocks"])
     placement.finalize()

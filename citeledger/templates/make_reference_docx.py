@@ -96,7 +96,7 @@ def build() -> bytes:
         mark.font.superscript = True  # type: ignore[attr-defined]
 
     label = _style(document, "Citeledger Label", WD_STYLE_TYPE.CHARACTER)
-    label.font.size = Pt(8)  # type: ignore[attr-defined]
+    label.font.size = Pt(9)  # type: ignore[attr-defined]
     label.font.small_caps = True  # type: ignore[attr-defined]
     label.font.color.rgb = RGBColor(0x59, 0x59, 0x59)  # type: ignore[attr-defined]
 

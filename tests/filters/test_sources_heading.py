@@ -74,3 +74,16 @@ def test_sources_title_follows_lang(lang: str, title: str, tmp_path: Path) -> No
 def test_a_set_title_wins_over_lang(tmp_path: Path) -> None:
     text = build(tmp_path, "out.html", meta="lang: de", flags=("--sources-title", "Belege"))
     assert sources_level("html", text, "Belege") == 2
+
+
+def test_the_drafts_own_block_takes_the_level_of_the_top_sections(tmp_path: Path) -> None:
+    make_ledger(tmp_path / "ledger.json", [(1, "https://example.org/ice", "Ice", "2024-05-01")])
+    draft = "# One\n\nIce floats.[1]\n\n# Two\n\nMore.[1]\n\n## Sources\n\n[1] https://example.org/ice\n"
+    (tmp_path / "draft.md").write_text(draft, encoding="utf-8")
+    proc = run_citeledger(
+        "convert", "draft.md", "--ledger", "ledger.json", "-o", "out.html", cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        sources_level("html", (tmp_path / "out.html").read_text(encoding="utf-8"), "Sources") == 1
+    )
