@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from ..document.grammar import Marker
 from ..document.markers import Scan
-from ..formats import family
+from ..formats import family, find
 from ..ledger import Ledger, Source
 from ..messages import Say, to_stderr
 from ..options import Options
@@ -37,6 +37,17 @@ from ..tree import (
 CITE_CLASS = "citeledger-cite"
 
 
+LABEL_CLASS = "citeledger-label"
+
+
+def label_text(marker: Marker) -> tuple[str, str]:
+    """A provenance marker's kind and the words its label shows: "unverified", "policy",
+    "tool: python"."""
+    if marker.kind == "tool":
+        return "tool", f"tool: {marker.name}" if marker.name else "tool"
+    return marker.kind, marker.kind
+
+
 @dataclass(frozen=True, slots=True)
 class Caller:
     """Who started the filter run, told by the entry that starts it (the console script reads
@@ -49,6 +60,9 @@ class Caller:
     source_name: str = "input"
     under_pandoc: bool = False
     finished: bool = False
+    # Quarto's pandoc runs the filter (it sets QUARTO_FILTER_PARAMS): Quarto's own filters run
+    # after it and resolve its cross-references (``@fig-x``).
+    under_quarto: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +201,9 @@ class BasePlacement:
     # Whether the written file records the options it was built with (files a renderer
     # finishes: ``citeledger finish`` reads them back).
     records_options = False
+    # Whether a citation takes the place of the draft's space before it (formats whose marks
+    # are raised notes or glued to the word: Word, LaTeX, typst).
+    joins_marks = False
     entries_type: ClassVar[type[BaseEntries]] = BaseEntries
 
     def __init__(self, state: State) -> None:
@@ -202,9 +219,19 @@ class BasePlacement:
         return []
 
     def provenance(self, marker: Marker) -> Inlines:
+        """``[unverified]``, ``[policy]``, ``[tool:x]`` as a label that says what it means,
+        never brackets that read as a broken id: in HTML a Span of class ``citeledger-label``
+        with ``data-kind`` (the stylesheet draws it as a label); in a format without a
+        stylesheet the words in parentheses, in italics. Dropped with ``provenance: drop``."""
         if self.state.options.provenance == "drop":
             return []
-        return [str_(marker.text)]
+        kind, text = label_text(marker)
+        found = find(self.state.format)
+        if found is not None and found.kind == "html":
+            attrs = ["", [LABEL_CLASS], [["data-kind", kind]]]
+            return [{"t": "Span", "c": [attrs, [str_(text)]]}]
+        # A format with no stylesheet: the words in parentheses, set apart in italics.
+        return [{"t": "Space"}, {"t": "Emph", "c": [str_(f"({text})")]}]
 
     # Block side --------------------------------------------------------------------------
     def entry(self, source: Source, number: int) -> Inlines:

@@ -1,11 +1,18 @@
-"""Word placement: one real footnote per source, later citations cross-referenced to it.
+"""Word placement: one real footnote per citation, so every mark has its note on its page.
 
-What a Word reader expects is a note mark, not a bracket. Pandoc writes a ``Note`` as a real
-footnote (``w:footnoteReference`` into footnotes.xml, the URL a live hyperlink), so the first
-citation of a source becomes a Note holding ``Title. URL (accessed DATE)``. Pandoc cannot point
-two marks at one note, so that Note sits inside a bookmark named ``_clsrc<id>`` and each later
-citation is a ``NOTEREF _clsrc<id> \\f \\h`` field: the same mark, formatted as a note mark,
-linked to the first citation. No note is ever duplicated.
+What a Word reader expects is a note mark, not a bracket, and the note at the foot of the page
+that carries the mark. Pandoc writes a ``Note`` as a real footnote (``w:footnoteReference`` into
+footnotes.xml, the URL a live hyperlink), so the first citation of a source becomes a Note
+holding ``Title. URL (accessed DATE)`` inside a bookmark named ``_clsrc<id>``.
+
+``citeledger.repeat-notes`` says what a later citation of the same source gets:
+
+- ``short`` (default): a note of its own holding the title alone, linked to the source (as
+  Chicago shortens a repeated note), inside a bookmark ``_clrep<id>_<k>`` so the renderer
+  gives it the same mark.
+- ``cross-reference`` (and always with ``notes: endnotes``): a field
+  ``NOTEREF _clsrc<id> \\f \\h``: the same mark, formatted as a note mark, linked to the
+  first citation, and no note of its own (pandoc cannot point two marks at one note).
 
 Adjacent citations (``water.[1][2]``) get a superscript comma between the marks so they do not
 read as one number. Word has no note inside a note: a citation inside one of the draft's own
@@ -42,7 +49,14 @@ The filter records the options it was built with in the file's custom properties
 
 from __future__ import annotations
 
-from ..formats.docx_marks import bookmark_end, bookmark_start, noteref_field
+from ..document.grammar import Marker
+from ..formats.docx_marks import (
+    bookmark_end,
+    bookmark_start,
+    noteref_field,
+    repeat_bookmark_end,
+    repeat_bookmark_start,
+)
 from ..ledger import Source
 from ..tree import (
     INLINES_AT_1,
@@ -50,16 +64,18 @@ from ..tree import (
     Block,
     Inline,
     Inlines,
-    Json,
     Walk,
-    header,
     link,
     para,
     span,
     str_,
+    text_to_inlines,
 )
 from . import base
 from .base import entry_inlines
+
+# The character style of a provenance label, defined in templates/reference.docx.
+LABEL_STYLE = "Citeledger Label"
 
 
 def raw(xml: str) -> Inline:
@@ -68,6 +84,7 @@ def raw(xml: str) -> Inline:
 
 class DocxPlacement(base.BasePlacement):
     records_options = True
+    joins_marks = True
 
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
@@ -79,6 +96,9 @@ class DocxPlacement(base.BasePlacement):
             sid for hit in state.scan.hits if not hit.in_note for m in hit.markers for sid in m.ids
         }
         self._noted: set[int] = set()
+        # Endnotes gather at the end, where one note per source is what a reader looks up.
+        self._short = opts.repeat_notes == "short" and opts.notes == "footnotes"
+        self._repeats = 0
         self._refs: list[tuple[Inline, int, bool]] = []  # (RawInline, source id, as_mark)
         self._list = opts.notes == "list" or (
             bool(opts.sources_title.strip())
@@ -108,14 +128,28 @@ class DocxPlacement(base.BasePlacement):
             return [str_("["), *entry_inlines(source), str_("]")]
         if sid not in self._noted:
             self._noted.add(sid)
-            note = {"t": "Note", "c": [para(entry_inlines(source))]}
+            note = {"t": "Note", "c": [para(unbroken_date(entry_inlines(source), source))]}
             return [raw(bookmark_start(sid)), note, raw(bookmark_end(sid))]
+        if self._short:
+            self._repeats += 1
+            k = self._repeats
+            note = {"t": "Note", "c": [para(short_entry_inlines(source))]}
+            return [raw(repeat_bookmark_start(sid, k)), note, raw(repeat_bookmark_end(k))]
         return [self._noteref(sid, as_mark=True)]
 
     def _noteref(self, source_id: int, *, as_mark: bool) -> Inline:
         element = raw("")
         self._refs.append((element, source_id, as_mark))
         return element
+
+    def provenance(self, marker: Marker) -> Inlines:
+        """The label in the reference document's ``Citeledger Label`` character style (small,
+        grey), through pandoc's ``custom-style``, after a thin no-break space."""
+        if self.state.options.provenance == "drop":
+            return []
+        _kind, text = base.label_text(marker)
+        attrs = ["", [], [["custom-style", LABEL_STYLE]]]
+        return [str_("\u202f"), {"t": "Span", "c": [attrs, [str_(text)]]}]
 
     def separator(self) -> Inlines:
         if self.notes == "list":
@@ -126,18 +160,15 @@ class DocxPlacement(base.BasePlacement):
     def entry(self, source: Source, number: int) -> Inlines:
         if self.notes == "list":
             label = span([str_(f"[{number}]")], f"src-{source.id}")
-            return [label, {"t": "Space"}, *entry_inlines(source)]
+            return [label, {"t": "Space"}, *unbroken_date(entry_inlines(source), source)]
         if source.id in self._noted:
             label = self._noteref(source.id, as_mark=False)
-            return [str_("["), label, str_("]"), {"t": "Space"}, *entry_inlines(source)]
-        return [*entry_inlines(source)]
+            entry = unbroken_date(entry_inlines(source), source)
+            return [str_("["), label, str_("]"), {"t": "Space"}, *entry]
+        return unbroken_date(entry_inlines(source), source)
 
     def sources_blocks(self) -> list[Block]:
         return super().sources_blocks() if self._list else []
-
-    def sources_header(self, identifier: str = "sources") -> Json:
-        """Word's list heading is always level 1: the renderer finds it there."""
-        return header(1, self.state.options.sources_title, identifier, ["unnumbered"])
 
     def finalize(self) -> None:
         self.state.doc["blocks"].extend(self.sources_blocks())
@@ -152,6 +183,33 @@ class DocxPlacement(base.BasePlacement):
         counter = _NoteCounter({bookmark_start(sid): sid for sid in self._noted})
         counter.blocks(self.state.doc["blocks"])
         return counter.numbers
+
+
+def unbroken_date(inlines: Inlines, source: Source) -> Inlines:
+    """The access date as Word keeps it on one line: non-breaking hyphens (U+2011) in the date
+    and a no-break space after "(accessed", so "(accessed 2025-02-" / "10)" cannot happen."""
+    date = source.display_accessed
+    if not date:
+        return inlines
+    out: Inlines = []
+    for el in inlines:
+        if el["t"] == "Str" and el["c"].startswith(date):
+            if out and out[-1]["t"] == "Space" and len(out) > 1 and out[-2].get("c") == "(accessed":
+                out.pop()
+                out[-1] = str_("(accessed\u00a0")
+            el = str_(el["c"].replace("-", "\u2011"))
+        out.append(el)
+    return out
+
+
+def short_entry_inlines(source: Source) -> Inlines:
+    """A repeated source's shortened note: its title (the URL when it has none), linked to the
+    source, so the note still names what it cites and a reader can follow it."""
+    title = source.lead_sentence
+    text = text_to_inlines(title) if title else [str_(source.url)]
+    if not title or title.rstrip()[-1:] in ".?!…":
+        return [link(text, source.href)]
+    return [link(text, source.href), str_(".")]
 
 
 class _NoteCounter(Walk):

@@ -1,4 +1,13 @@
-"""Heading identifiers as if the heading held no marker.
+"""The headings the filter touches: the Sources heading's level and title, and heading
+identifiers as if the heading held no marker.
+
+The Sources heading stands at the level of the document's own top sections
+(:func:`top_section_level`), and its title, unless ``sources-title`` is set or the draft's own
+block names one, is the document's ``lang`` looked up in :data:`LANG_TITLES` ("Quellen" for
+``lang: de``); a language not in it keeps "Sources". Each title there is one the Sources-block
+reader knows (``document/sources_titles.COMMON_TITLES``), so a built file reads back.
+
+Identifiers.
 
 Pandoc names a heading from its text when it reads the draft: ``# Introduction[1]`` becomes
 ``introduction1``, a name no author meant and no link written as ``#introduction`` reaches. The
@@ -28,6 +37,60 @@ _ATTR_AT = {
     "Link": 0,
     "Image": 0,
 }
+
+
+# BCP 47 tag (lower case; the primary language, or language-region where they differ) to the
+# title a reader of that language expects over a list of sources.
+LANG_TITLES = {
+    "en": "Sources",
+    "de": "Quellen",
+    "fr": "Sources",
+    "es": "Fuentes",
+    "it": "Fonti",
+    "pt": "Fontes",
+    "nl": "Bronnen",
+    "pl": "Źródła",
+    "ru": "Источники",
+    "uk": "Джерела",
+    "tr": "Kaynaklar",
+    "ar": "المصادر",
+    "fa": "منابع",
+    "he": "מקורות",
+    "hi": "संदर्भ",
+    "ja": "出典",
+    "ko": "출처",
+    "zh": "参考资料",
+    "zh-tw": "參考資料",
+    "zh-hk": "參考資料",
+    "zh-hant": "參考資料",
+}
+
+
+def title_for_lang(lang: str) -> str | None:
+    """The Sources title for a ``lang`` tag (``de``, ``de-AT``, ``zh-Hant-TW``), or None."""
+    tag = lang.strip().replace("_", "-").lower()
+    if not tag:
+        return None
+    parts = tag.split("-")
+    for key in (tag, "-".join(parts[:2]), f"{parts[0]}-{parts[-1]}", parts[0]):
+        if key in LANG_TITLES:
+            return LANG_TITLES[key]
+    return None
+
+
+def top_section_level(blocks: list[Json]) -> int:
+    """The level of the document's own top sections: its highest heading level, or the next
+    one down when a single heading of that level opens the document as its title (a draft
+    written ``# Title`` then ``## Sections``). 1 when it has no headings."""
+    levels: list[int] = [b["c"][0] for b in blocks if b.get("t") == "Header"]
+    if not levels:
+        return 1
+    top = min(levels)
+    first = next(b for b in blocks if b.get("t") == "Header")
+    lower = [level for level in levels if level > top]
+    if levels.count(top) == 1 and first["c"][0] == top and lower:
+        return min(lower)
+    return top
 
 
 def pandoc_identifier(text: str) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from ..document.grammar import Marker
 from ..escape import latex_text, latex_url
 from ..formats import family
 from ..formats.slide_fit import (
@@ -63,6 +64,8 @@ class LatexPlacement(base.BasePlacement):
     def __init__(self, state: base.State) -> None:
         super().__init__(state)
         self.bracketed = state.options.notes == "list"
+        # A raised mark joins the word before it (TeX breaks lines only at glue).
+        self.joins_marks = not self.bracketed
         self.macro = r"\citeledgerbracket" if self.bracketed else r"\citeledgernote"
 
     def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
@@ -71,13 +74,21 @@ class LatexPlacement(base.BasePlacement):
     def separator(self) -> Inlines:
         return [] if self.bracketed else [raw_inline("latex", r"\citeledgersep{}")]
 
+    def provenance(self, marker: Marker) -> Inlines:
+        """A small sans-serif label in a light frame (``\\citeledgerlabel``)."""
+        if self.state.options.provenance == "drop":
+            return []
+        _kind, text = base.label_text(marker)
+        return [raw_inline("latex", f"\\citeledgerlabel{{{latex_text(text)}}}")]
+
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []
         if source.lead_sentence:
             parts.append(latex_text(source.lead_sentence))
         parts.append(r"\citeledgerurl{" + latex_url(source.url) + "}")
         if source.display_accessed:
-            parts.append(f"(accessed {latex_text(source.display_accessed)})")
+            # A date breaks nowhere: "(accessed 2025-02-" / "10)" reads as two dates.
+            parts.append(f"\\mbox{{(accessed {latex_text(source.display_accessed)})}}")
         if source.archived:
             parts.append(r"(archived \citeledgerurl{" + latex_url(source.archived) + "})")
         return " ".join(parts)

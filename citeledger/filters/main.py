@@ -105,6 +105,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import CiteledgerError
@@ -117,7 +118,8 @@ __doc__ = (__doc__ or "") + "\n" + manual_text() + "\n"
 
 
 def main(doc: Any = None) -> Any:
-    """Console script ``pandoc-citeledger`` (pandoc passes the target format as argv[1]).
+    """Console script ``pandoc-citeledger`` (pandoc passes the target format as argv[1]; a
+    caller that knows the draft's file name may pass it as argv[2]).
 
     Given a panflute Doc, filters it and returns it (:mod:`citeledger.filters.panflute`);
     otherwise reads pandoc JSON on stdin and writes it to stdout.
@@ -137,11 +139,16 @@ def main(doc: Any = None) -> Any:
     # to free and, on a 1.6 MB report, costs more than the filter's own work.
     with no_gc():
         try:
+            environ: Mapping[str, str] = os.environ
+            if len(sys.argv) > 2 and sys.argv[2]:
+                # The draft's name, after the format (the Quarto shim passes it): findings
+                # name the file, which pandoc never tells a filter.
+                environ = {**os.environ, "CITELEDGER_SOURCE_NAME": sys.argv[2]}
             try:
                 data = json.loads(sys.stdin.buffer.read())
             except RecursionError:
-                raise nesting_error(caller_from(os.environ).source_name) from None
-            apply_handed(data, fmt, os.environ)
+                raise nesting_error(caller_from(environ).source_name) from None
+            apply_handed(data, fmt, environ)
         except CiteledgerError as exc:
             exit_with(exc)
         out = json.dumps(data, ensure_ascii=False, separators=(",", ":"))

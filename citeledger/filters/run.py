@@ -11,6 +11,7 @@ cannot compile made plain.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -27,10 +28,10 @@ from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
 from ..options.trust import env_trusts, nesting_error, vet
-from ..tree import Inlines, Json, PandocDoc, text_to_inlines
+from ..tree import Inlines, Json, PandocDoc, stringify, text_to_inlines
 from ..verify import verify_for_build
 from .base import BasePlacement, Caller, CiteContext, State, add_header_include
-from .headings import keep_heading_ids
+from .headings import keep_heading_ids, title_for_lang, top_section_level
 from .raw_html import sanitize_raw_html, writes_html
 from .registry import placement_for
 from .typst import make_compilable, unresolved_warning
@@ -68,9 +69,24 @@ def _replace_hits(state: State, placement: BasePlacement) -> None:
             else:
                 out += text_to_inlines(piece)
                 prev_cite = False
-        planned.append((hit.container, hit.start, hit.end, out))
+        start = hit.start
+        # The draft's space before a marker is not kept: the mark joins the word or
+        # punctuation before it, so no line starts with it.
+        if (
+            placement.joins_marks
+            and _cites_first(hit.pieces)
+            and start > 0
+            and hit.container[start - 1].get("t") in ("Space", "SoftBreak")
+        ):
+            start -= 1
+        planned.append((hit.container, start, hit.end, out))
     for container, start, end, out in reversed(planned):
         container[start : end + 1] = out
+
+
+def _cites_first(pieces: Sequence[object]) -> bool:
+    first = next((p for p in pieces if not (isinstance(p, str) and not p)), None)
+    return isinstance(first, Marker) and bool(first.ids)
 
 
 def _cite(state: State, placement: BasePlacement, source_id: int, in_note: bool) -> Inlines:
@@ -129,8 +145,8 @@ def apply(
         if not found.hits and found.sources is None and opts.min_coverage is None:
             return None
     if verify:
-        _verify(doc, ledger, opts, found, say, caller.source_name)
-    opts = _drafted_title(opts, found)
+        _verify(doc, ledger, opts, found, say, caller.source_name, _source_text(caller))
+    opts = _lang_title(_drafted_title(opts, found), found, meta)
     state = State(
         doc=doc,
         format=fmt,
@@ -147,10 +163,10 @@ def apply(
     placement = placement_for(fmt, state)
     keep_heading_ids(doc["blocks"], found.hits)
     _replace_hits(state, placement)
+    # The level of the document's own top sections (a wiki page's too), whatever level the
+    # draft's block had.
+    state.sources_level = top_section_level(doc["blocks"])
     if found.sources is not None:
-        first = found.sources.container(doc["blocks"])[found.sources.start]
-        if first.get("t") == "Header":
-            state.sources_level = first["c"][0]
         state.sources_at = found.sources.start
         state.sources_in = found.sources.remove(doc["blocks"])
     placement.finalize()
@@ -201,12 +217,50 @@ def _drafted_title(opts: Options, found: Scan) -> Options:
     return opts.updated({"sources-title": title})
 
 
+def _lang_title(opts: Options, found: Scan, meta: Json) -> Options:
+    """The Sources title in the document's language (``lang``), for a draft with no Sources
+    block of its own (whose title stands) and no title set.
+    The option stays unset: a Word file adds a Sources section only when it is set."""
+    if found.sources is not None or opts.is_set("sources-title"):
+        return opts
+    lang = meta.get("lang")
+    if not isinstance(lang, dict):
+        return opts
+    value = lang.get("c")
+    title = title_for_lang(value if isinstance(value, str) else stringify(value or []))
+    return dataclasses.replace(opts, sources_title=title) if title else opts
+
+
+def _source_text(caller: Caller) -> str | None:
+    """The draft's text when the caller named its file (the Quarto shim does) and it reads as
+    text: findings then give its lines. None otherwise (bare pandoc names no file)."""
+    if caller.source_name == "input":
+        return None
+    try:
+        return Path(caller.source_name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _verify(
-    doc: PandocDoc, ledger: Ledger, opts: Options, found: Scan, say: Say, source_name: str
+    doc: PandocDoc,
+    ledger: Ledger,
+    opts: Options,
+    found: Scan,
+    say: Say,
+    source_name: str,
+    source_text: str | None = None,
 ) -> None:
     # Inside a build only findings are news: the stats line and "citations OK" stay quiet.
     report = verify_for_build(
-        doc, ledger, opts, found, source_name=source_name, say=say, findings_only=True
+        doc,
+        ledger,
+        opts,
+        found,
+        source_name=source_name,
+        say=say,
+        source_text=source_text,
+        findings_only=True,
     )
     if report.failed:
         raise VerificationFailed(
@@ -248,6 +302,7 @@ def caller_from(environ: Mapping[str, str]) -> Caller:
         source_name=environ.get("CITELEDGER_SOURCE_NAME", "input"),
         under_pandoc=bool(environ.get("PANDOC_VERSION")),
         finished=bool(environ.get("CITELEDGER_FINISH")),
+        under_quarto=bool(environ.get("QUARTO_FILTER_PARAMS")),
     )
 
 

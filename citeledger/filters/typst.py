@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from ..document.grammar import Marker
 from ..escape import typst_markup, typst_string
 from ..ledger import Source
 from ..tree import (
@@ -28,13 +29,31 @@ from ..tree import (
 )
 from . import base
 
+# U+2060 WORD JOINER: no line break on either side (Unicode line breaking, rule LB11), which
+# typst's breaker follows. Before each mark it keeps the mark on the line of the word or
+# punctuation before it, and a cluster ``[50][3][9]`` on one line.
+WORD_JOINER = "#sym.wj"
+
 
 class TypstPlacement(base.BasePlacement):
+    joins_marks = True
+
     def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         mark = typst_markup(f"[{number}]")
         target = base.source_anchor(source.id)
         here = base.cite_anchor(source.id, at.occurrence)
-        return [raw_inline("typst", f"#link(<{target}>)[{mark}]<{here}>")]
+        return [raw_inline("typst", f"{WORD_JOINER}#link(<{target}>)[{mark}]<{here}>")]
+
+    def provenance(self, marker: Marker) -> Inlines:
+        """A small grey label on a light ground, kept on the line of the word before it."""
+        if self.state.options.provenance == "drop":
+            return []
+        _kind, text = base.label_text(marker)
+        box = (
+            "#box(fill: luma(238), inset: (x: 0.3em), outset: (y: 0.2em), radius: 2pt)"
+            f"[#text(size: 0.72em, fill: luma(70))[{typst_markup(text)}]]"
+        )
+        return [raw_inline("typst", f"{WORD_JOINER}{box}")]
 
     def entry_text(self, source: Source) -> str:
         parts: list[str] = []
@@ -42,7 +61,8 @@ class TypstPlacement(base.BasePlacement):
             parts.append(typst_markup(source.lead_sentence))
         parts.append(f"#link({typst_string(source.url)})")
         if source.display_accessed:
-            parts.append(typst_markup(f"(accessed {source.display_accessed})"))
+            # A date breaks nowhere: "(accessed 2025-02-" / "10)" reads as two dates.
+            parts.append("#box[" + typst_markup(f"(accessed {source.display_accessed})") + "]")
         if source.archived:
             parts.append("(archived " + f"#link({typst_string(source.archived)})" + ")")
         return " ".join(parts)
@@ -66,7 +86,7 @@ class TypstPlacement(base.BasePlacement):
 
     def finalize(self) -> None:
         super().finalize()
-        unresolved = make_compilable(self.state.doc)
+        unresolved = make_compilable(self.state.doc, quarto=self.state.caller.under_quarto)
         if unresolved:
             self.state.say(unresolved_warning("the document", unresolved))
 
@@ -86,12 +106,21 @@ _VMATRIX = (
 )
 
 
-def make_compilable(doc: PandocDoc) -> list[str]:
+# Quarto's cross-reference prefixes: ``@fig-x`` names a figure, never a work.
+_QUARTO_XREF = re.compile(
+    r"^(fig|tbl|sec|eq|lst|thm|lem|cor|prp|cnj|def|exm|exr|sol|rem|alg)-", re.IGNORECASE
+)
+
+
+def make_compilable(doc: PandocDoc, *, quarto: bool = False) -> list[str]:
     """Change what typst cannot compile into what it can, in place; return the anchors that
     links pointed at and the document does not define (those links became their text).
 
     A pandoc citation (``@name``, ``[@key]``) with no bibliography in the metadata becomes its
-    own text: pandoc's writer emits ``#cite(<name>)``, which typst refuses without one. An id
+    own text: pandoc's writer emits ``#cite(<name>)``, which typst refuses without one. Not so
+    a cross-reference: under Quarto (``quarto``) a citation of Quarto's prefixed ids
+    (``@fig-x``, ``@tbl-y``) stays, for Quarto's own filters to resolve after this one; one
+    whose ids are all labels of the document becomes typst references (``#ref(<fig-x>)``). An id
     given twice (a heading's ``{#type-chunk}`` and a span's) labels its first element only:
     typst refuses a label that occurs twice, and a link goes to the first, as in a browser. A
     LaTeX cross-reference to a heading (``Section~\ref{intro}``, a link pandoc's writer turns into
@@ -108,6 +137,11 @@ def make_compilable(doc: PandocDoc) -> list[str]:
     def change(el: Inline) -> Inlines | None:
         kind = el.get("t")
         if kind == "Cite" and not keep_cites:
+            ids = [c.get("citationId", "") for c in el["c"][0]]
+            if quarto and ids and all(_QUARTO_XREF.match(i) for i in ids):
+                return None
+            if ids and all(i in defined for i in ids):
+                return [raw_inline("typst", " ".join(f"#ref(<{i}>)" for i in ids))]
             return list(el["c"][1])
         if kind == "Link":
             url = el["c"][2][0]

@@ -19,6 +19,11 @@ BOOKMARK_PREFIX = "_clsrc"
 # above, so the two never share a w:id.
 BOOKMARK_ID_BASE = 1_000_000
 BOOKMARK_RE = re.compile(rf"^{BOOKMARK_PREFIX}(\d{{1,9}})$")
+# A later citation's own note (``repeat-notes: short``) sits in a bookmark ``_clrep<id>_<k>``,
+# ``k`` counting the document's repeat notes: names and ids unique, far above the first notes'.
+REPEAT_PREFIX = "_clrep"
+REPEAT_ID_BASE = 1_500_000_000
+REPEAT_RE = re.compile(rf"^{REPEAT_PREFIX}(\d{{1,9}})_(\d{{1,9}})$")
 NOTEREF_RE = re.compile(rf"^\s*NOTEREF\s+({BOOKMARK_PREFIX}\d{{1,9}})\b(.*)$")
 
 FOOTNOTE_REFERENCE = "FootnoteReference"
@@ -42,6 +47,14 @@ def bookmark_start(source_id: int) -> str:
 
 def bookmark_end(source_id: int) -> str:
     return f'<w:bookmarkEnd w:id="{bookmark_id(source_id)}"/>'
+
+
+def repeat_bookmark_start(source_id: int, k: int) -> str:
+    return f'<w:bookmarkStart w:id="{REPEAT_ID_BASE + k}" w:name="{REPEAT_PREFIX}{source_id}_{k}"/>'
+
+
+def repeat_bookmark_end(k: int) -> str:
+    return f'<w:bookmarkEnd w:id="{REPEAT_ID_BASE + k}"/>'
 
 
 def _run(body: str, style: str | None) -> str:

@@ -210,6 +210,18 @@ OPTIONS: tuple[Option, ...] = (
         recorded=True,
     ),
     _choice(
+        "repeat-notes",
+        ("short", "cross-reference"),
+        _all("convert", "finish"),
+        "Word: a source cited again gets a short note (its title) or a cross-reference",
+        "Word footnotes: every citation has its own note, so each mark has its note on its "
+        "page. ``short`` (default): a source's first note is its full entry and each later "
+        "note its title alone, linked to the source, as Chicago shortens a repeated note; "
+        "``cross-reference``: a later citation is a mark linked to the source's first note "
+        "and adds no note of its own.",
+        recorded=True,
+    ),
+    _choice(
         "marker-style",
         ("brackets", "superscript"),
         _all("convert", "wiki"),
@@ -395,6 +407,7 @@ class Options:
     ledger: str | None = _default("ledger")
     notes: str = _default("notes")
     numbering: str = _default("numbering")
+    repeat_notes: str = _default("repeat-notes")
     marker_style: str = _default("marker-style")
     other_notes: str = _default("other-notes")
     sources_title: str = _default("sources-title")

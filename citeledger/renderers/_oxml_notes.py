@@ -4,11 +4,12 @@ number Word gives each note. The docx renderer reads and marks notes only throug
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..formats.docx_marks import BOOKMARK_RE
+from ..formats.docx_marks import BOOKMARK_RE, REPEAT_RE
 from ._oxml import (
     W_BOOKMARKEND,
     W_BOOKMARKSTART,
@@ -47,10 +48,22 @@ def citation_refs(body: Element) -> dict[int, CitationRef]:
     """Each source's first citation, found by the bookmark the filter put around its note
     (the first bookmark wins if a copy-paste duplicated one)."""
     found: dict[int, CitationRef] = {}
+    for ref in _bookmarked_refs(body, BOOKMARK_RE):
+        found.setdefault(ref.source_id, ref)
+    return found
+
+
+def repeat_refs(body: Element) -> list[CitationRef]:
+    """The later citations that have a note of their own (``repeat-notes: short``), in
+    document order, found by their ``_clrep<id>_<k>`` bookmarks."""
+    return list(_bookmarked_refs(body, REPEAT_RE))
+
+
+def _bookmarked_refs(body: Element, pattern: re.Pattern[str]) -> Iterator[CitationRef]:
     for start in body.iter(W_BOOKMARKSTART):
         name = attr(start, "w:name") or ""
-        match = BOOKMARK_RE.match(name)
-        if match is None or int(match.group(1)) in found:
+        match = pattern.match(name)
+        if match is None:
             continue
         bid = start.get(W_ID)
         for sibling in start.itersiblings():
@@ -61,9 +74,8 @@ def citation_refs(body: Element) -> dict[int, CitationRef]:
                 ref = next(sibling.iter(W_ENDNOTEREFERENCE), None)
             if ref is not None:
                 kind = "endnote" if ref.tag == W_ENDNOTEREFERENCE else "footnote"
-                found[int(match.group(1))] = CitationRef(int(match.group(1)), name, ref, kind)
+                yield CitationRef(int(match.group(1)), name, ref, kind)
                 break
-    return found
 
 
 def notes_by_id(notes_root: Element, kind: str) -> dict[str, Element]:

@@ -19,6 +19,8 @@ python-docx (raw XML through the ``_oxml*`` modules) and:
   written, where a field would be recomputed (to Word's own number) by each in its own way;
 - ``numbering=sequential``: the fields stay, their cached results set to the numbers Word will
   show (footnotes and endnotes are numbered apart, custom marks take no number).
+- the page size from the draft's ``papersize`` (pandoc leaves it in the custom properties), so
+  Word's pages match the PDFs' (the bundled reference document is A4);
 - the notes that cite no ledger source (the draft's own, a note-style CSL's) get a number
   format of their own (``other-notes``: letters, roman, symbols) in the section's
   ``w:footnotePr``/``w:endnotePr`` wherever they would otherwise repeat a citation's mark: beside
@@ -39,7 +41,7 @@ from ..formats.docx_marks import ENDNOTE_REFERENCE, FOOTNOTE_REFERENCE
 from ..ledger import Ledger
 from ..options import Options
 from ..tree import no_gc
-from ._oxml import RT, XMLSyntaxError, parse_xml
+from ._oxml import RT, W_FOOTNOTEREFERENCE, XMLSyntaxError, parse_xml
 from ._oxml_endnotes import (
     Relations,
     drop_unused_rels,
@@ -59,11 +61,13 @@ from ._oxml_notes import (
     note_link_targets,
     notes_by_id,
     other_note_kinds,
+    repeat_refs,
     sequential_numbers,
     set_custom_mark,
     set_note_mark,
     set_note_number_format,
 )
+from ._oxml_page import paper_size, set_page_size
 from .office_file import save_in_place
 
 _HINT_REBUILD = "rebuild it with pandoc --filter pandoc-citeledger"
@@ -138,21 +142,24 @@ def _postprocess(path: Path, ledger: Ledger, options: Options) -> None:
         "endnote": _related(document.part, RT.ENDNOTES),
     }
     refs = citation_refs(body)
+    # Every citation with a note of its own: each source's first, then its shortened repeats.
+    cites = [*refs.values(), *repeat_refs(body)]
     by_id = {k: notes_by_id(p.element, k) for k, p in parts.items() if p is not None}
-    notes: dict[int, Any] = {}
-    for sid, ref in refs.items():
+    notes: dict[int, Any] = {}  # id() of a CitationRef -> its note
+    for ref in cites:
         part = parts[ref.kind]
         note = by_id[ref.kind].get(ref.note_id) if part else None
         if note is None:
             raise BadInput(
-                f"{path}: the {ref.kind} of source [{sid}] is missing", hint=_HINT_REBUILD
+                f"{path}: the {ref.kind} of source [{ref.source_id}] is missing",
+                hint=_HINT_REBUILD,
             )
-        _check_note(path, sid, note, part, ledger)
-        notes[sid] = note
+        _check_note(path, ref.source_id, note, part, ledger)
+        notes[id(ref)] = note
 
-    moving = [sid for sid, ref in refs.items() if ref.kind == "footnote"]
+    moving = [ref for ref in cites if ref.kind == "footnote"]
     if options.notes == "endnotes" and moving:
-        notes.update(_move_to_endnotes(document, parts, refs, notes, moving))
+        notes.update(_move_to_endnotes(document, parts, notes, moving))
 
     roots = [body, *(p.element for p in parts.values() if p is not None)]
     fields = [f for root in roots for f in noteref_fields(root) if f.source_id in refs]
@@ -161,9 +168,9 @@ def _postprocess(path: Path, ledger: Ledger, options: Options) -> None:
             set_field_style(fld, FOOTNOTE_REFERENCE, ENDNOTE_REFERENCE)
     if options.numbering == "ledger":
         fonts = _mark_font(document)
-        for sid, ref in refs.items():
-            set_custom_mark(ref, str(sid))
-            set_note_mark(notes[sid], ref.kind, str(sid), fonts)
+        for ref in cites:
+            set_custom_mark(ref, str(ref.source_id))
+            set_note_mark(notes[id(ref)], ref.kind, str(ref.source_id), fonts)
         # Each field is let go as soon as it is a link, so the runs it held (out of the document
         # by then) are freed while still fresh: freeing the 60,000 runs of 12,000 fields when
         # the function returns took 0.07 s longer.
@@ -178,19 +185,22 @@ def _postprocess(path: Path, ledger: Ledger, options: Options) -> None:
             number = numbers.get((ref.kind, ref.note_id))
             if number is not None:
                 set_field_result(fld, str(number))
-    _separate_other_notes(body, refs, options)
+    _separate_other_notes(body, cites, options)
+    size = paper_size(path)
+    if size is not None:
+        set_page_size(body, size)
     save_in_place(document, path)
 
 
-def _separate_other_notes(body: Any, refs: dict[int, CitationRef], options: Options) -> None:
+def _separate_other_notes(body: Any, refs: list[CitationRef], options: Options) -> None:
     """Give the notes that cite no ledger source a series of their own wherever Word would
     otherwise show a mark twice: next to ledger-id marks, or as footnotes beside citation
     endnotes (footnotes and endnotes are numbered apart). Citation notes numbered in Word's own
     series with the rest (``sequential`` footnotes) share one series and need nothing."""
     if not refs:
         return
-    cited = {ref.kind for ref in refs.values()}
-    for kind in sorted(other_note_kinds(body, (r.reference for r in refs.values()))):
+    cited = {ref.kind for ref in refs}
+    for kind in sorted(other_note_kinds(body, (r.reference for r in refs))):
         if options.numbering == "ledger" or kind not in cited:
             fmt = NOTE_NUMBER_FORMATS[options.other_notes]
             set_note_number_format(body, kind, fmt)
@@ -199,9 +209,8 @@ def _separate_other_notes(body: Any, refs: dict[int, CitationRef], options: Opti
 def _move_to_endnotes(
     document: Any,
     parts: dict[str, Any],
-    refs: dict[int, CitationRef],
     notes: dict[int, Any],
-    moving: list[int],
+    moving: list[CitationRef],
 ) -> dict[int, Any]:
     footnotes = parts["footnote"]
     endnotes = parts["endnote"]
@@ -215,11 +224,23 @@ def _move_to_endnotes(
     next_id = next_note_id(endnotes.element, "endnote")
     relations = Relations(endnotes)
     moved: dict[int, Any] = {}
-    # ``moving`` is in document order, so the endnotes part lists them as a reader meets them.
-    for sid in moving:
-        moved[sid] = footnote_to_endnote(
-            refs[sid], notes[sid], next_id, footnotes, endnotes, relations
+    # The endnotes part lists them as a reader meets them.
+    moving = sorted(moving, key=_document_order(document.element.body))
+    for ref in moving:
+        moved[id(ref)] = footnote_to_endnote(
+            ref, notes[id(ref)], next_id, footnotes, endnotes, relations
         )
         next_id += 1
     drop_unused_rels(footnotes, [RT.HYPERLINK])
     return moved
+
+
+def _document_order(body: Any) -> Any:
+    # The elements are held in ``seen`` while the ids key them: a freed proxy's id is reused.
+    seen = list(body.iter(W_FOOTNOTEREFERENCE))
+    order = {id(el): n for n, el in enumerate(seen)}
+
+    def key(ref: CitationRef) -> int:
+        return order.get(id(ref.reference), len(seen))
+
+    return key

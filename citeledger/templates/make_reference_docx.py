@@ -6,7 +6,8 @@
 ``pandoc --print-default-data-file reference.docx`` so every style pandoc writes keeps its name,
 then restyles it for a plain professional report: Cambria 11 pt body text (Caladea in
 LibreOffice) with 1.15 line spacing, Calibri headings (Carlito) in dark blue, a left-aligned
-title, 9 pt footnote and endnote text, superscript note marks, and dark-blue underlined links.
+title, 9 pt footnote and endnote text, superscript note marks, dark-blue underlined links, A4
+pages with 2.5 cm margins and the page number centred in the footer.
 The Endnote Text and Endnote Reference styles are present so ``notes=endnotes`` looks like
 footnotes. The zip is written with fixed timestamps and member order, so running the script
 twice gives the same bytes and a change to the template shows up as a real diff.
@@ -20,7 +21,7 @@ from pathlib import Path
 import docx
 from docx.enum.style import WD_STYLE_TYPE
 from docx.enum.text import WD_ALIGN_PARAGRAPH
-from docx.shared import Pt, RGBColor
+from docx.shared import Cm, Mm, Pt, RGBColor
 
 from ..pandoc import run_pandoc
 from ..renderers import _oxml, _oxml_endnotes, _oxml_fonts
@@ -94,10 +95,16 @@ def build() -> bytes:
         mark = _style(document, name, WD_STYLE_TYPE.CHARACTER)
         mark.font.superscript = True  # type: ignore[attr-defined]
 
+    label = _style(document, "Citeledger Label", WD_STYLE_TYPE.CHARACTER)
+    label.font.size = Pt(9)  # type: ignore[attr-defined]
+    label.font.small_caps = True  # type: ignore[attr-defined]
+    label.font.color.rgb = RGBColor(0x59, 0x59, 0x59)  # type: ignore[attr-defined]
+
     link = styles["Hyperlink"]
     link.font.color.rgb = LINK_RGB
     link.font.underline = True
 
+    _page(document)
     _oxml_endnotes.ensure_endnote_styles(styles.element)
     # Named fonts, not the theme's: in the defaults too, so runs without a style follow.
     _oxml_fonts.drop_theme_fonts(styles.element)
@@ -107,6 +114,38 @@ def build() -> bytes:
         fonts.set(_oxml.qn("w:hAnsi"), BODY_FONT)
 
     return saved(document, "citeledger reference")
+
+
+def _page(document: object) -> None:
+    """A4 with 2.5 cm margins, as the PDFs (a draft's ``papersize`` is applied by the docx
+    renderer), and the page number centred in the footer, 9 pt, as a ``PAGE`` field."""
+    section = document.sections[0]  # type: ignore[attr-defined]
+    section.page_width, section.page_height = Mm(210), Mm(297)
+    for side in ("left_margin", "right_margin", "top_margin", "bottom_margin"):
+        setattr(section, side, Cm(2.5))
+    footer = section.footer
+    footer.is_linked_to_previous = False
+    para = footer.paragraphs[0]
+    para.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    for kind, text in (("begin", None), (None, " PAGE "), ("separate", None), (None, "1")):
+        run = para.add_run()
+        run.font.size = Pt(9)
+        if kind is not None:
+            fld = _oxml.OxmlElement("w:fldChar")
+            fld.set(_oxml.qn("w:fldCharType"), kind)
+            run._r.append(fld)
+        elif text == " PAGE ":
+            instr = _oxml.OxmlElement("w:instrText")
+            instr.set(_oxml.qn("xml:space"), "preserve")
+            instr.text = text
+            run._r.append(instr)
+        else:
+            run.text = text
+    end = para.add_run()
+    end.font.size = Pt(9)
+    fld = _oxml.OxmlElement("w:fldChar")
+    fld.set(_oxml.qn("w:fldCharType"), "end")
+    end._r.append(fld)
 
 
 def main(argv: list[str] | None = None) -> None:

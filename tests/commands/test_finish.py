@@ -35,13 +35,22 @@ def document_xml(path: Path) -> str:
 
 
 def test_two_line_build_gives_ledger_id_marks(tmp_path: Path) -> None:
-    out = pandoc_build(tmp_path)
+    out = pandoc_build(tmp_path, "citeledger.repeat-notes=cross-reference")
     proc = cli("finish", "out.docx", "--ledger", "ledger.json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "finished out.docx"
     xml = document_xml(out)
     assert xml.count('w:customMarkFollows="1"') == 2
     assert 'w:anchor="_clsrc40"' in xml and "NOTEREF" not in xml
+
+
+def test_two_line_build_gives_every_citation_a_note_with_its_id(tmp_path: Path) -> None:
+    out = pandoc_build(tmp_path)
+    proc = cli("finish", "out.docx", "--ledger", "ledger.json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    xml = document_xml(out)
+    assert xml.count('w:customMarkFollows="1"') == 3  # the repeat has a short note of its own
+    assert "NOTEREF" not in xml
 
 
 def test_finish_reads_the_notes_mode_the_filter_recorded(tmp_path: Path) -> None:
@@ -54,7 +63,7 @@ def test_finish_reads_the_notes_mode_the_filter_recorded(tmp_path: Path) -> None
 
 
 def test_metadata_flag_wins_over_the_recorded_mode(tmp_path: Path) -> None:
-    out = pandoc_build(tmp_path)
+    out = pandoc_build(tmp_path, "citeledger.repeat-notes=cross-reference")
     proc = cli(
         "finish", "out.docx", "--ledger", "ledger.json", "-M", "numbering=sequential", cwd=tmp_path
     )

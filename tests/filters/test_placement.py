@@ -108,10 +108,16 @@ def test_sequential_numbering_orders_marks_and_list_by_first_citation(tmp_path):
 
 def test_provenance_markers_are_kept_or_dropped(tmp_path):
     md = "Ice floats on water here.[unverified] A tool said so too.[tool:calc]\n"
-    kept = write(placed(md, "html5", tmp_path), "plain")
-    dropped = write(placed(md, "html5", tmp_path, provenance="drop"), "plain")
-    assert "[unverified]" in kept and "[tool:calc]" in kept
-    assert "[unverified]" not in dropped and "[tool:calc]" not in dropped
+    kept = write(placed(md, "html5", tmp_path), "html5")
+    dropped = write(placed(md, "html5", tmp_path, provenance="drop"), "html5")
+    # Labels that say what they mean, never brackets that read as a broken id.
+    assert '<span class="citeledger-label" data-kind="unverified">unverified</span>' in kept
+    assert '<span class="citeledger-label" data-kind="tool">tool: calc</span>' in kept
+    assert "[unverified]" not in kept and "[tool:calc]" not in kept
+    assert "unverified" not in dropped and "calc" not in dropped
+    for fmt, label in (("typst", "#box("), ("latex", "\\citeledgerlabel{unverified}")):
+        assert label in write(placed(md, fmt, tmp_path), fmt)
+    assert "*(unverified)*" in write(placed(md, "gfm", tmp_path), "gfm")
 
 
 def test_unknown_id_stops_the_filter_before_placing(tmp_path):

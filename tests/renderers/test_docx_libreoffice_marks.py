@@ -55,6 +55,7 @@ def finished_docx(folder: Path, notes: str) -> Path:
     out = folder / f"{notes}.docx"
     args = ["-f", "markdown", "-o", str(out), "--filter", "pandoc-citeledger"]
     args += ["-M", f"citeledger.ledger={ledger}", "-M", f"citeledger.notes={notes}"]
+    args += ["-M", "citeledger.repeat-notes=cross-reference"]
     run_pandoc(args, stdin=DRAFT, cwd=folder)
     postprocess(out, ledger=load_ledger(ledger), options=Options(notes=notes))
     return out
@@ -159,5 +160,6 @@ def test_note_mark_is_drawn_in_the_font_its_run_resolves_to(
     with zipfile.ZipFile(tmp_path / "out.docx") as zf:
         notes = zf.read("word/footnotes.xml").decode("utf-8")
     syms = re.findall(r'<w:sym w:font="([^"]*)" w:char="([0-9A-F]{4})"/>', notes)
-    assert "".join(chr(int(c, 16)) for _, c in syms) == "31225107"
+    # A note per citation: [3] and [12] are cited twice, each repeat a short note of its own.
+    assert "".join(chr(int(c, 16)) for _, c in syms) == "31212251073"
     assert {font for font, _ in syms} == {expected}

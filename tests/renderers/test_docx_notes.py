@@ -53,7 +53,11 @@ def write_ledger(tmp_path: Path, sources=SOURCES) -> Path:
 
 
 def build(tmp_path: Path, draft: str, *meta: str, name: str = "out.docx") -> Path:
-    """Real pandoc with the filter, as a Makefile rule runs it."""
+    """Real pandoc with the filter, as a Makefile rule runs it. The tests here are about one
+    note per source (``repeat-notes: cross-reference``) unless ``meta`` says otherwise;
+    tests/renderers/test_docx_repeat_notes.py tests the default, a note per citation."""
+    if not any(m.startswith("citeledger.repeat-notes=") for m in meta):
+        meta = (*meta, "citeledger.repeat-notes=cross-reference")
     ledger = write_ledger(tmp_path)
     out = tmp_path / name
     args = ["-f", "markdown", "-o", str(out), "--filter", "pandoc-citeledger"]
@@ -81,6 +85,7 @@ def build_in_process(
 
 def finish_file(path: Path, tmp_path: Path, **options: object) -> None:
     ledger = load_ledger(tmp_path / "ledger.json")
+    options.setdefault("repeat-notes", "cross-reference")
     postprocess(path, ledger=ledger, options=Options().updated(options))
 
 
@@ -184,7 +189,9 @@ def test_one_footnote_per_distinct_source_with_a_live_link(tmp_path: Path) -> No
     links = rel_targets(out, "word/_rels/footnotes.xml.rels")
     for note, (_sid, url, title, accessed) in zip(notes, SOURCES, strict=True):
         text = note_text(note)
-        assert title in text and url in text and f"(accessed {accessed})" in text
+        # The date breaks nowhere: a no-break space before it, non-breaking hyphens inside.
+        date = accessed.replace("-", "\u2011")
+        assert title in text and url in text and f"(accessed\u00a0{date})" in text
         rids = [h.get(f"{{{R}}}id") for h in note.iter(f"{{{W}}}hyperlink")]
         assert [links[r] for r in rids] == [url]
 
@@ -249,7 +256,7 @@ def test_bare_pandoc_keeps_words_sequential_numbering(tmp_path: Path) -> None:
 
 def test_in_process_apply_gives_the_same_notes_as_the_pandoc_filter(tmp_path: Path) -> None:
     piped = build(tmp_path, DRAFT)
-    inproc = build_in_process(tmp_path, DRAFT, Options())
+    inproc = build_in_process(tmp_path, DRAFT, Options(repeat_notes="cross-reference"))
     assert [note_text(n) for n in citation_notes(piped)] == [
         note_text(n) for n in citation_notes(inproc)
     ]
@@ -336,6 +343,7 @@ def test_filter_records_its_mode_and_drops_the_ledger_path(tmp_path: Path) -> No
     assert recorded == {
         "notes": "endnotes",
         "numbering": "ledger",
+        "repeat-notes": "cross-reference",
         "other-notes": "letters",
         "sources-title": "Sources",
     }

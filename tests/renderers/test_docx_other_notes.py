@@ -82,7 +82,7 @@ def build(folder: Path, options: Options, *meta: str) -> Path:
     out = folder / "out.docx"
     args = ["draft.md", "-o", str(out), "--citeproc", "--bibliography", "refs.bib"]
     args += ["--csl", str(FIXTURES / "note-style.csl"), "--filter", "pandoc-citeledger"]
-    args += ["-M", f"citeledger.ledger={ledger}"]
+    args += ["-M", f"citeledger.ledger={ledger}", "-M", "citeledger.repeat-notes=cross-reference"]
     for entry in meta:
         args += ["-M", entry]
     run_pandoc(args, cwd=folder)

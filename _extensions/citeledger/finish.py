@@ -8,11 +8,17 @@ project folder, where it runs this script), or in the file named by
 ``$QUARTO_USE_FILE_FOR_PROJECT_OUTPUT_FILES``. Arguments given to this script go to
 ``citeledger finish`` (``--ledger PATH``); without them the ledger is ``$CITELEDGER_LEDGER``,
 else ``ledger.json`` in the project folder.
+
+The ``citeledger`` it runs is the one on PATH, as the filter's ``pandoc-citeledger`` is: a
+pipx or ``uv tool`` install puts both there and not into the python Quarto runs this script
+with. Only when PATH has none does it try that python's ``-m citeledger``.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -31,8 +37,20 @@ def main() -> int:
     files = outputs()
     if not files:
         return 0
-    cmd = [sys.executable, "-m", "citeledger", "finish", *sys.argv[1:], *files]
-    return subprocess.run(cmd, check=False).returncode
+    found = shutil.which("citeledger")
+    if found is not None:
+        program = [found]
+    elif importlib.util.find_spec("citeledger") is not None:
+        program = [sys.executable, "-m", "citeledger"]
+    else:
+        print(
+            "citeledger finish: no citeledger on PATH (the Word and PowerPoint files are "
+            "left as pandoc wrote them): pipx install citeledger, or put the environment "
+            "that has it on PATH",
+            file=sys.stderr,
+        )
+        return 1
+    return subprocess.run([*program, "finish", *sys.argv[1:], *files], check=False).returncode
 
 
 if __name__ == "__main__":
