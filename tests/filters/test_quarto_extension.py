@@ -88,7 +88,8 @@ def test_shim_places_citations_inside_callouts_and_figures(project: Path) -> Non
     assert callout and 'href="#src-3"' in callout.group(1)
     figure = re.search(r'<div id="fig-ice" class="quarto-figure[^"]*">(.*?)</div>', html, re.S)
     assert figure and re.search(r"<figcaption[^>]*>.*href=\"#src-12\"", figure.group(1), re.S)
-    custom = re.search(r"Salt water freezes at lower temperatures\.(<a [^>]*>)", html)
+    bound = r"(?:<span [^>]*>)?"  # the mark bound to the word before it
+    custom = re.search(rf"Salt water freezes at lower {bound}temperatures\.(<a [^>]*>)", html)
     assert custom and 'href="#src-12"' in custom.group(1)
     for sid in (1, 3, 12):
         assert f'id="src-{sid}"' in html

@@ -94,11 +94,12 @@ def site(tmp_path: Path):
 def listed_ids(fmt: str, text: str) -> list[int]:
     """Ids in the page's Sources list, read from the written text."""
     head = {
-        "mediawiki": r"^= Sources =$",
-        "dokuwiki": r"^====== Sources ======$",
-        "gfm": r"^# Sources$",
-        "obsidian": r"^# Sources$",
-        "html": r'<h1[^>]*id="sources"',
+        # A page's list one level below its title (its h1), beside its sections.
+        "mediawiki": r"^==? Sources ==?$",
+        "dokuwiki": r"^={5,6} Sources ={5,6}$",
+        "gfm": r"^##? Sources$",
+        "obsidian": r"^##? Sources$",
+        "html": r'<h[12][^>]*id="sources"',
     }[fmt]
     match = re.search(head, text, re.M)
     if match is None:
