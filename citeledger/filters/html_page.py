@@ -94,9 +94,12 @@ def _bind(inlines: Inlines, is_mark: Callable[[Inline], bool]) -> None:
         classes = [NOWRAP]
         glue: Inlines = []
         if start > 0 and inlines[start - 1].get("t") in _BREAKS:
-            start -= 1  # a space the draft kept: inside the span it is no place to break
-            if start > 0 and inlines[start - 1].get("t") == "Str":
-                start -= 1
+            if start > 1 and inlines[start - 2].get("t") == "Str":
+                start -= 2  # a space the draft kept: inside the span it is no place to break
+            else:
+                # A span opening with a space lets chromium break after it: the space stays
+                # outside, and a word joiner forbids the break after it (UAX 14, LB11).
+                glue = [{"t": "Str", "c": WORD_JOINER}]
         elif start > 0 and inlines[start - 1].get("t") not in _NO_BIND:
             start -= 1
             if inlines[start].get("t") != "Str":
