@@ -76,9 +76,9 @@ def plural(n: int, word: str) -> str:
 
 
 def card_html(source: Source, prefix: str = "") -> str:
-    """One card, escaped (see the module docstring). Its links (the source, its entry in the
-    Sources list, the archived copy) take no keyboard focus: the keyboard reaches the same
-    places through the mark itself and the list; a touch reader taps them."""
+    """One card, escaped (see the module docstring). Its links (the source, through its title;
+    its entry in the Sources list; the archived copy) take no keyboard focus: the keyboard
+    reaches the same places through the mark itself and the list; a touch reader taps them."""
     lines = [f'<div class="citeledger-card" id="{card_id(source.id, prefix)}" role="tooltip">']
     title = html_text(source.display_lead or source.url)
     href = html_text(source.href)
@@ -99,10 +99,7 @@ def card_html(source: Source, prefix: str = "") -> str:
             f'<p class="citeledger-card-meta">{plural(more, "other quote")} in the ledger</p>'
         )
     entry = f"#{prefix}{source_anchor(source.id)}"
-    links = [
-        f'<a href="{href}" tabindex="-1">Open the {SOURCE_WORD}</a>',
-        f'<a href="{entry}" class="citeledger-card-entry" tabindex="-1">Sources entry</a>',
-    ]
+    links = [f'<a href="{entry}" class="citeledger-card-entry" tabindex="-1">Sources entry</a>']
     if source.archived:
         archived = html_text(source.archived_href)
         links.append(f'<a href="{archived}" tabindex="-1">Archived copy</a>')
