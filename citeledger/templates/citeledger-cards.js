@@ -9,7 +9,7 @@
   var open = null, anchor = null, closing = null;
   var touched = false;  // the last pointer down was a finger or a pen: no hover to rely on
   var wasOpen = null;  // the card open when the last pointer went down (before focus opened one)
-  var still = false;  // the page jumped under a resting pointer: no hover until it moves
+  var still = false;  // the page jumped: no card on hover or focus until a move or a key
   var slides = document.querySelector(".reveal .slides");
   // reveal.js cuts a slide off at its bottom edge: a Sources list under the last slide's text
   // would never be seen, so it becomes a slide of its own (before reveal.js lays out the deck).
@@ -161,7 +161,8 @@
       a.removeAttribute("title");
       a.addEventListener("mouseenter", hover);
       a.addEventListener("mouseleave", function () { if (!touched) later(); });
-      a.addEventListener("focus", function () { show(this); });
+      // A back-link's jump focuses the mark it returns to: no card over that paragraph.
+      a.addEventListener("focus", function () { if (!still) show(this); });
       a.addEventListener("blur", function () { if (!touched) hide(); });
       a.addEventListener("click", tap);
     }
@@ -184,6 +185,7 @@
     window.addEventListener("mousemove", function (e) {
       if (e.movementX || e.movementY) still = false;
     }, { passive: true });
+    window.addEventListener("keydown", function () { still = false; }, true);
     zoomable();
     tableStops();
     if (slides && window.Reveal && Reveal.on) {

@@ -378,3 +378,19 @@ def test_a_deck_tabs_only_through_the_shown_slide_and_lets_the_reader_zoom(brows
         assert _visible_cards(page) == []
         page.evaluate("document.activeElement.blur()")
     page.context.close()
+
+
+def test_a_back_link_returns_without_a_card_opening_over_the_paragraph(browser, site) -> None:
+    """Chromium tells a mark the resting pointer is over it when the page jumps under the
+    pointer (a hover with no movement): the card waits until the pointer really moves."""
+    page = open_page(browser, site["report"], 1200, height=700)
+    page.locator("#src-1 a.citeledger-back").first.click()
+    assert page.evaluate("location.hash") == "#cite-1-1"
+    page.dispatch_event("#cite-1-1", "mouseenter")
+    page.wait_for_timeout(100)
+    assert _visible_cards(page) == []
+    page.mouse.move(5, 5)
+    page.mouse.move(10, 10)
+    page.hover("#cite-1-1")
+    assert _visible_cards(page) == ["card-1"]
+    page.context.close()
