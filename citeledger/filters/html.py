@@ -213,7 +213,7 @@ class HtmlPlacement(base.BasePlacement):
             counts = [cards.plural(images, "image"), cards.plural(links, "link")]
             missing = " and ".join(m for m in counts if not m.startswith("0 "))
             self.state.say(
-                f"{self.state.caller.source_name}: {missing} without text: a screen reader"
+                f"warn: {self.state.caller.source_name}: {missing} without text: a screen reader"
                 " skips such an image and reads such a link's address; write what each image"
                 " shows in ![...] and each link's text"
             )

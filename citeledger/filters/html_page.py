@@ -300,7 +300,7 @@ def page_lang(doc: Json, say: Callable[[str], None], where: str) -> tuple[str, s
     else:
         lang, text_dir = default_lang(text_sample(doc))
         say(
-            f"{where}: no `lang` in the metadata: the page says lang={lang}; "
+            f"warn: {where}: no `lang` in the metadata: the page says lang={lang}; "
             "set `lang:` to the draft's language (a BCP 47 tag such as en-GB or ar)"
         )
         meta["lang"] = {"t": "MetaString", "c": lang}
