@@ -26,11 +26,12 @@ from .. import formats
 from ..escape import html_text
 from ..ledger import Source
 from ..ledger.display import display_text
+from .base import source_anchor
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 STYLESHEET = TEMPLATES / "citeledger.css"
 SCRIPT = TEMPLATES / "citeledger-cards.js"
-QUOTES_SHOWN = 2
+QUOTES_SHOWN = 3
 QUOTE_CHARS = 400
 DOT = " \u00b7 "
 
@@ -59,11 +60,29 @@ def card_id(source_id: int, prefix: str = "") -> str:
     return f"{prefix}card-{source_id}"
 
 
+SOURCE_WORD = "source"  # what a mark's accessible name calls what it cites
+NAME_CHARS = 160
+
+
+def accessible_name(source: Source, number: int) -> str:
+    """A mark's accessible name: its visible label first (WCAG 2.5.3, label in name), then what
+    it is and which: ``[3] source: Title — host``. Written by the filter, so it holds with
+    scripts off and in every HTML-family output."""
+    return f"[{number}] {SOURCE_WORD}: {display_text(description(source), NAME_CHARS)}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def card_html(source: Source, prefix: str = "") -> str:
-    """One card, escaped (see the module docstring)."""
+    """One card, escaped (see the module docstring). Its links (the source, through its title;
+    its entry in the Sources list; the archived copy) take no keyboard focus: the keyboard
+    reaches the same places through the mark itself and the list; a touch reader taps them."""
     lines = [f'<div class="citeledger-card" id="{card_id(source.id, prefix)}" role="tooltip">']
-    title = source.display_lead or source.url
-    lines.append(f'<p class="citeledger-card-title">{html_text(title)}</p>')
+    title = html_text(source.display_lead or source.url)
+    href = html_text(source.href)
+    lines.append(f'<p class="citeledger-card-title"><a href="{href}" tabindex="-1">{title}</a></p>')
     meta = [f'<span class="citeledger-card-host">{html_text(host(source.url))}</span>']
     if source.display_accessed:
         meta.append(f"accessed {html_text(source.display_accessed)}")
@@ -76,13 +95,15 @@ def card_html(source: Source, prefix: str = "") -> str:
             lines.append(f'<p class="citeledger-card-meta">{note}</p>')
     more = len(source.quotes) - QUOTES_SHOWN
     if more > 0:
-        lines.append(f'<p class="citeledger-card-meta">and {more} more quote(s)</p>')
-    if source.archived:
-        href = html_text(source.archived_href)
         lines.append(
-            f'<p class="citeledger-card-archived"><a href="{href}" tabindex="-1">'
-            "Archived copy</a></p>"
+            f'<p class="citeledger-card-meta">{plural(more, "other quote")} in the ledger</p>'
         )
+    entry = f"#{prefix}{source_anchor(source.id)}"
+    links = [f'<a href="{entry}" class="citeledger-card-entry" tabindex="-1">Sources entry</a>']
+    if source.archived:
+        archived = html_text(source.archived_href)
+        links.append(f'<a href="{archived}" tabindex="-1">Archived copy</a>')
+    lines.append(f'<p class="citeledger-card-links">{" ".join(links)}</p>')
     lines.append("</div>")
     return "\n".join(lines)
 

@@ -97,3 +97,5 @@ class ChunkedPlacement(html.HtmlPlacement):
                 self.occurrences.setdefault(source_id, []).append(el["c"][0][0])
             if self.occurrences:
                 blocks[end:end] = self.chunk_list(list(self.occurrences))
+        if self.page and self.state.seen:
+            self.page_passes()

@@ -30,8 +30,9 @@ from .. import formats
 from ..ledger import Source
 from ..options import Options
 from ..tree import Block, Inline, Inlines, attr, link, para, raw_block, raw_inline, span, str_
-from . import base, cards
+from . import base, cards, html_page
 from .base import CITE_CLASS, cite_anchor, entry_inlines, source_anchor
+from .html_page import NOWRAP
 from .slides_html import sources_slides
 
 BACK = "\u21a9"  # ↩
@@ -62,7 +63,16 @@ class HtmlEntries(base.BaseEntries):
             anchor = source_anchor(source.id)
             inlines.append(raw_inline("html", f'<a id="{anchor}"></a>'))
         inlines += [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
+        if not self.raw_anchors:  # a date breaks nowhere ("2025-02-" / "10)")
+            inlines = [span([el], classes=[NOWRAP]) if _is_date(el) else el for el in inlines]
         return inlines
+
+
+_DATE = re.compile(r"\(?\d{4}-\d{2}-\d{2}\S*")
+
+
+def _is_date(el: Inline) -> bool:
+    return el.get("t") == "Str" and _DATE.fullmatch(el["c"]) is not None
 
 
 class HtmlPlacement(base.BasePlacement):
@@ -79,6 +89,11 @@ class HtmlPlacement(base.BasePlacement):
         self.cards = self.links and cards.has_cards(state.format)
         self.superscript = state.options.marker_style == "superscript"
         self.described: dict[int, str] = {}  # each source's link title, made once
+        # HTML a person reads (a browser's or an e-reader's): marks named for assistive
+        # technology, bound to the word before them, and the page's accessibility passes.
+        row = formats.find(self.entries.fmt)
+        self.page = self.links and (self.cards or (row is not None and row.kind == "ebook"))
+        self.marks: set[int] = set()  # id() of every mark placed (the link or its <sup> span)
 
     def cite(self, source: Source, number: int, at: base.CiteContext) -> Inlines:
         label = [str_(f"[{number}]")]
@@ -99,7 +114,11 @@ class HtmlPlacement(base.BasePlacement):
             mark["c"][2][1] = described
             card = cards.card_id(source.id, self.card_prefix)
             mark["c"][0][2].append(["aria-describedby", card])
-        return self.raised([mark])
+        if self.page:
+            mark["c"][0][2].append(["aria-label", cards.accessible_name(source, number)])
+        out = self.raised([mark])
+        self.marks.add(id(out[0]))
+        return out
 
     def raised(self, inlines: Inlines) -> Inlines:
         if not self.superscript:
@@ -115,17 +134,23 @@ class HtmlPlacement(base.BasePlacement):
 
     def back_marks(self, anchors: list[str]) -> Inlines:
         """Links back to ``anchors``: ``↩`` for one citation, ``↩ 1 2 3`` for more; in HTML a
-        browser shows, ``^`` and ``^ a b c`` as Wikipedia writes them."""
+        browser shows, ``^`` and ``^ a b c`` as Wikipedia writes them, in one quiet span whose
+        caret never stands alone on a line (each letter a 24 px target: the stylesheet)."""
         if not anchors:
             return []
         mark = CARET if self.cards else BACK
         if len(anchors) == 1:
-            return [self.back_link(mark, anchors[0])]
-        out: Inlines = [str_(mark)]
-        for k, anchor in enumerate(anchors, 1):
-            text = letters(k) if self.cards else str(k)
-            out += [{"t": "Space"}, self.back_link(text, anchor)]
-        return out
+            out: Inlines = [self.back_link(mark, anchors[0])]
+        else:
+            out = [str_(mark + ("\u00a0" if self.cards else ""))]
+            for k, anchor in enumerate(anchors, 1):
+                text = letters(k) if self.cards else str(k)
+                if k > 1 or not self.cards:
+                    out.append({"t": "Space"})
+                out.append(self.back_link(text, anchor))
+        if not self.cards:
+            return out
+        return [span(out, classes=["citeledger-backs"])]
 
     def back_links(self, source: Source) -> Inlines:
         count = self.state.seen.get(source.id, 0)
@@ -164,6 +189,8 @@ class HtmlPlacement(base.BasePlacement):
         return [self.sources_header(), listing, *self.card_blocks(sources)]
 
     def finalize(self) -> None:
+        if self.page and self.state.seen:
+            self.page_passes()
         if self.cards and self.state.seen:
             # pandoc's own page style would outweigh citeledger's (whose rules weigh nothing,
             # so a --css of the author's wins); the author may still ask for pandoc's.
@@ -171,6 +198,30 @@ class HtmlPlacement(base.BasePlacement):
                 "document-css", {"t": "MetaBool", "c": False}
             )
         super().finalize()
+        if self.page and self.state.seen:
+            html_page.main_landmark(self.state.doc, self.entries.fmt)
+
+    def page_passes(self) -> None:
+        """What every reader needs of the page (``filters/html_page.py``), once the marks are
+        placed: marks bound to the word before them, figures' alt text without markers,
+        tables in their own scrolling box, the page's language and its main landmark."""
+        doc = self.state.doc
+        html_page.bind_marks(doc["blocks"], lambda el: id(el) in self.marks)
+        html_page.figure_alts(doc["blocks"], set(self.state.seen))
+        images, links = html_page.unnamed(doc["blocks"])
+        if images or links:
+            counts = [cards.plural(images, "image"), cards.plural(links, "link")]
+            missing = " and ".join(m for m in counts if not m.startswith("0 "))
+            self.state.say(
+                f"warn: {self.state.caller.source_name}: {missing} without text: a screen reader"
+                " skips such an image and reads such a link's address; write what each image"
+                " shows in ![...] and each link's text"
+            )
+        if formats.is_slides(self.entries.fmt):
+            html_page.page_lang(doc, self.state.say, self.state.caller.source_name)
+            return
+        html_page.table_boxes(doc["blocks"])
+        html_page.page_lang(doc, self.state.say, self.state.caller.source_name)
 
     def card_blocks(self, sources: list[Source]) -> list[Block]:
         """The cards of ``sources``, the stylesheet and the script (HTML a browser shows)."""

@@ -100,14 +100,31 @@ class _Text(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.words: set[str] = set()
+        self.run: list[str] = []  # text up to the next tag other than a span
 
     def handle_data(self, data: str) -> None:
-        self.words.update(re.findall(r"\w+", data))
+        self.run.append(data)
+
+    def flush(self) -> None:
+        self.words.update(re.findall(r"\w+", "".join(self.run)))
+        self.run = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # A span cuts no word: the html page binds a mark to the word before it with one,
+        # which in text written without spaces (Chinese) is a word's last characters.
+        if tag != "span":
+            self.flush()
         for name, value in attrs:
             if name in ("alt", "title") and value:
                 self.words.update(re.findall(r"\w+", value))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag != "span":
+            self.flush()
+
+    def close(self) -> None:
+        super().close()
+        self.flush()
 
 
 def html_words(html: str) -> set[str]:

@@ -150,7 +150,13 @@ def test_hover_shows_the_card_and_leaving_hides_it(browser, outputs, kind: str) 
     assert "2024-05-01" in card.inner_text()
     assert "sea ice is less dense than sea water" in card.inner_text()
     assert card.get_attribute("role") == "tooltip"
-    assert card.locator("a").get_attribute("href").startswith("https://web.archive.org/")
+    archived = card.get_by_role("link", name="Archived copy")
+    assert archived.get_attribute("href").startswith("https://web.archive.org/")
+    # The card links its source (its title) and its Sources entry.
+    assert card.get_by_role("link", name="Density of sea ice").get_attribute("href") == (
+        "https://example.org/density"
+    )
+    assert card.get_by_role("link", name="Sources entry").get_attribute("href").endswith("src-1")
     page.mouse.move(5, 5)
     page.wait_for_timeout(500)
     assert visible_cards(page) == []

@@ -54,8 +54,9 @@ DRAFT = (
 def test_html_citation_links_to_entry_and_entry_links_back_to_each_citation(tmp_path):
     html = write(placed(DRAFT, "html5", tmp_path, verify=False), "html5")
     assert (
-        '<a href="#src-7" id="cite-7-1" class="citeledger-cite" aria-describedby="card-7" '
-        'title="Seven — example.org">[7]</a>'
+        '<span class="citeledger-nowrap">water.<a href="#src-7" id="cite-7-1" '
+        'class="citeledger-cite" aria-describedby="card-7" '
+        'aria-label="[7] source: Seven — example.org" title="Seven — example.org">[7]</a>'
     ) in html
     assert 'id="cite-7-2"' in html
     assert '<div id="src-7" class="citeledger-source">' in html

@@ -41,7 +41,15 @@ def test_a_latex_file_tex_lacks_is_one_line_not_tex_prompt(tmp_path: Path) -> No
         "# T\n\nSome text.[1]\n\n## Sources\n\n[1] https://example.com/a — A\n"
     )
     run = run_citeledger(
-        "convert", "s.md", "--pdf-engine", "xelatex", "-o", "s.pdf", cwd=tmp_path, ledger=ledger
+        "convert",
+        "s.md",
+        "--pdf-engine",
+        "xelatex",
+        "-o",
+        "s.pdf",
+        "--trust-draft",  # its own header-includes: an untrusted draft's are refused sooner
+        cwd=tmp_path,
+        ledger=ledger,
     )
     assert run.returncode != 0 and not (tmp_path / "s.pdf").exists()
     errors = [ln for ln in run.stderr.splitlines() if "error:" in ln]

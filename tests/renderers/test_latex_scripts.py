@@ -38,10 +38,10 @@ def has_family(family: str) -> bool:
     return bool(out.stdout.strip())
 
 
-def build(tmp_path: Path, text: str, pdf_engine: str):
+def build(tmp_path: Path, text: str, pdf_engine: str, *trust: str):
     (tmp_path / "ledger.json").write_text(json.dumps(LEDGER), encoding="utf-8")
     (tmp_path / "d.md").write_text(text, encoding="utf-8")
-    args = ("convert", "d.md", "-o", "d.pdf", "--pdf-engine", pdf_engine)
+    args = ("convert", "d.md", "-o", "d.pdf", "--pdf-engine", pdf_engine, *trust)
     return run_citeledger(*args, cwd=tmp_path, timeout=600)
 
 
@@ -91,9 +91,10 @@ def test_pdflatex_refuses_chinese_in_one_line_naming_the_way_out(tmp_path: Path)
 def test_a_font_without_the_drafts_letters_refuses_the_pdf(tmp_path: Path) -> None:
     engine("xelatex")
     need(has_family("DejaVu Serif"), "DejaVu Serif (Debian: fonts-dejavu-core)")
-    # The draft's own mainfont wins, and it has no Arabic: the engine's log says so.
+    # The draft's own mainfont wins (a draft its writer trusts: an untrusted one sets no
+    # font), and it has no Arabic: the engine's log says so.
     text = "---\nmainfont: DejaVu Serif\n---\n\n# List\n\nThe word " + ARABIC + "[1]" + SOURCES
-    done = build(tmp_path, text, "xelatex")
+    done = build(tmp_path, text, "xelatex", "--trust-draft")
     assert done.returncode == 2, done.stderr
     errors = [line for line in done.stderr.splitlines() if "error" in line]
     assert len(errors) == 1, done.stderr

@@ -79,6 +79,7 @@ def write_all(job: Job) -> tuple[list[Path], list[tuple[Path, CiteledgerError]]]
     """Every output, ``jobs`` at a time; told in the order asked for."""
     outputs, req = job.outputs, job.req
     jobs = min(req.jobs or default_jobs(), len(outputs))
+    page_language(job)
     if len(outputs) == 1:
         return _write_here(job)
     if jobs > 1:
@@ -228,6 +229,18 @@ def _writer(job: Job, k: int, conn: Any) -> None:
     finally:
         conn.close()
         os._exit(code)
+
+
+def page_language(job: Job) -> None:
+    """The language an HTML output's page says (``filters/html_page.py``), chosen once for the
+    build and, for a draft with none, said once before any output is written."""
+    from ...filters.html_page import page_lang, reads_as_page
+
+    if not any(reads_as_page(o.writer) for o in job.outputs):
+        return
+    doc = job.doc
+    meta = dict(doc.get("meta", {}))
+    job.build.lang = page_lang({"meta": meta, "blocks": doc["blocks"]}, job.req.say, str(job.draft))
 
 
 def _fetch_first(job: Job) -> None:

@@ -3,15 +3,19 @@
 Each output gets a tree of its own (the build's own for the last one built in a process, else a
 copy): what pandoc cannot be trusted with is done to that tree first (remote images made local,
 local files confined to the draft's folders, a draft's raw HTML made safe, for typst what it
-cannot compile made plain), then the filter places the citations for the output's format and
+cannot compile made plain, an HTML page's images written into it when the page goes to another
+folder than the draft's), then the filter places the citations for the output's format and
 pandoc writes it to a temporary file beside the output, renamed only when complete.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
 import json
+import mimetypes
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -36,7 +40,7 @@ from ...tree import (
     stringify,
 )
 from ..confine import Confinement, confine_local_files, drop_missing_images, missing_warning
-from ..images import Fetcher, localize_images, refused_warning
+from ..images import Fetcher, is_remote, localize_images, refused_warning
 from .request import ConvertRequest, Output, is_stdout
 from .tools import (
     add_latex_look,
@@ -65,6 +69,8 @@ class Build:
     # The element types the draft holds (front matter included), found once: a draft with no
     # image and no raw markup needs none of the per-output walks over images and raw files.
     kinds: frozenset[str] = frozenset({"Image", "RawInline", "RawBlock"})
+    # An HTML page's (lang, dir), chosen once for the build (``pool.page_language``).
+    lang: tuple[str, str] | None = None
 
 
 @dataclass
@@ -113,6 +119,8 @@ def draft_text(doc: PandocDoc) -> str:
 
 def build_output(job: Job, k: int, say: Say, *, in_place: bool) -> None:
     """Output ``k``: the filter applied to its own tree, pandoc, the renderer, in place."""
+    from ...filters import html_page
+    from ...filters.base import Caller
     from ...filters.run import apply
 
     output = job.outputs[k]
@@ -126,6 +134,11 @@ def build_output(job: Job, k: int, say: Say, *, in_place: bool) -> None:
     # its own of everything, and the lock of its own copy is free.
     with job.lock:
         changed = _prepare(tree, fmt, output, job.draft, job.build, say)
+        if job.build.lang is not None and html_page.reads_as_page(fmt):
+            meta = tree.setdefault("meta", {})
+            meta.setdefault("lang", {"t": "MetaString", "c": job.build.lang[0]})
+            if job.build.lang[1] == "rtl":
+                meta.setdefault("dir", {"t": "MetaString", "c": "rtl"})
         # The draft's scan points into the build's own tree: reused while that tree is as the
         # scan found it, else the filter scans its copy again.
         found = job.found if in_place and not changed else None
@@ -138,6 +151,7 @@ def build_output(job: Job, k: int, say: Say, *, in_place: bool) -> None:
             verify=False,
             found=found,
             rendered=formats.is_rendered(fmt),
+            caller=Caller(source_name=str(job.draft)),
         )
     # The filter's options: a list under the draft's own title is found by that title.
     used = state.options if state is not None else job.options
@@ -192,6 +206,8 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
         # pandoc's --embed-resources puts local files into a text output too.
         changed = True
         confine_local_files(doc, build.confinement, writer=output.writer, family=family)
+    elif images and build.confinement is not None and _page_elsewhere(output, draft, family):
+        changed = embed_page_images(doc, build.confinement) > 0 or changed
     return changed
 
 
@@ -204,6 +220,40 @@ def with_front_matter(doc: PandocDoc) -> list[PandocDoc]:
         "blocks": list(doc.get("meta", {}).values()),
     }
     return [doc, meta]
+
+
+def _page_elsewhere(output: Output, draft: Path, family: str) -> bool:
+    """An HTML page (or deck) written to a folder other than the draft's: the draft's image
+    paths, relative to the draft, would not load from there."""
+    row = formats.find(family)
+    if row is None or row.kind != "html" or row.binary or not row.standalone or is_stdout(output):
+        return False
+    here = Path(os.path.realpath(draft)).parent
+    return Path(os.path.realpath(output.path)).parent != here
+
+
+def embed_page_images(doc: PandocDoc, confinement: Confinement) -> int:
+    """Each local image of ``doc`` (confined to the draft's folders) written into the page as
+    a ``data:`` address, so the page shows it wherever it is written or moved; an image the
+    folders do not hold stays as the draft names it. Returns how many were embedded."""
+    embedded: dict[str, str] = {}
+    for el in elements(doc.get("blocks", [])):
+        if el.get("t") != "Image":
+            continue
+        target = el["c"][2][0]
+        if not isinstance(target, str) or not target or is_remote(target):
+            continue
+        if target.lower().startswith("data:"):
+            continue
+        if target not in embedded:
+            path = confinement.resolve(target, "image")
+            kind = mimetypes.guess_type(path.name)[0]
+            if not path.is_file() or kind is None or not kind.startswith("image/"):
+                continue
+            data = base64.b64encode(path.read_bytes()).decode("ascii")
+            embedded[target] = f"data:{kind};base64,{data}"
+        el["c"][2][0] = embedded[target]
+    return len(embedded)
 
 
 def _write(

@@ -21,6 +21,7 @@ from ...errors import BadInput, VerificationFailed
 from ...files import Guard
 from ...filters.base import BaseEntries
 from ...filters.cards import assets_html
+from ...filters.html_page import page_lang
 from ...filters.registry import entries_for as placement_entries
 from ...filters.run import apply
 from ...ledger import Ledger
@@ -32,6 +33,7 @@ from ...tree import Blocks, Inline, Json, link, no_gc, raw_block, text_to_inline
 from ...verify import verify_for_build
 from .entries import WrittenEntries
 from .formats import FORMATS, WikiFormat
+from .frame import html_frame, navigation, promote_headings, sources_level
 from .links import GfmLinks, index_targets, page_href, rewrite_links
 from .pages import Page, doc_title, split_pages, unique_slugs, whole_page
 from .writer import PageWriter
@@ -57,6 +59,7 @@ class _Build:
     progress: Callable[[int, int], None] | None
     # Each draft as read: its text and markers, located while pandoc read it (verify only).
     read: dict[Path, Draft] = dataclasses.field(default_factory=dict)
+    lang: tuple[str, str] = ("", "")  # an html build's (lang, dir), from the first draft
 
 
 def build_wiki(
@@ -98,6 +101,10 @@ def _build(job: _Build, out_dir: Path, verify: bool, from_format: str | None) ->
             for doc in docs:  # the drafts' own raw HTML, before citeledger adds its markup
                 sanitize_raw_html(doc)
     drafts, failed = _scan_drafts(job, docs, verify)
+    if job.form.name == "html":  # once per build, not once per page
+        first = docs[0]
+        meta = dict(first.get("meta", {}))
+        job.lang = page_lang({"meta": meta, "blocks": first["blocks"]}, job.say, str(job.drafts[0]))
     # The index and the sources page need only the pages' titles and cited ids, which the last
     # draft's verification changes only when it scans the draft again (escaped markers, defined
     # links): pandoc writes them while that verification runs, and again in that rare case.
@@ -273,7 +280,16 @@ class _Writing:
         guard = Guard([(d, "a draft") for d in job.drafts])
         guard.protect(job.ledger.path, "the ledger")
         guard.protect(lock_path(job.ledger.path), "the ledger's lock file")
-        written = writer.save(all_pages, out_dir, guard)
+        framed = None
+        if form.name == "html":
+            lang, text_dir = job.lang
+            title = job.opts.sources_title
+
+            def framed(page: Page) -> str:
+                nav = navigation(page, pages, title)
+                return html_frame(page.title, page.text, lang, text_dir, nav)
+
+        written = writer.save(all_pages, out_dir, guard, framed)
         if job.progress:
             job.progress(total, total)
         return written
@@ -285,7 +301,11 @@ class _Writing:
 def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) -> None:
     """The filter on one page (verification off: the drafts were verified as wholes), so the
     page cites by ledger id and ends with a list of only the ids it cites."""
-    page_doc = {"pandoc-api-version": api, "meta": {}, "blocks": page.blocks}
+    meta: dict[str, Json] = {}
+    if job.form.name == "html":
+        promote_headings(page.blocks)
+        meta["lang"] = {"t": "MetaString", "c": job.lang[0]}  # said once, for the build
+    page_doc = {"pandoc-api-version": api, "meta": meta, "blocks": page.blocks}
     own = len(page.blocks)
     apply(
         page_doc,
@@ -299,6 +319,7 @@ def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) 
     page.blocks = page_doc["blocks"]
     if job.form.name == "html":  # the page frame holds the stylesheet and script, once
         page.blocks = [b for b in page.blocks if b != _ASSETS]
+    sources_level(page.blocks)
     if job.form.name == "gfm":
         gfm = GfmLinks()
         for inlines in page.containers:

@@ -1,5 +1,4 @@
-"""Page writing: every page of a build through as few pandoc runs as possible, and the frame of
-an html page.
+"""Page writing: every page of a build through as few pandoc runs as possible.
 
 pandoc starts once per batch of pages, not once per page: the pages of a batch are joined with a
 separator block carrying a random token and split apart afterwards, so a 500-page build costs
@@ -10,24 +9,20 @@ page is written by its own pandoc run.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
-import re
 import secrets
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from ...errors import BadInput, OutputError
-from ...escape import html_text
 from ...files import Guard, write_bytes
-from ...filters.cards import assets_html
 from ...pandoc import run_pandoc
 from ...tree import Json
 from .formats import WikiFormat
 from .pages import Page
 
-FRAME_FILE = Path(__file__).resolve().parents[2] / "templates" / "wiki-page.html"
 # Blocks a batch holds at the least: a pandoc run costs 60 ms or more of CPU besides its work,
 # about what writing 100 to 200 blocks of prose costs, so smaller batches spend more on
 # starting pandoc than on writing.
@@ -83,13 +78,20 @@ class PageWriter:
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
-    def save(self, pages: list[Page], out_dir: Path, guard: Guard) -> list[Path]:
+    def save(
+        self,
+        pages: list[Page],
+        out_dir: Path,
+        guard: Guard,
+        framed: Callable[[Page], str] | None = None,
+    ) -> list[Path]:
         """Write each page's file into ``out_dir`` (html pages in their frame), from the pool:
         replacing a file can wait on the disk (truncating 500 existing pages took over a
         second on the benchmark's machine, a fifth of that from two threads). Every page is
         checked against the run's inputs before any is written, and each is written through
         the one safe write (a symlink in the folder is replaced, never written through; a full
-        disk leaves the old page); pages skip the per-file fsync, which 500 pages would feel."""
+        disk leaves the old page); pages skip the per-file fsync, which 500 pages would feel.
+        ``framed``: an html page's whole text from the page (``frame.html_frame``)."""
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -99,7 +101,7 @@ class PageWriter:
             guard.check(path)
 
         def save_one(page: Page, path: Path) -> Path:
-            body = html_frame(page.title, page.text) if self.fmt.name == "html" else page.text
+            body = framed(page) if framed is not None else page.text
             write_bytes(path, body.encode("utf-8"), durable=False)
             return path
 
@@ -164,15 +166,3 @@ def merge_text(node: Json) -> None:
         c = node.get("c")
         if isinstance(c, list):
             merge_text(c)
-
-
-@functools.cache
-def _frame_template() -> str:
-    return FRAME_FILE.read_text("utf-8")
-
-
-def html_frame(title: str, body: str) -> str:
-    """An html page around ``body``: the wiki-page template with the title escaped, and
-    citeledger's stylesheet and card script (``filters/cards.py``) in its head."""
-    values = {"title": html_text(title), "body": body, "assets": assets_html()}
-    return re.sub(r"\$(title|body|assets)\$", lambda m: values[m.group(1)], _frame_template())
