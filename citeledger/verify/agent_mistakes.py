@@ -65,11 +65,11 @@ class _ProseUrls(Walk):
     def __init__(self, code: set[int], skip: Container[int]) -> None:
         super().__init__()
         self.code = code
-        self.skip = skip
+        self.left_out = skip
         self.found: list[TypedUrl] = []
 
     def inlines(self, inlines: Inlines) -> None:
-        if id(inlines) in self.code or self.index in self.skip:
+        if id(inlines) in self.code or self.index in self.left_out:
             return
         # Most elements are words and spaces without an address: one comprehension passes
         # them by, and only the rest are looked at one by one.
