@@ -95,10 +95,10 @@ def register(
         text, crowded = place_markers(answer.text, ids_at)
         block = render_block(book, order, "markdown", title=title)
         held = {url: book.find_url(url) for url in expiring}
-    for url, source in held.items():
+    for url, holder in held.items():
         # The id the draft cites for the redirect, so the agent knows which marker to change.
-        named = f"[{source.id}] " if source is not None else ""
-        instead = f" in place of [{source.id}]" if source is not None else ""
+        named = f"[{holder.id}] " if holder is not None else ""
+        instead = f" in place of [{holder.id}]" if holder is not None else ""
         warnings.append(
             f"{named}{url} is a grounding redirect that expires within days: import with "
             "--resolve while it works, or open it, `citeledger add` the page it lands on and "
