@@ -561,3 +561,60 @@ def test_an_openai_answer_imported_after_search_results_keeps_the_ledgers_ids(
         _ledger(tmp_path)[1]["url"],
         _ledger(tmp_path)[2]["url"],
     }
+
+
+def test_the_same_loop_through_the_mcp_server(tmp_path: Path) -> None:
+    """The loop as an agent that calls tools: results handed over as they came (a dict, and a
+    search server's text listing), a quote against the result's own page text, the Sources
+    block written, and the gate passed, each answer's status saying what the exit code says."""
+    anyio = pytest.importorskip("anyio")
+    pytest.importorskip("mcp")
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    listing = "Title: Albedo - Wikipedia\nURL: https://en.wikipedia.org/wiki/Albedo\n"
+    draft = "# Ice\n\nSea ice reflects up to 80 percent of incoming sunlight.[1]\n"
+    (tmp_path / "draft.md").write_text(draft, encoding="utf-8")
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("ingest", {"text": TAVILY}),
+        ("ingest", {"text": json.dumps({"content": [{"type": "text", "text": listing}]})}),
+        (
+            "quote",
+            {"source_id": 1, "text": "80 percent of incoming sunlight", "page_text": NSIDC_TEXT},
+        ),
+        (
+            "quote",
+            {"source_id": 1, "text": "90 percent of incoming sunlight", "page_text": NSIDC_TEXT},
+        ),
+        ("render", {"replace_in": "draft.md"}),
+        ("verify", {"files": ["draft.md"], "strict": True, "min_coverage": 0.5, "evidence": True}),
+    ]
+
+    async def walk() -> list[dict[str, Any]]:
+        server = StdioServerParameters(
+            command=CITELEDGER[0],
+            args=[*CITELEDGER[1:], "--ledger", "ledger.json", "mcp"],
+            env=citeledger_env(unset=OWN_VARS),
+            cwd=tmp_path,
+        )
+        out = []
+        with anyio.fail_after(120):
+            async with stdio_client(server) as streams, ClientSession(*streams) as session:
+                await session.initialize()
+                for name, arguments in calls:
+                    done = await session.call_tool(name, arguments)
+                    out.append(done.structured_content or {})
+        return out
+
+    results = anyio.run(walk)
+    statuses = [(r["exit_code"], r["status"]) for r in results]
+    assert statuses == [(0, "ok"), (0, "ok"), (0, "ok"), (1, "check failed"), (0, "ok"), (0, "ok")]
+    assert results[0]["output"].startswith(f"[1] {NSIDC} (new)")
+    assert (
+        "[2] https://en.wikipedia.org/wiki/Albedo (new) — Albedo - Wikipedia"
+        in results[1]["output"]
+    )
+    assert "differs: “90” where the page has “80”" in results[3]["error"]
+    assert results[5]["ok"] is True
+    assert [f for f in results[5]["result"]["findings"] if f["level"] != "info"] == []
+    assert f"[1] {NSIDC}" in (tmp_path / "draft.md").read_text(encoding="utf-8")
