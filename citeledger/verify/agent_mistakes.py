@@ -172,12 +172,18 @@ class Misplaced:
 def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
     """The quotes of the cited sources that are in no page of their own source's and in a
     page another source was quoted from. A page is a kept evidence text, named by the digest
-    its quotes carry. A source's own pages are those only its quotes carry; a source with no
-    such page owns the pages it shares (which of two sources a shared page is, nothing says:
-    then neither is flagged)."""
+    its quotes carry. A source's own pages are the page ingest kept from its search result and
+    those only its quotes carry; a page ingest kept for another source is never its own; a
+    source with no such page owns the pages it shares (which of two sources a shared page is,
+    nothing says: then neither is flagged)."""
     texts = StoredTexts(evidence_dir(ledger.path))
     owners: dict[str, set[int]] = {}
+    # A page ingest kept from a search result is that result's page, whoever quoted it since.
+    kept: dict[str, int] = {}
     for source in ledger.sources:
+        if source.page_sha256 and is_digest(source.page_sha256):
+            kept.setdefault(source.page_sha256, source.id)
+            owners.setdefault(source.page_sha256, set()).add(source.id)
         for q in source.quotes:
             if q.text_sha256 and is_digest(q.text_sha256):
                 owners.setdefault(q.text_sha256, set()).add(source.id)
@@ -191,9 +197,17 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
         cited_source = ledger.get(i)
         if cited_source is None:
             continue
-        own = [pages[d] for d, ids in owners.items() if ids == {i} and d in pages]
+        own = [
+            pages[d]
+            for d, ids in owners.items()
+            if d in pages and (kept.get(d) == i or (d not in kept and ids == {i}))
+        ]
         if not own:
-            own = [pages[d] for d, ids in owners.items() if i in ids and d in pages]
+            own = [
+                pages[d]
+                for d, ids in owners.items()
+                if i in ids and d in pages and kept.get(d, i) == i
+            ]
         for q in cited_source.quotes:
             needle = normalize_for_match(q.text)
             if not needle or any(needle in page for page in own):

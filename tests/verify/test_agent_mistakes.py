@@ -183,6 +183,26 @@ def test_a_quote_attached_to_the_wrong_source_names_the_source_whose_page_holds_
     assert code == 0 and cli("verify", "d.md", *GATE).code == 1
 
 
+def test_a_quote_from_the_page_ingest_kept_for_another_result_is_the_wrong_source(
+    cli, tmp_path
+) -> None:
+    # The agent saved search result 1's page text and quoted it for [2]: ingest kept that text
+    # as [1]'s page, so it is [1]'s whoever quoted it, though no quote of [1] names it.
+    page = "Open ocean absorbs about 94 percent of the sunlight that reaches it."
+    results = {"results": [{"url": "https://a.org/ice", "title": "Ice", "raw_content": page}]}
+    (tmp_path / "r.json").write_text(json.dumps(results), encoding="utf-8")
+    (tmp_path / "saved.txt").write_text(page, encoding="utf-8")
+    assert cli("ingest", "r.json").code == 0
+    assert cli("add", "https://a.org/sea").code == 0
+    assert cli("quote", "2", "--text", "absorbs about 94 percent", "--from", "saved.txt").code == 0
+    draft = "# Sea\n\nOpen ocean absorbs about 94 percent of sunlight.[2]\n"
+    (tmp_path / "d.md").write_text(draft, encoding="utf-8")
+    _code, findings = _findings(cli, "d.md", "--evidence")
+    wrong = [f for f in findings if f["code"] == "quote-from-other-source"]
+    assert [f["ids"] for f in wrong] == [[2]]
+    assert wrong[0]["fix"].startswith("cite [1] for that claim")
+
+
 def test_two_sources_sharing_one_page_and_nothing_else_are_not_guessed_at(cli, tmp_path) -> None:
     (tmp_path / "sea.html").write_text(SEA_PAGE, encoding="utf-8")
     assert cli("add", "https://a.org/ice", "https://a.org/sea").code == 0
