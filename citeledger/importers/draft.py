@@ -94,10 +94,15 @@ def register(
                 ids_at.append((citation.at, ids))
         text, crowded = place_markers(answer.text, ids_at)
         block = render_block(book, order, "markdown", title=title)
-    for url in expiring:
+        held = {url: book.find_url(url) for url in expiring}
+    for url, holder in held.items():
+        # The id the draft cites for the redirect, so the agent knows which marker to change.
+        named = f"[{holder.id}] " if holder is not None else ""
+        instead = f" in place of [{holder.id}]" if holder is not None else ""
         warnings.append(
-            f"{url} is a grounding redirect that expires within days: import with --resolve "
-            "while it works, or open it and `citeledger add` the page it lands on"
+            f"{named}{url} is a grounding redirect that expires within days: import with "
+            "--resolve while it works, or open it, `citeledger add` the page it lands on and "
+            f"cite the id it prints{instead}"
         )
     body = text.rstrip()
     draft = (body + "\n\n" if body else "") + block + "\n"

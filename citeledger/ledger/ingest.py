@@ -99,9 +99,16 @@ def ingest_results(
     sources = [f for f in everything if f.kind in (None, "expiring")]
     _name_noise([f for f in everything if f.kind not in (None, "expiring")], warn)
     if not sources:
+        failed = _tool_error(payload)
+        if failed is not None:
+            raise NothingFound(
+                f"{where} is a tool's error (isError), not search results: {failed}",
+                hint="run the search again; nothing was added",
+            )
         raise NothingFound(
             f"no URLs found in {where}",
-            hint="expected search results: objects with url, link, source_url or uri"
+            hint="expected search results: objects with url, link, source_url or uri, or text "
+            "with a URL: line a result"
             + (" (only images, search, redirect or ad pages were found)" if everything else ""),
         )
     if dry_run:
@@ -149,6 +156,12 @@ def _ingest_storm(path: Path, payload: Any, where: str, dry_run: bool) -> list[I
     """STORM's map on an empty ledger: each URL gets the id its article cites it by."""
     sources = storm_sources(payload, where)
     if not sources:
+        failed = _tool_error(payload)
+        if failed is not None:
+            raise NothingFound(
+                f"{where} is a tool's error (isError), not search results: {failed}",
+                hint="run the search again; nothing was added",
+            )
         raise NothingFound(f"no URLs found in {where}", hint="its url_to_unified_index is empty")
     refuse = "`citeledger import` the folder of url_to_info.json and the article instead"
     numbers = [s.index for s in sources]
@@ -194,6 +207,21 @@ def _follows(book: Ledger, urls: list[str]) -> bool:
         (s := book.get(n)) is not None and url_key(s.url) == url_key(urls[n - 1])
         for n in range(1, held + 1)
     )
+
+
+def _tool_error(payload: Any) -> str | None:
+    """The text of an MCP tool result marked ``isError`` (bare, or as a JSON-RPC ``result``),
+    on one line; None for any other payload."""
+    result = payload.get("result", payload) if isinstance(payload, dict) else None
+    if not isinstance(result, dict) or result.get("isError") is not True:
+        return None
+    content = result.get("content")
+    texts = [
+        item["text"]
+        for item in (content if isinstance(content, list) else [])
+        if isinstance(item, dict) and isinstance(item.get("text"), str)
+    ]
+    return " ".join(" ".join(texts).split())[:200] or "(no text)"
 
 
 def _name_noise(noise: list[Found], warn: Callable[[str], None]) -> None:

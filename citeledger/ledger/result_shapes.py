@@ -19,13 +19,15 @@ carries beside its results stays out:
   ``content.source.data``.
 - Gemini: ``groundingChunks[].web.uri`` (a redirect that expires, see ``noise.py``), and the
   URL context tool's ``retrieved_url``.
-- MCP: a tool result's text content that is JSON is read as JSON; a ``resource_link`` carries
-  ``uri``.
+- MCP: a tool result's text content that is JSON is read as JSON, and one that lists results
+  as text (``Title: ...`` / ``URL: ...`` blocks, as most search servers write for a model) is
+  read by its ``URL:`` lines; a ``resource_link`` carries ``uri``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +50,11 @@ _URL_KEYS = ("url", "link", "source_url", "retrieved_url", "uri")
 _SOURCE_TYPES = frozenset({"search_result", "search_result_location"})
 # Where a result carries the page's own text: the key, and how a message names it.
 _PAGE_KEYS = (("raw_content", "raw_content"), ("text", "text"))
+# Search results written as text: a record a block, its address on a URL: line.
+_BLOCKS = re.compile(r"\n\s*(?:-{3,}\s*)?\n|\n-{3,}\n")
+_URL_LINE = re.compile(r"(?i)^(?:url|link|source)\s*:\s*(https?://\S+)$")
+_TITLE_LINE = re.compile(r"(?i)^title\s*:\s*(.+)$")
+_HEAD = re.compile(r"^(?:#+\s*|\[\d+\]\s*|\d+[.)]\s*)")
 # An MCP text content item longer than this is not parsed as JSON (a page, not a result).
 _MAX_EMBEDDED = 20 * 1024 * 1024
 
@@ -147,14 +154,35 @@ def _brave_ranked(node: dict[str, Any], mixed: dict[str, Any]) -> list[Any]:
 
 
 def _embedded_json(text: str) -> Any:
-    """The JSON an MCP tool put in a text content item, or None when the text is prose."""
+    """The JSON an MCP tool put in a text content item; for text, the results it lists as
+    ``URL:`` lines (see :func:`_listed_results`); None for prose."""
     body = text.strip()
-    if not body.startswith(("{", "[")) or len(body) > _MAX_EMBEDDED:
+    if len(body) > _MAX_EMBEDDED:
         return None
+    if not body.startswith(("{", "[")):
+        return _listed_results(body)
     try:
         return json.loads(body)
     except (ValueError, RecursionError):
         return None
+
+
+def _listed_results(text: str) -> list[dict[str, str]] | None:
+    """The results a search tool wrote as text for a model, as most MCP search servers do: a
+    record a block (blocks apart by a blank line or ``---``), its address on a ``URL:`` (or
+    ``Link:``) line, its title on a ``Title:`` line or the block's first line (``## T``,
+    ``[1] T``). Only such lines are read: an address inside prose is no result."""
+    out: list[dict[str, str]] = []
+    for block in _BLOCKS.split(text):
+        lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
+        urls = [m.group(1) for line in lines if (m := _URL_LINE.match(line))]
+        if not urls:
+            continue
+        titled = [m.group(1) for line in lines if (m := _TITLE_LINE.match(line))]
+        first = lines[0]
+        title = titled[0] if titled else ("" if _URL_LINE.match(first) else _HEAD.sub("", first))
+        out.extend({"url": url, "title": title.strip()} for url in urls[:1])
+    return out or None
 
 
 def _read_node(node: Any, warn: Callable[[str], None]) -> Found | None:

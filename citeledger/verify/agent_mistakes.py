@@ -15,7 +15,7 @@ is missing from every page its own source was quoted from and found in another s
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ from ..document.markers import Scan
 from ..document.sentences import Sentence
 from ..document.sources_lines import fenced_lines, find_sources_lines
 from ..ledger import Ledger, normalize_for_match
+from ..ledger.display import display_text
 from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
 from ..ledger.model import Quote, Source
 from ..tree import Blocks, Inlines, Walk, stringify
@@ -61,13 +62,14 @@ class _ProseUrls(Walk):
     """Bare addresses in Str runs, and links whose text is their own address (``<url>``, a
     GitHub-style autolink). Code, math, raw inlines, images and links with words are skipped."""
 
-    def __init__(self, code: set[int]) -> None:
+    def __init__(self, code: set[int], skip: Container[int]) -> None:
         super().__init__()
         self.code = code
+        self.left_out = skip
         self.found: list[TypedUrl] = []
 
     def inlines(self, inlines: Inlines) -> None:
-        if id(inlines) in self.code:
+        if id(inlines) in self.code or self.index in self.left_out:
             return
         # Most elements are words and spaces without an address: one comprehension passes
         # them by, and only the rest are looked at one by one.
@@ -97,14 +99,14 @@ def _no_scheme(url: str) -> str:
 
 
 def typed_urls(
-    blocks: Blocks, exclude: range, code: set[int], text: str | None, titles: Sequence[str]
+    blocks: Blocks, exclude: Container[int], code: set[int], text: str | None, titles: Sequence[str]
 ) -> list[TypedUrl]:
     """The URLs typed into the prose of ``blocks`` (outside the top-level blocks ``exclude``,
-    the Sources block), each placed at its own ``LINE:COL`` of ``text`` when given: the n-th
+    the Sources blocks), each placed at its own ``LINE:COL`` of ``text`` when given: the n-th
     time an address is found in the tree is its n-th occurrence in the text, outside fenced
     code and the Sources block."""
-    walk = _ProseUrls(code)
-    walk.top(blocks, exclude)
+    walk = _ProseUrls(code, exclude)
+    walk.top(blocks)
     if text is None or not walk.found:
         return walk.found
     places = _occurrences(text, titles)
@@ -170,12 +172,18 @@ class Misplaced:
 def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
     """The quotes of the cited sources that are in no page of their own source's and in a
     page another source was quoted from. A page is a kept evidence text, named by the digest
-    its quotes carry. A source's own pages are those only its quotes carry; a source with no
-    such page owns the pages it shares (which of two sources a shared page is, nothing says:
-    then neither is flagged)."""
+    its quotes carry. A source's own pages are the page ingest kept from its search result and
+    those only its quotes carry; a page ingest kept for another source is never its own; a
+    source with no such page owns the pages it shares (which of two sources a shared page is,
+    nothing says: then neither is flagged)."""
     texts = StoredTexts(evidence_dir(ledger.path))
     owners: dict[str, set[int]] = {}
+    # A page ingest kept from a search result is that result's page, whoever quoted it since.
+    kept: dict[str, int] = {}
     for source in ledger.sources:
+        if source.page_sha256 and is_digest(source.page_sha256):
+            kept.setdefault(source.page_sha256, source.id)
+            owners.setdefault(source.page_sha256, set()).add(source.id)
         for q in source.quotes:
             if q.text_sha256 and is_digest(q.text_sha256):
                 owners.setdefault(q.text_sha256, set()).add(source.id)
@@ -189,9 +197,17 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
         cited_source = ledger.get(i)
         if cited_source is None:
             continue
-        own = [pages[d] for d, ids in owners.items() if ids == {i} and d in pages]
+        own = [
+            pages[d]
+            for d, ids in owners.items()
+            if d in pages and (kept.get(d) == i or (d not in kept and ids == {i}))
+        ]
         if not own:
-            own = [pages[d] for d, ids in owners.items() if i in ids and d in pages]
+            own = [
+                pages[d]
+                for d, ids in owners.items()
+                if i in ids and d in pages and kept.get(d, i) == i
+            ]
         for q in cited_source.quotes:
             needle = normalize_for_match(q.text)
             if not needle or any(needle in page for page in own):
@@ -281,8 +297,10 @@ class AgentChecks:
         """A URL in the prose of a draft that cites is a citation no reader can check against
         the ledger; said at the URL's own place, with the ledger's id when it knows the page.
         A document that cites nothing is no research draft, and its links are its own."""
-        listing = self.found.listing
-        skip = range(listing.start, listing.end) if listing else range(0)
+        # Every citation list is skipped, a stale one too: it is named as a second Sources
+        # block (one finding, with its fix), not read as prose whose addresses were typed.
+        lists = [*self.found.others, self.found.listing] if self.found.listing else []
+        skip = {index for block in lists for index in block.top_range()}
         for typed in typed_urls(self.blocks, skip, self.found.code, self.text, self.titles):
             where = (
                 f"{self.name}:{typed.position}"
@@ -308,6 +326,8 @@ class AgentChecks:
         perhaps the claim, belongs to that other source."""
         for wrong in quotes_elsewhere(self.ledger, first):
             sid = wrong.source.id
+            owner = wrong.others[0]
+            short = display_text(wrong.quote.text, 300).replace('"', "'")
             self.add(
                 QUOTE_FROM_OTHER_SOURCE,
                 f"[{sid}]'s quote {snippet(wrong.quote.text)} is in the page kept for "
@@ -315,6 +335,7 @@ class AgentChecks:
                 "source?",
                 first[sid],
                 (sid,),
-                f"cite {id_list(wrong.others)} for that claim, or quote [{sid}] from its own page "
-                f'(`citeledger quote {sid} --text "\u2026" --from PAGE`)',
+                f"cite [{owner}] for that claim, attach the quote to it (`citeledger quote "
+                f'{owner} --text "{short}" --from PAGE`), then delete it from the "quotes" of '
+                f"[{sid}] in {self.ledger.path} (no verb removes a quote)",
             )

@@ -89,8 +89,9 @@ SECOND_SOURCES_BLOCK = _rule(
     "second-sources-block",
     "FAIL",
     "The draft holds more than one Sources block (their entries read as citations).",
-    "keep one list: move the entries of the other into the last, or delete them; "
-    "`citeledger render --replace-in DRAFT` rewrites the last",
+    "delete the earlier list (a stale one: its numbers need not be the ledger's ids; "
+    "`citeledger add` a page it names that the ledger lacks), then "
+    "`citeledger render --replace-in DRAFT` rewrites the last from the ledger",
 )
 MISSING_FROM_SOURCES_BLOCK = _rule(
     "missing-from-sources-block",
@@ -142,8 +143,9 @@ QUOTE_FROM_OTHER_SOURCE = _rule(
     "quote-from-other-source",
     "warn",
     "A cited source's quote is in another source's kept page, not in one of its own.",
-    "cite the source whose page holds the quote, or quote {ids} from its own page "
-    '(`citeledger quote {id} --text "…" --from PAGE`)',
+    "cite the source whose page holds the quote, attach the quote to it "
+    '(`citeledger quote N --text "…" --from PAGE`), then delete it from the "quotes" of {ids} '
+    "in the ledger file (no verb removes a quote)",
     "--evidence",
 )
 # The evidence trail (``recheck``).

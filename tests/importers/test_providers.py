@@ -122,6 +122,10 @@ def test_gemini_redirects_are_kept_with_a_warning_that_they_expire(cli, tmp_path
     done, _draft = _import(cli, tmp_path, "gemini")
     assert done.err.count("expires") == 3, done.err
     assert "--resolve" in done.err
+    # Each warning names the id the draft cites for the redirect, the marker the agent changes.
+    for line in (w for w in done.err.splitlines() if "expires" in w):
+        n = line.split("warning: [", 1)[1].split("]", 1)[0]
+        assert line.endswith(f"cite the id it prints in place of [{n}]"), line
 
 
 def test_anthropic_cited_text_is_a_provider_quote_never_a_page_checked_one(

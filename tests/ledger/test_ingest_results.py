@@ -110,6 +110,31 @@ def test_json_inside_an_mcp_text_content_is_read(cli: Cli, tmp_path: Path) -> No
     ]
 
 
+def test_results_an_mcp_tool_listed_as_text_are_read_by_their_url_lines(
+    cli: Cli, tmp_path: Path
+) -> None:
+    # Title:/URL: blocks, as most search servers write for a model; the address in the
+    # description's prose is no result.
+    done = ingest(cli, tmp_path, "mcp-text-listing.json")
+    assert done.code == 0, done.err
+    book = load_ledger(tmp_path / "ledger.json")
+    assert [(s.url, s.title) for s in book.sources] == [
+        ("https://melt-ponds.example/overview", "Melt ponds overview"),
+        ("https://melt-ponds.example/albedo", "Pond albedo"),
+        ("https://reports.example/ice-shelves-2025", "Ice shelves report"),
+    ]
+
+
+def test_an_mcp_tool_error_is_named_as_such_not_as_missing_urls(cli: Cli, tmp_path: Path) -> None:
+    done = ingest(cli, tmp_path, "mcp-error.json")
+    assert done.code == 1
+    assert done.err.strip() == (
+        "citeledger: error: mcp-error.json is a tool's error (isError), not search results: "
+        "Error: rate limit exceeded, retry in 30 s (run the search again; nothing was added)"
+    )
+    assert not (tmp_path / "ledger.json").exists()
+
+
 def test_an_mcp_resource_link_is_read_by_its_uri(cli: Cli, tmp_path: Path) -> None:
     assert ingest(cli, tmp_path, "mcp-resource-link.json").code == 0
     [source] = load_ledger(tmp_path / "ledger.json").sources

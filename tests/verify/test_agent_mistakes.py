@@ -110,6 +110,23 @@ def test_a_url_typed_into_the_prose_is_found_at_its_own_line_and_column(cli, tmp
     assert code == 0 and cli("verify", "d.md", "--strict").code == 1
 
 
+def test_a_stale_list_beside_the_rendered_one_is_one_finding_not_typed_urls(cli, tmp_path) -> None:
+    # render --replace-in leaves an agent's numbered References list (its own numbers) and
+    # writes the ledger's block after it: the stale list is named as a second block, with the
+    # fix to delete it, and its addresses are not read as URLs typed into the prose.
+    _ledger(tmp_path, {"url": "https://a.org/ice"}, {"url": "https://a.org/sea"})
+    draft = (
+        "# Ice\n\nSea ice floats on the ocean.[2]\n\n## References\n\n"
+        "1. Source 2. https://a.org/sea\n"
+    )
+    (tmp_path / "d.md").write_text(draft, encoding="utf-8")
+    assert cli("render", "--replace-in", "d.md").code == 0
+    code, findings = _findings(cli, "d.md")
+    assert code == 1
+    assert [f["code"] for f in findings if f["level"] != "info"] == ["second-sources-block"]
+    assert findings[0]["fix"].startswith("delete the earlier list")
+
+
 def test_ids_piled_after_a_paragraphs_last_sentence_are_named_with_the_move(cli, tmp_path) -> None:
     _ledger(tmp_path, *({"url": f"https://a.org/{n}"} for n in range(1, 4)))
     entries = "".join(f"[{n}] https://a.org/{n} — Source {n}\n" for n in range(1, 4))
@@ -158,7 +175,32 @@ def test_a_quote_attached_to_the_wrong_source_names_the_source_whose_page_holds_
     assert [(f["ids"], f["location"]) for f in wrong] == [([1], "d.md:3:29")]
     assert "covers about 71 percent" in wrong[0]["message"] and "[2]" in wrong[0]["message"]
     assert wrong[0]["fix"].startswith("cite [2] for that claim")
+    # The fix is a command the agent can run as printed, and says the wrong quote must go: a
+    # second quote on [1] would leave this one where it is.
+    fix = wrong[0]["fix"]
+    assert '`citeledger quote 2 --text "covers about 71 percent of the planet" --from PAGE`' in fix
+    assert 'delete it from the "quotes" of [1] in ledger.json' in fix
     assert code == 0 and cli("verify", "d.md", *GATE).code == 1
+
+
+def test_a_quote_from_the_page_ingest_kept_for_another_result_is_the_wrong_source(
+    cli, tmp_path
+) -> None:
+    # The agent saved search result 1's page text and quoted it for [2]: ingest kept that text
+    # as [1]'s page, so it is [1]'s whoever quoted it, though no quote of [1] names it.
+    page = "Open ocean absorbs about 94 percent of the sunlight that reaches it."
+    results = {"results": [{"url": "https://a.org/ice", "title": "Ice", "raw_content": page}]}
+    (tmp_path / "r.json").write_text(json.dumps(results), encoding="utf-8")
+    (tmp_path / "saved.txt").write_text(page, encoding="utf-8")
+    assert cli("ingest", "r.json").code == 0
+    assert cli("add", "https://a.org/sea").code == 0
+    assert cli("quote", "2", "--text", "absorbs about 94 percent", "--from", "saved.txt").code == 0
+    draft = "# Sea\n\nOpen ocean absorbs about 94 percent of sunlight.[2]\n"
+    (tmp_path / "d.md").write_text(draft, encoding="utf-8")
+    _code, findings = _findings(cli, "d.md", "--evidence")
+    wrong = [f for f in findings if f["code"] == "quote-from-other-source"]
+    assert [f["ids"] for f in wrong] == [[2]]
+    assert wrong[0]["fix"].startswith("cite [1] for that claim")
 
 
 def test_two_sources_sharing_one_page_and_nothing_else_are_not_guessed_at(cli, tmp_path) -> None:
