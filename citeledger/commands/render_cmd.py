@@ -97,7 +97,9 @@ def render(
         picked = pick_sources(book, wanted)
         # --sources-title renames the draft's block; otherwise it keeps the title it has.
         keep = not flags.is_set("sources-title")
-        target = replace_block_in(replace_in, block, options.sources_title, picked, keep_title=keep)
+        target = replace_block_in(
+            replace_in, block, options.sources_title, picked, keep_title=keep, ledger=book
+        )
         echo(f"Sources block rewritten in {target}")
         return
     echo(block)

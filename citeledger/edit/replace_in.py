@@ -66,6 +66,7 @@ def _replace_block(
     titles: Sequence[str],
     sources: Sequence[Source],
     keep_title: bool,
+    ledger: Ledger | None = None,
 ) -> str:
     """The draft with its Sources block replaced. A markdown draft is checked through pandoc:
     the block its lines name must be the one pandoc reads, the new draft must read as the old
@@ -85,6 +86,8 @@ def _replace_block(
         return trees[text]
 
     markdown = is_markdown_source(fmt)
+    if markdown and ledger is not None:
+        _refuse_other_numbers(target, read(original), titles, ledger)
     try:
         updated = replace_in_text(
             original, block, titles, read=read if markdown else None, keep_title=keep_title
@@ -103,6 +106,36 @@ def _replace_block(
                 hint="fix that ledger entry (citeledger list shows it), then render again",
             )
     return updated
+
+
+def _refuse_other_numbers(
+    target: Path, tree: PandocDoc, titles: Sequence[str], ledger: Ledger
+) -> None:
+    """The draft's own block, before it is replaced: an entry that gives ``[n]`` the page the
+    ledger numbers ``[m]`` says the draft's ``[n]`` means that page (a search tool's result
+    number, a list another tool numbered). Rewriting the block would point every such ``[n]``
+    at the ledger's ``[n]``, and verify would then pass: nothing is written. (An entry naming a
+    page the ledger does not hold is a stale block's, and is replaced, as it always was.)"""
+    from ..document.sources_block import entries, find_sources_block
+    from ..ledger.urls import same_url
+
+    block = find_sources_block(tree["blocks"], titles)
+    for entry in entries(tree["blocks"], block) if block else []:
+        held = ledger.get(entry.id)
+        if held is None or not entry.url.startswith(("http://", "https://")):
+            continue  # an id the ledger lacks is warned of; a stub entry ("[1] old") is text
+        if same_url(entry.url, held.url):
+            continue
+        owner = ledger.find_url(entry.url)
+        if owner is None or owner.id == entry.id:
+            continue
+        raise DraftError(
+            f"render --replace-in {target}: left untouched: its Sources block gives [{entry.id}] "
+            f"the URL {entry.url}, which the ledger numbers [{owner.id}]; the ledger's "
+            f"[{entry.id}] is {held.url}",
+            hint=f"write [{owner.id}] where the draft cites [{entry.id}] for this page, then "
+            "render again",
+        )
 
 
 def _read_back(tree: PandocDoc, titles: Sequence[str], sources: Sequence[Source]) -> str | None:
@@ -128,10 +161,12 @@ def replace_block_in(
     sources: Sequence[Source],
     *,
     keep_title: bool = True,
+    ledger: Ledger | None = None,
 ) -> Path:
     """Write ``block`` (the rendered ``sources``) over the Sources block of the markdown draft
     ``draft``, found under "Sources", ``sources_title`` or a common title, keeping the title
-    the draft gave it unless ``keep_title`` is false; returns its path."""
+    the draft gave it unless ``keep_title`` is false; returns its path. With ``ledger``, a
+    block whose entries give an id another page than the ledger's is refused, not replaced."""
     from ..document.sources_titles import titles_for
     from ..files import write_bytes
 
@@ -147,7 +182,7 @@ def replace_block_in(
     except UnicodeDecodeError:
         raise DraftError(f"draft {draft} is not UTF-8 text") from None
     titles = titles_for(sources_title)
-    updated = _replace_block(target, original, block, titles, sources, keep_title)
+    updated = _replace_block(target, original, block, titles, sources, keep_title, ledger)
     if updated != original:
         # The draft is edited where it lives: through a symlinked draft, its target.
         write_bytes(target, updated.encode("utf-8"), follow=True)

@@ -6,6 +6,7 @@ a document holds one (issue 32, items 3 and 4)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -78,8 +79,10 @@ def test_sources_block_a_reader_nests_verifies_and_is_placed_once(tmp_path: Path
     code, said = verify(draft, ledger, "-f", fmt)
     assert code == 0, said
     built = build_all(draft, ledger, from_format=fmt)
-    assert built.html.count('href="#src-1"') == 1
-    assert built.html.count(f'href="{URL}"') == 1
+    # Placed once: one mark and one entry (each card links its entry and source again).
+    page = re.sub(r'<div[^>]*class="citeledger-card".*?</div>\s*</div>', "", built.html, flags=re.S)
+    assert built.html.count('id="cite-1-1"') == 1 and 'id="cite-1-2"' not in built.html
+    assert page.count(f'href="{URL}"') == 1
     assert built.word_notes.count(URL) == 1
     if fmt != "markdown":
         assert "Jane Roe" in built.html
