@@ -175,13 +175,20 @@ def quote(
     ledger: str | None = None,
 ) -> Outcome:
     """Attach a verbatim quote to source [source_id], checked against the fetched page: a file
-    path (text, HTML or PDF) as evidence, or the page's text as page_text."""
+    path (text, HTML or PDF) as evidence, or the page's text as page_text; with neither, the
+    page ingest kept for that source (from a result that carried the page's text)."""
     refused = _refuse_stdin(evidence)
     if refused:
         return refused
-    if (evidence is None) == (page_text is None):
-        return _one_of("evidence", "page_text")
-    args = ["quote", str(source_id), "--text", text, "--from", evidence or "-", *_ledger(ledger)]
+    if evidence is not None and page_text is not None:
+        return {
+            **_one_of("evidence", "page_text"),
+            "error": "give evidence or page_text, not both",
+            "fix": "pass one of them; with neither, the page ingest kept for the source is used",
+        }
+    args = ["quote", str(source_id), "--text", text, *_ledger(ledger)]
+    if evidence is not None or page_text is not None:
+        args += ["--from", evidence or "-"]
     return run_verb(args, stdin=page_text)
 
 

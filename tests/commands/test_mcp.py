@@ -135,3 +135,28 @@ def test_without_the_extra_mcp_says_in_one_line_how_to_install_it(tmp_path: Path
         "citeledger: error: citeledger mcp needs the mcp package "
         "(install the extra: pip install 'citeledger[mcp]')"
     ]
+
+
+def test_quote_with_no_evidence_checks_the_page_ingest_kept(tmp_path: Path) -> None:
+    # A result that carried the page's text (Tavily's raw_content) keeps it as evidence: an
+    # agent on MCP quotes against it as `citeledger quote N --text ...` does.
+    result = {
+        "results": [
+            {
+                "url": "https://a.example/sea-ice",
+                "title": "Sea ice",
+                "raw_content": PAGE,
+            }
+        ]
+    }
+    ingest, quote, both = _session(
+        tmp_path,
+        [
+            ("ingest", {"text": result}),
+            ("quote", {"source_id": 1, "text": "frozen water is less dense than liquid water"}),
+            ("quote", {"source_id": 1, "text": "x", "evidence": "p.txt", "page_text": "x"}),
+        ],
+    )["results"]
+    assert ingest["ok"], ingest
+    assert quote["ok"] and quote["output"] == "[1] evidence attached (1 quote(s))\n", quote
+    assert both["status"] == "bad input" and "not both" in both["error"]
