@@ -34,17 +34,30 @@ def _html(path: Path) -> list[str]:
     return [entries[n] for n in cites]
 
 
+def _note_url(note: str, links: dict[str, str]) -> str | None:
+    """The URL a footnote names: in its text, or (a repeat's short note, its title alone)
+    as the target of its hyperlink."""
+    shown = _URL.search(re.sub(r"<[^>]+>", " ", note))
+    if shown:
+        return shown.group()
+    link = re.search(r'<w:hyperlink [^>]*r:id="([^"]+)"', note)
+    return links.get(link.group(1)) if link else None
+
+
 def _docx(path: Path) -> list[str]:
     with zipfile.ZipFile(path) as z:
         body = z.read("word/document.xml").decode("utf-8")
         notes = z.read("word/footnotes.xml").decode("utf-8")
-    note_url = {
-        m.group(1): _URL.search(re.sub(r"<[^>]+>", " ", m.group(2))).group()  # type: ignore[union-attr]
+        rels = z.read("word/_rels/footnotes.xml.rels").decode("utf-8")
+    links = dict(re.findall(r'<Relationship [^>]*Id="([^"]+)"[^>]*Target="([^"]+)"', rels))
+    links |= {i: t for t, i in re.findall(r'Target="([^"]+)"[^>]*Id="([^"]+)"', rels)}
+    found = {
+        m.group(1): _note_url(m.group(2), links)
         for m in re.finditer(
             r'<w:footnote [^>]*w:id="([0-9]+)"[^>]*>(.*?)</w:footnote>', notes, re.S
         )
-        if _URL.search(re.sub(r"<[^>]+>", " ", m.group(2)))
     }
+    note_url = {k: v for k, v in found.items() if v}
     # A repeated citation links to the bookmark around its source's first note reference.
     marked: dict[str, str] = {}
     for m in re.finditer(r'<w:bookmarkStart [^>]*w:id="([0-9]+)" w:name="([^"]+)"/>', body):
