@@ -100,6 +100,11 @@ def _bind(inlines: Inlines, is_mark: Callable[[Inline], bool]) -> None:
                 # A span opening with a space lets chromium break after it: the space stays
                 # outside, and a word joiner forbids the break after it (UAX 14, LB11).
                 glue = [{"t": "Str", "c": WORD_JOINER}]
+        elif start > 1 and inlines[start - 2].get("t") == "Cite":
+            # ``[@key].[10]`` with citeproc still to run: a note style moves its note past the
+            # punctuation after the Cite, reaching into a span it opens (it took ``.[`` from
+            # ``.[10]`` and left ``10]``). The punctuation stays out; a word joiner binds.
+            glue = [{"t": "Str", "c": WORD_JOINER}]
         elif start > 0 and inlines[start - 1].get("t") not in _NO_BIND:
             start -= 1
             if inlines[start].get("t") != "Str":

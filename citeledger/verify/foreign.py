@@ -7,7 +7,10 @@ stands, and its fix is ``citeledger import``, which turns them into ledger ids.
 
 Held narrow, since it fails the run: a footnote that says more than a title (pandoc's manual's
 remarks with a link in them) and a reference link in the prose (``a [quoted link][1]``) are no
-citations. A draft that cites ledger ids as well keeps the footnote warning it had
+citations, and one such footnote alone is a remark (a README's "Install it.[^1]" with "See
+https://pypi.org/."), not a way of citing: it takes two. A reference link in parentheses
+(``([Site][1])``) is a citation's shape wherever it stands. A draft that cites ledger ids as
+well keeps the footnote warning it had
 (``footnote-url-not-in-ledger``).
 """
 
@@ -26,6 +29,8 @@ _URL = re.compile(r"<?https?://[^\s<>]+>?")
 _NOTE_REF = re.compile(r"\[\^([^\]\s]+)\](?!:)")
 # A footnote is a source's entry when, its URL aside, it holds at most a title's words.
 _TITLE_WORDS = 16
+# Citing by footnotes takes more than one: a lone footnote with a link is a remark.
+_AT_LEAST = 2
 
 
 def foreign_findings(text: str | None, name: str, fix: str) -> list[Finding]:
@@ -38,12 +43,12 @@ def foreign_findings(text: str | None, name: str, fix: str) -> list[Finding]:
     prose = _FENCE.sub(lambda m: " " * len(m.group()), text)
     entries = {m.group(1) for m in _NOTE.finditer(prose) if _is_entry(m.group(2))}
     refs = [m for m in _NOTE_REF.finditer(prose) if m.group(1) in entries]
-    if refs:
+    if len(refs) >= _AT_LEAST:
         kinds.append(f"{len(refs)} footnote(s) holding a URL")
         places.append(_position(name, prose, refs[0].start()))
     defined = {m.group(1) for m in _DEFINITION.finditer(prose)}
     links = [m for m in _REFERENCE.finditer(prose) if m.group(1) in defined]
-    if links:
+    if links:  # ``([Site][1])``: a citation's shape, never a remark's
         shown = links[0].group().lstrip("( \t")
         kinds.append(f"{len(links)} reference link(s) such as {shown}")
         places.insert(0, _position(name, prose, links[0].start()))
