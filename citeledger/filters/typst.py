@@ -97,6 +97,7 @@ class TypstPlacement(base.BasePlacement):
 _LABELLED = {"Header": 1, "Span": 0, "Div": 0, "Figure": 0, "Table": 0}
 _RAW_LABEL = re.compile(r"<([A-Za-z0-9_:.\-]+)>")
 _BARE_LABEL = re.compile(r"[A-Za-z0-9_:.\-]+")
+_RAW_REF = re.compile(r"#ref\(<[A-Za-z0-9_:.\-]+>\)")
 # texmath writes vmatrix as mat(delim: "||"), a delimiter typst refuses ("expected exactly one
 # character") and the wrong one besides; \left| ... \right| around a matrix becomes
 # mat(delim: "|").
@@ -185,7 +186,9 @@ def _defined_anchors(blocks: list[Block], headings: set[str]) -> set[str]:
                 if kind == "Header":
                     headings.add(attr[0])
         elif kind in ("RawInline", "RawBlock") and el["c"][0] == "typst":
-            defined.update(_RAW_LABEL.findall(el["c"][1]))
+            # A reference this pass wrote before (``#ref(<fig-x>)``) names a label, defines none:
+            # read as one, the figure it points at would lose its label as a repeat.
+            defined.update(_RAW_LABEL.findall(_RAW_REF.sub("", el["c"][1])))
     return defined
 
 

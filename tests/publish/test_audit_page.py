@@ -19,7 +19,14 @@ REPORT = ROOT / "examples" / "report"
 
 @pytest.fixture
 def report(tmp_path: Path) -> Path:
-    shutil.copy(REPORT / "report.md", tmp_path / "report.md")
+    # The example, with one sentence drifted from its evidence for the check to find: a city
+    # none of its sources names.
+    text = (REPORT / "report.md").read_text(encoding="utf-8")
+    drifted = text.replace(
+        "so savings where summers are\nmilder", "so savings in Riverton's\nmilder summers"
+    )
+    assert drifted != text
+    (tmp_path / "report.md").write_text(drifted, encoding="utf-8")
     shutil.copy(REPORT / "ledger.json", tmp_path / "ledger.json")
     return tmp_path
 

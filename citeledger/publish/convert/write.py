@@ -169,13 +169,6 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
 
         if writes_html(fmt):
             changed = sanitize_raw_html(doc) > 0
-    if family == "typst":
-        from ...filters.run import make_compilable, unresolved_warning
-
-        changed = True
-        unresolved = make_compilable(doc)
-        if unresolved:
-            say(unresolved_warning(str(output.path), unresolved))
     images = "Image" in build.kinds
     reads_files = images or bool(build.kinds & {"RawInline", "RawBlock"})
     # Every binary output (a package, a PDF) holds its images: pandoc would fetch remote ones.
@@ -208,6 +201,15 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
         confine_local_files(doc, build.confinement, writer=output.writer, family=family)
     elif images and build.confinement is not None and _page_elsewhere(output, draft, family):
         changed = embed_page_images(doc, build.confinement) > 0 or changed
+    if family == "typst":
+        # After the images: one written as its alt text takes its label with it, and a
+        # cross-reference to that label is no longer one typst can resolve.
+        from ...filters.run import make_compilable, unresolved_warning
+
+        changed = True
+        unresolved = make_compilable(doc)
+        if unresolved:
+            say(unresolved_warning(str(output.path), unresolved))
     return changed
 
 
