@@ -150,7 +150,7 @@ def verify_file(
     check_pandoc_writes(guard, pipeline.reading_args(Path(file)))
 
     draft = open_draft(Path(file), from_format=from_format, pipeline=pipeline, name=file)
-    draft.vet(options, to_stderr)
+    draft.vet(options, to_stderr, builds=False)
     fmt, doc = draft.format, draft.tree
     if formats.family(fmt) == "html":
         unwrap_slides(doc)

@@ -62,10 +62,12 @@ class Draft:
             self._located[key] = Locator.from_text(self.name, self.text, key)
         return self._located[key]
 
-    def vet(self, flags: Options, say: Say) -> None:
+    def vet(self, flags: Options, say: Say, *, builds: bool = True) -> None:
         """The trust model applied to the tree as read (:mod:`citeledger.options.trust`):
         an untrusted draft's raw code refused, its front matter cut to what a reader sees,
-        citeledger's own ids renamed. Before the user's ``-M`` entries and citeproc."""
+        citeledger's own ids renamed. Before the user's ``-M`` entries and citeproc. A reading
+        that builds nothing (``builds`` false: verify) keeps the raw code, which it never runs
+        or writes, so a reviewer can check a draft with equations without trusting it."""
         trusted = flags.effective().trust_draft
         vet(
             self.tree,
@@ -74,6 +76,7 @@ class Draft:
             folder=self.path.parent,
             text=self.text,
             say=say,
+            refuse_raw=builds,
         )
 
     def options(self, flags: Options, say: Say) -> Options:

@@ -565,12 +565,15 @@ def vet(
     text: str | None = None,
     say: Callable[[str], None],
     ledger_inside: Path | None = None,
+    refuse_raw: bool = True,
 ) -> None:
     """Make ``doc`` (a draft as read, before ``-M`` entries and the user's citeproc) what the
-    trust model lets it be; every verb that reads a draft and the filter call this once."""
+    trust model lets it be; every verb that reads a draft and the filter call this once.
+    ``refuse_raw`` false: a reading that builds nothing (verify) keeps the raw code."""
     check_nesting(doc, name, rename=True)
     if trusted:
         return
-    check_raw(doc, name, text)
+    if refuse_raw:
+        check_raw(doc, name, text)
     _unlink_live([doc.get("blocks", []), list(doc.get("meta", {}).values())])
     vet_front_matter(doc.setdefault("meta", {}), name, folder, say, ledger_inside)

@@ -41,6 +41,7 @@ from .rules import (
     MISSING_SOURCES_BLOCK,
     NOT_A_URL,
     QUOTED_SOURCE_NOT_CITED,
+    RAW_CODE_UNTRUSTED,
     REPEATED_ID,
     SECOND_SOURCES_BLOCK,
     SOURCES_ENTRY_NOT_IN_LEDGER,
@@ -105,6 +106,23 @@ class Checker(AgentChecks):
     progress: Progress | None = None
     claims: list[ClaimVerdict] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+
+    def raw_code(self) -> None:
+        """An untrusted draft's raw code, which every build refuses (``options/trust.py``):
+        verify runs none of it and keeps reading, and says so as a finding, so the gate fails
+        where the build would."""
+        if self.options.effective().trust_draft:
+            return
+        from ..errors import BadInput
+        from ..options.trust import check_raw
+
+        try:
+            check_raw(
+                {"pandoc-api-version": [], "blocks": self.blocks, "meta": {}}, self.name, self.text
+            )
+        except BadInput as exc:
+            where, _, what = exc.message.partition(": raw ")
+            self.findings.append(RAW_CODE_UNTRUSTED.finding(f"raw {what}", where))
 
     # -- places ------------------------------------------------------------------------------
 
@@ -179,6 +197,7 @@ class Checker(AgentChecks):
         else:
             fix = FOREIGN_CITATIONS.fix.replace("DRAFT", self.draft)
             self.findings.extend(foreign_findings(self.text, self.name, fix))
+        self.raw_code()
         stats.update(self.counts(cited))
         if self.options.support or self.options.figures:
             stats["claims_checked"] = len(self.claims)

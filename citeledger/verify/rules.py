@@ -119,6 +119,14 @@ SEARCH_RESULT_NUMBER = _rule(
     "cite the ledger's id for that URL in place of {ids}, then "
     "`citeledger render --replace-in DRAFT`",
 )
+RAW_CODE_UNTRUSTED = _rule(
+    "raw-code-untrusted",
+    "FAIL",
+    "An untrusted draft holds raw code (TeX, typst, openxml, ...), which every build refuses.",
+    "remove it; if you wrote the draft yourself, pass `--trust-draft` (or set "
+    "`trust-draft = true` in your project's citeledger.toml)",
+    "unless the draft is trusted",
+)
 LINK_URL_MISMATCH = _rule(
     "link-url-mismatch",
     "FAIL",

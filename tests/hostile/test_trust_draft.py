@@ -166,7 +166,13 @@ def test_raw_code_of_every_format_is_refused_in_one_line(raw: str, folder: Path)
         done = cli("convert", draft, "-o", out, cwd=folder)
         assert re.search(r"d\.md:[56]: raw ", one_line(done, "--trust-draft"))
         assert not (folder / out).exists()
-    assert re.search(r"d\.md:[56]: raw ", one_line(cli("verify", draft, cwd=folder)))
+    # verify runs none of it and keeps reading: the gate fails where the build would, with a
+    # report (JSON too) naming the line and --trust-draft.
+    checked = cli("verify", draft, "--format", "json", cwd=folder)
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr
+    found = [f for f in json.loads(checked.stdout)["findings"] if f["code"] == "raw-code-untrusted"]
+    assert len(found) == 1 and re.fullmatch(r".*d\.md:[56]", found[0]["location"]), found
+    assert "--trust-draft" in found[0]["fix"]
 
 
 def test_trust_draft_builds_the_authors_own_raw_tex(folder: Path) -> None:
