@@ -16,7 +16,7 @@ from citeledger.filters.html import gfm_cite_link
 from citeledger.filters.run import apply, caller_from
 from citeledger.ledger import Ledger
 from citeledger.options import Options, from_meta
-from citeledger.pandoc import run_pandoc
+from citeledger.pandoc import pandoc_version, run_pandoc
 from tests.helpers import ledger_of, require_writer
 
 SOURCES = [
@@ -117,6 +117,8 @@ def test_provenance_markers_are_kept_or_dropped(tmp_path):
     assert "[unverified]" not in kept and "[tool:calc]" not in kept
     assert "unverified" not in dropped and "calc" not in dropped
     for fmt, label in (("typst", "#box("), ("latex", "\\citeledgerlabel{unverified}")):
+        if fmt == "typst" and pandoc_version() < (3, 1, 2):
+            continue  # an older pandoc writes no typst (tests/filters/test_pandoc_versions.py)
         assert label in write(placed(md, fmt, tmp_path), fmt)
     assert "*(unverified)*" in write(placed(md, "gfm", tmp_path), "gfm")
 
