@@ -4,6 +4,7 @@
     python bench/run.py --quick        # a smoke run on small inputs (a few minutes)
     python bench/run.py --record       # also write bench/RESULTS.md
     python bench/run.py --plot         # also draw bench/growth.svg (ratio against size)
+    python bench/run.py --only quote --record --merge   # redo some rows, keep the others
 
 Every console script is timed as a user runs it: a wheel of this checkout is built and
 installed with its dependencies into a throwaway virtual environment (``install.py``), and its
@@ -394,6 +395,11 @@ def main() -> None:
     ap.add_argument("--plot", action="store_true", help="draw bench/growth.svg")
     ap.add_argument("--here", action="store_true", help="time this Python's scripts, no install")
     ap.add_argument(
+        "--merge",
+        action="store_true",
+        help="with --record: keep the rows of results.json this run does not measure again",
+    )
+    ap.add_argument(
         "--replot", action="store_true", help="only redraw growth.svg from results.json"
     )
     ap.add_argument(
@@ -470,6 +476,9 @@ def report(
         invocation += " --record"
     if args.plot:
         invocation += " --plot"
+    if args.merge and (HERE / "results.json").exists():
+        rows = merged(plot.load_rows(HERE / "results.json"), rows)
+        invocation += " --merge"
     lines = table(rows)
     growth = growth_table(rows)
     if final:
@@ -519,6 +528,15 @@ def report(
         )
         if final:
             print(f"wrote {HERE.name}/RESULTS.md", file=sys.stderr)
+
+
+def merged(kept: list[Row], new: list[Row]) -> list[Row]:
+    """The recorded rows with each row measured again (same measure, same size) replaced in its
+    place, and rows measured for the first time at the end: several partial runs (one per step,
+    on a machine that is quiet for a while at a time) make one table."""
+    fresh = {(r.what, r.size, r.baseline): r for r in new}
+    out = [fresh.pop((r.what, r.size, r.baseline), r) for r in kept]
+    return out + [r for r in new if (r.what, r.size, r.baseline) in fresh]
 
 
 def _row_json(r: Row) -> dict[str, object]:
