@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from ..ledger.urls import url_key
 from .answer import UNVERIFIED, Answer, Citation, Cited, Cut, cut
 from .report_lists import Lists, read_lists, url_in
 
@@ -75,11 +76,19 @@ def read_report(
         taken.append((found.start, found.end))
     _groups(text, cuts)
     body, citations = cut(text, cuts)
+    for citation in citations:
+        # A citation that was its paragraph's whole text (``([Site](url))`` under a table).
+        before, after = body[: citation.at], body[citation.at :]
+        citation.alone = (not before or before.endswith("\n\n")) and (
+            not after or after.startswith("\n")
+        )
     body = _collapse(body, citations)
     if lists.kept:
         kept = [_NUMBER_MARK.sub(r"\1.", line, count=1) for line in lists.kept]
         body = body.rstrip() + "\n\n## Works without a link\n\n" + "\n".join(kept) + "\n"
-    return Answer(body, citations, kind, warnings)
+    cited = {url_key(s.url) for c in citations for s in c.sources if s.url}
+    listed = [c for c in lists.listed if url_key(c.url) not in cited]
+    return Answer(body, citations, kind, warnings, listed)
 
 
 def _collapse(body: str, citations: list[Citation]) -> str:
@@ -123,10 +132,16 @@ def _occurrences(
                 out.append(Cut(m.start(), m.end(), (cited,)))
             else:
                 out.append(_link_cut(m.start(), m.end(), m.group(1), cited))
+    # The title a References list gives a link the text cites, over the link's words
+    # ("Deloitte, 2023").
+    titles: dict[str, str] = {}
+    for entry in lists.listed:
+        if entry.title:
+            titles.setdefault(url_key(entry.url), entry.title)
     for m in INLINE.finditer(text):
         if free(m.start()):
             found = url_in(f"[{m.group(1)}]({m.group(2)})")
-            title = found[1] if found else ""
+            title = titles.get(url_key(m.group(2))) or (found[1] if found else "")
             out.append(_link_cut(m.start(), m.end(), m.group(1), Cited(m.group(2), title)))
     unknown: set[int] = set()
     if table:
