@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from ..errors import NothingFound
 from ..ledger.urls import url_key
 from .answer import UNVERIFIED, Answer, Citation, Cited, Cut, cut
 from .report_lists import Lists, read_lists, url_in
@@ -86,9 +87,27 @@ def read_report(
     if lists.kept:
         kept = [_NUMBER_MARK.sub(r"\1.", line, count=1) for line in lists.kept]
         body = body.rstrip() + "\n\n## Works without a link\n\n" + "\n".join(kept) + "\n"
+    if not citations:
+        _fenced_report(text, where)
     cited = {url_key(s.url) for c in citations for s in c.sources if s.url}
     listed = [c for c in lists.listed if url_key(c.url) not in cited]
     return Answer(body, citations, kind, warnings, listed)
+
+
+def _fenced_report(text: str, where: str) -> None:
+    """A report that cites nothing outside code, whose text a model put inside a ```` ```markdown
+    ```` fence (one of GPT Researcher's real outputs): said, with the fence's lines, rather than
+    read as code and found to cite nothing."""
+    for m in _FENCE.finditer(text):
+        info = text[m.start() : text.find("\n", m.start())].strip().strip("`~").strip().lower()
+        if info in ("markdown", "md") and INLINE.search(m.group()):
+            first = text.count("\n", 0, m.start()) + 1
+            last = text.count("\n", 0, m.end() - 1) + 1
+            raise NothingFound(
+                f"{where}: the report's text is inside a ```{info} fence (lines {first}-{last}), "
+                "read as code: it cites nothing outside it",
+                hint=f"delete the fence's lines ({first} and {last}) and import again",
+            )
 
 
 def _collapse(body: str, citations: list[Citation]) -> str:

@@ -134,3 +134,25 @@ def test_built_each_mark_links_the_page_the_report_linked_there(tmp_path: Path) 
     wanted = [book.source(int(n)).url for n in re.findall(r"\[([0-9]+)\]", body)]
     assert len(wanted) == 27
     _check(tmp_path, tmp_path / "d.md", wanted)
+
+
+def test_a_report_its_model_fenced_as_markdown_is_named_with_the_fence_lines(
+    tmp_path: Path,
+) -> None:
+    """Another report of the same pull request (p0_d2_b5.md) holds its whole text inside a
+    ```` ```markdown ```` fence: read as code it cites nothing, and the import says why, with
+    the lines to delete. Here the same fence around this report's text."""
+    from ..helpers.run import run_citeledger
+
+    text = REPORT.read_text(encoding="utf-8")
+    head, rest = text.split("## Report Content\n\n", 1)
+    report, sources = rest.split("\n## Sources\n", 1)
+    fenced = f"{head}## Report Content\n\n```markdown\n{report}\n```\n\n## Sources\n{sources}"
+    (tmp_path / "r.md").write_text(fenced, encoding="utf-8")
+    first = fenced[: fenced.index("```markdown")].count("\n") + 1
+    last = fenced[: fenced.index("\n```\n") + 1].count("\n") + 1
+    done = run_citeledger("import", "r.md", cwd=tmp_path, ledger=tmp_path / "l.json")
+    assert done.returncode == 1
+    assert f"inside a ```markdown fence (lines {first}-{last})" in done.stderr
+    assert f"delete the fence's lines ({first} and {last})" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "r.cited.md").exists()
