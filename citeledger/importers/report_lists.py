@@ -156,10 +156,20 @@ def _section(text: str, inside: list[tuple[int, int]], out: Lists, where: str) -
                 "in the draft under 'Works without a link', not in the ledger"
             )
         out.kept = kept + out.kept
-        found.append((read, Cut(head.start(), entries[last][1])))
+        found.append((read, Cut(head.start(), _past_break(text, head.start(), entries[last][1]))))
     for read, section in reversed(found):
         out.listed += [Cited(url[0], url[1]) for _line, url, _m in read if url is not None]
         out.cuts.append(section)
+
+
+def _past_break(text: str, start: int, end: int) -> int:
+    """``end``, or past the thematic break that follows the list when one stands before its
+    heading too (``---`` / References / ``---``): cut, the list leaves one rule, not two."""
+    before = text[:start].rstrip()
+    after = re.match(r"(?:[ \t]*\n)*([^\n]*)(?:\n|$)", text[end:])
+    if after and _BREAK.match(after.group(1)) and _BREAK.match(before.rsplit("\n", 1)[-1]):
+        return end + after.end()
+    return end
 
 
 def _entries(text: str, start: int, end: int) -> list[tuple[str, int]]:

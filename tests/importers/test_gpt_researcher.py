@@ -74,6 +74,8 @@ def test_every_page_the_text_links_is_cited_and_its_lists_are_one_sources_block(
     assert "](http" not in body
     # The closing remark after the References list is the report's text and stays.
     assert "*This report is current as of July 18, 2025.*" in body
+    # The rules around the References list leave one, not two in a row.
+    assert "\n---\n\n---\n" not in body and body.count("\n---\n") == 12
     # The References list names each page: its title, not the link's "CoinLaw, 2025".
     book = load_ledger(tmp_path / "l.json")
     coinlaw = book.find_url("https://coinlaw.io/blockchain-interoperability-statistics/")
