@@ -150,7 +150,7 @@ def apply(
     if verify:
         report = _verify(doc, ledger, opts, found, say, caller, _source_text(caller))
         if caller.project is not None and caller.source_name != "input":
-            record_page(Path(caller.project), caller.source_name, ledger.path, report.cited_ids)
+            _record(caller.project, caller.source_name, ledger, report, say)
     opts = _lang_title(_drafted_title(opts, found), found, meta)
     state = State(
         doc=doc,
@@ -234,6 +234,18 @@ def _lang_title(opts: Options, found: Scan, meta: Json) -> Options:
     value = lang.get("c")
     title = title_for_lang(value if isinstance(value, str) else stringify(value or []))
     return dataclasses.replace(opts, sources_title=title) if title else opts
+
+
+def _record(project: str, page: str, ledger: Ledger, report: Report, say: Say) -> None:
+    """What a Quarto page cites, kept for the project's check (:mod:`citeledger.verify.pages`);
+    a project folder that cannot be written to costs that check this page, not the build."""
+    try:
+        record_page(Path(project), page, ledger.path, report.cited_ids)
+    except OSError as exc:
+        say(
+            f"warn: {page}: cannot keep what it cites for the project's check "
+            f"({exc.strerror or exc}): the post-render step will not count its citations"
+        )
 
 
 def _ledger_path(opts: Options, caller: Caller) -> Path:

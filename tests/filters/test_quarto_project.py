@@ -178,3 +178,14 @@ def test_a_lone_document_still_hears_of_the_sources_it_does_not_cite(project: Pa
     for sid in (2, 3, 4):
         assert f"warn: note.qmd: [{sid}] carries evidence quotes" in done.stderr
     assert not (lone / ".quarto").exists()
+
+
+def test_a_project_folder_that_cannot_be_written_costs_the_check_not_the_page(
+    project: Path,
+) -> None:
+    (project / ".quarto").write_text("not a folder")  # where the records would go
+    done = render_page(project, "index.qmd")
+    assert done.returncode == 0, done.stderr
+    assert (project / "index.html").is_file()
+    assert "warn: index.qmd: cannot keep what it cites" in done.stderr
+    assert "Traceback" not in done.stderr
