@@ -189,3 +189,12 @@ def test_a_project_folder_that_cannot_be_written_costs_the_check_not_the_page(
     assert (project / "index.html").is_file()
     assert "warn: index.qmd: cannot keep what it cites" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_finish_with_neither_a_file_nor_a_project_says_what_to_give(tmp_path: Path) -> None:
+    from tests.helpers.run import run_citeledger
+
+    done = run_citeledger("finish", cwd=tmp_path, ledger=tmp_path / "l.json")
+    assert done.returncode == 2
+    assert "no file given" in done.stderr and "--project DIR" in done.stderr
+    assert "Traceback" not in done.stderr
