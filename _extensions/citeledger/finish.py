@@ -9,6 +9,12 @@ project folder, where it runs this script), or in the file named by
 ``citeledger finish`` (``--ledger PATH``); without them the ledger is ``$CITELEDGER_LEDGER``,
 else ``ledger.json`` in the project folder.
 
+After a full render of a project (Quarto sets ``$QUARTO_PROJECT_RENDER_ALL``), it also asks
+``citeledger finish --project .`` which ledger sources no page cites: each page's filter run
+speaks only of its own citations (a website's pages each cite a part of the ledger) and
+records them; this is the one check of the whole project. Quarto runs this script in the
+project folder.
+
 The ``citeledger`` it runs is the one on PATH, as the filter's ``pandoc-citeledger`` is: a
 pipx or ``uv tool`` install puts both there and not into the python Quarto runs this script
 with. Only when PATH has none does it try that python's ``-m citeledger``.
@@ -35,7 +41,8 @@ def outputs() -> list[str]:
 
 def main() -> int:
     files = outputs()
-    if not files:
+    whole = os.environ.get("QUARTO_PROJECT_RENDER_ALL") == "1"
+    if not files and not whole:
         return 0
     found = shutil.which("citeledger")
     if found is not None:
@@ -50,7 +57,9 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
-    return subprocess.run([*program, "finish", *sys.argv[1:], *files], check=False).returncode
+    project = ["--project", "."] if whole else []
+    command = [*program, "finish", *sys.argv[1:], *project, *files]
+    return subprocess.run(command, check=False).returncode
 
 
 if __name__ == "__main__":

@@ -63,6 +63,11 @@ class Caller:
     # Quarto's pandoc runs the filter (it sets QUARTO_FILTER_PARAMS): Quarto's own filters run
     # after it and resolve its cross-references (``@fig-x``).
     under_quarto: bool = False
+    # The Quarto project folder (``$QUARTO_PROJECT_DIR`` holding a ``_quarto.yml``) when the
+    # document is one of its pages: ``source_name`` is then a path from it, the page's run says
+    # nothing of ledger sources it does not cite and records what it cites
+    # (:mod:`citeledger.verify.pages`).
+    project: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,9 @@ cannot compile made plain.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -29,12 +31,14 @@ from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
 from ..options.trust import env_trusts, nesting_error, vet
 from ..tree import Inlines, Json, PandocDoc, stringify, text_to_inlines
-from ..verify import verify_for_build
+from ..verify import Report, record_page, verify_for_build
 from .base import BasePlacement, Caller, CiteContext, State, add_header_include
 from .headings import keep_heading_ids, title_for_lang, top_section_level
 from .raw_html import sanitize_raw_html, writes_html
 from .registry import placement_for
 from .typst import make_compilable, unresolved_warning
+
+QUARTO_PROJECT_FILES = ("_quarto.yml", "_quarto.yaml")
 
 __all__ = [
     "Caller",
@@ -136,8 +140,7 @@ def apply(
     if vet is not None:
         opts, titles, found = _vet_then_scan(doc, vet, options, say)
     if ledger is None:
-        path = resolve_ledger_path(opts.ledger)
-        ledger = load_ledger(path)
+        ledger = load_ledger(_ledger_path(opts, caller))
     if not given and (found.ordinary or _lists_works(doc, found, titles, ledger)):
         # A numeric link set apart from the text cites only what the ledger knows, and a list
         # of works is the Sources block when it names the ledger's URLs.
@@ -145,7 +148,9 @@ def apply(
         if not found.hits and found.sources is None and opts.min_coverage is None:
             return None
     if verify:
-        _verify(doc, ledger, opts, found, say, caller.source_name, _source_text(caller))
+        report = _verify(doc, ledger, opts, found, say, caller, _source_text(caller))
+        if caller.project is not None and caller.source_name != "input":
+            _record(caller.project, caller.source_name, ledger, report, say)
     opts = _lang_title(_drafted_title(opts, found), found, meta)
     state = State(
         doc=doc,
@@ -231,13 +236,38 @@ def _lang_title(opts: Options, found: Scan, meta: Json) -> Options:
     return dataclasses.replace(opts, sources_title=title) if title else opts
 
 
+def _record(project: str, page: str, ledger: Ledger, report: Report, say: Say) -> None:
+    """What a Quarto page cites, kept for the project's check (:mod:`citeledger.verify.pages`);
+    a project folder that cannot be written to costs that check this page, not the build."""
+    try:
+        record_page(Path(project), page, ledger.path, report.cited_ids)
+    except OSError as exc:
+        say(
+            f"warn: {page}: cannot keep what it cites for the project's check "
+            f"({exc.strerror or exc}): the post-render step will not count its citations"
+        )
+
+
+def _ledger_path(opts: Options, caller: Caller) -> Path:
+    """The ledger the options name. A Quarto page runs in its own folder (``posts/``) while
+    ``_quarto.yml`` names the ledger from the project's: a relative path found in neither
+    the page's folder is read from the project's."""
+    path = resolve_ledger_path(opts.ledger)
+    if caller.project is not None and not path.is_absolute() and not path.exists():
+        beside = Path(caller.project) / path
+        if beside.exists():
+            return beside
+    return path
+
+
 def _source_text(caller: Caller) -> str | None:
     """The draft's text when the caller named its file (the Quarto shim does) and it reads as
-    text: findings then give its lines. None otherwise (bare pandoc names no file)."""
+    text: findings then give its lines. None otherwise (bare pandoc names no file). A Quarto
+    page's name is a path from its project's folder."""
     if caller.source_name == "input":
         return None
     try:
-        return Path(caller.source_name).read_text(encoding="utf-8")
+        return (Path(caller.project or "") / caller.source_name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -248,25 +278,27 @@ def _verify(
     opts: Options,
     found: Scan,
     say: Say,
-    source_name: str,
+    caller: Caller,
     source_text: str | None = None,
-) -> None:
+) -> Report:
     # Inside a build only findings are news: the stats line and "citations OK" stay quiet.
     report = verify_for_build(
         doc,
         ledger,
         opts,
         found,
-        source_name=source_name,
+        source_name=caller.source_name,
         say=say,
         source_text=source_text,
         findings_only=True,
+        page_of_set=caller.project is not None,
     )
     if report.failed:
         raise VerificationFailed(
             "verification failed; no output written",
             hint="fix the findings above, or run citeledger verify on the draft",
         )
+    return report
 
 
 def apply_handed(doc: Json, fmt: str, environ: Mapping[str, str]) -> State | None:
@@ -297,13 +329,29 @@ def caller_from(environ: Mapping[str, str]) -> Caller:
     """What the process environment says of who started the filter, read once at an entry
     pandoc starts: pandoc sets ``PANDOC_VERSION``; a build script that runs ``citeledger
     finish`` on the file sets ``CITELEDGER_FINISH``; ``CITELEDGER_SOURCE_NAME`` names the draft
-    in findings."""
+    in findings. Quarto's pandoc carries ``QUARTO_FILTER_PARAMS``, and ``QUARTO_PROJECT_DIR``
+    (the project's folder; a lone document's own folder, which holds no ``_quarto.yml``)."""
+    name = environ.get("CITELEDGER_SOURCE_NAME", "input")
+    under_quarto = bool(environ.get("QUARTO_FILTER_PARAMS"))
+    project = _quarto_project(environ) if under_quarto else None
+    if project is not None and name != "input":
+        with contextlib.suppress(ValueError):  # on another drive than the project's
+            name = Path(os.path.relpath(Path(name).resolve(), Path(project).resolve())).as_posix()
     return Caller(
-        source_name=environ.get("CITELEDGER_SOURCE_NAME", "input"),
+        source_name=name,
         under_pandoc=bool(environ.get("PANDOC_VERSION")),
         finished=bool(environ.get("CITELEDGER_FINISH")),
-        under_quarto=bool(environ.get("QUARTO_FILTER_PARAMS")),
+        under_quarto=under_quarto,
+        project=project,
     )
+
+
+def _quarto_project(environ: Mapping[str, str]) -> str | None:
+    """The Quarto project folder the page renders in, None for a lone document."""
+    folder = environ.get("QUARTO_PROJECT_DIR", "").strip()
+    if folder and any((Path(folder) / name).is_file() for name in QUARTO_PROJECT_FILES):
+        return folder
+    return None
 
 
 def exit_with(exc: CiteledgerError) -> NoReturn:

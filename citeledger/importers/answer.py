@@ -35,6 +35,9 @@ class Citation:
 
     at: int
     sources: list[Cited]
+    # The citation was a paragraph of its own (a report's ``([Site](url))`` under a table): its
+    # marker stays there, a paragraph of its own, not moved onto the next block's text.
+    alone: bool = False
 
 
 @dataclass
@@ -45,6 +48,9 @@ class Answer:
     citations: list[Citation]
     kind: str
     warnings: list[str] = field(default_factory=list)
+    # Sources the report lists and its text does not cite (GPT Researcher's list of the pages it
+    # read): registered in the ledger after the cited ones, cited nowhere in the draft.
+    listed: list[Cited] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

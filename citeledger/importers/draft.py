@@ -1,6 +1,7 @@
 """An imported answer becomes a ledger's sources and a draft citing them.
 
-One transaction registers every cited source in the order the answer first cites it: a URL the
+One transaction registers every cited source in the order the answer first cites it, then the
+pages a report lists and does not cite (:attr:`~.answer.Answer.listed`): a URL the
 ledger holds keeps its id (an empty title is filled, as ``ingest`` fills it), and nothing else of
 an existing source changes but a provider quote added beside its quotes
 (``ledger/provided.py``). Tracking parameters are no part of a URL's identity (``utm_*``), so a
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BadURL, NothingFound
-from ..ledger import today, transaction
+from ..ledger import Ledger, today, transaction
 from ..ledger.noise import KIND_NAMES, noise_kind
 from ..ledger.render import render_block
 from ..ledger.urls import normalize_url
@@ -92,7 +93,9 @@ def register(
                     order.append(source.id)
             if ids:
                 ids_at.append((citation.at, ids))
-        text, crowded = place_markers(answer.text, ids_at)
+        listed = _register_listed(book, answer, canonical, resolve, warnings, expiring, date)
+        alone = frozenset(c.at for c in answer.citations if c.alone)
+        text, crowded = place_markers(answer.text, ids_at, alone)
         block = render_block(book, order, "markdown", title=title)
         held = {url: book.find_url(url) for url in expiring}
     for url, holder in held.items():
@@ -104,9 +107,38 @@ def register(
             "--resolve while it works, or open it, `citeledger add` the page it lands on and "
             f"cite the id it prints{instead}"
         )
+    if listed:
+        warnings.append(
+            f"{where}: {listed} source(s) its list names and its text does not cite: registered "
+            "in the ledger (`citeledger list`), cited nowhere in the draft"
+        )
     body = text.rstrip()
     draft = (body + "\n\n" if body else "") + block + "\n"
     return Imported(draft, order, new, added, warnings + crowded)
+
+
+def _register_listed(
+    book: Ledger,
+    answer: Answer,
+    canonical: dict[str, str],
+    resolve: Callable[[str], str] | None,
+    warnings: list[str],
+    expiring: list[str],
+    date: str,
+) -> int:
+    """The sources the report lists and does not cite, registered after the cited ones (an
+    agent's list of the pages it read is what an agent registers at retrieval time); how many
+    the ledger did not hold."""
+    added = 0
+    cited = {url for url in canonical.values() if url}
+    for listed in answer.listed:
+        url = _canonical(listed.url, resolve, warnings, expiring)
+        if not url or url in cited:
+            continue
+        cited.add(url)
+        _source, created = book.add(url, title=listed.title, accessed=date)
+        added += created
+    return added
 
 
 def _canonical(

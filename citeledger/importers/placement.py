@@ -90,13 +90,19 @@ def _in_table_row(text: str, i: int) -> bool:
     return text[line_start:i].lstrip().startswith("|")
 
 
-def place_markers(text: str, cites: list[tuple[int, list[int]]]) -> tuple[str, list[str]]:
+def place_markers(
+    text: str, cites: list[tuple[int, list[int]]], alone: frozenset[int] = frozenset()
+) -> tuple[str, list[str]]:
     """``text`` with a marker run for each ``(offset, ids)`` at the end of its sentence: one
-    run per sentence, each id once, in the order cited. The warnings name each sentence that
-    carries more than :data:`MAX_IDS` ids, by line."""
+    run per sentence, each id once, in the order cited. A citation at an offset in ``alone``
+    was a paragraph of its own: its run stays there, a paragraph of its own. The warnings name
+    each sentence that carries more than :data:`MAX_IDS` ids, by line."""
     runs: dict[int, list[int]] = {}
+    own: set[int] = set()
     for at, ids in cites:
-        end = sentence_end(text, at)
+        end = at if at in alone else sentence_end(text, at)
+        if at in alone:
+            own.add(end)
         run = runs.setdefault(end, [])
         run.extend(i for i in ids if i not in run)
     warnings: list[str] = []
@@ -109,7 +115,8 @@ def place_markers(text: str, cites: list[tuple[int, list[int]]]) -> tuple[str, l
         present = [int(x) for x in re.findall(r"[0-9]+", held.group())] if held else []
         new = [i for i in ids if i not in present and i != UNVERIFIED_ID]
         unverified = "[unverified]" if UNVERIFIED_ID in ids and not new and not present else ""
-        out = before + "".join(f"[{i}]" for i in new) + unverified + out[end:]
+        gap = "\n\n" if end in own and out[end:].strip() else ""
+        out = before + "".join(f"[{i}]" for i in new) + unverified + gap + out[end:]
         total = len(present) + len(new)
         if total > MAX_IDS:
             line = before.count("\n") + 1

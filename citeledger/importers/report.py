@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from ..errors import NothingFound
+from ..ledger.urls import url_key
 from .answer import UNVERIFIED, Answer, Citation, Cited, Cut, cut
 from .report_lists import Lists, read_lists, url_in
 
@@ -75,11 +77,37 @@ def read_report(
         taken.append((found.start, found.end))
     _groups(text, cuts)
     body, citations = cut(text, cuts)
+    for citation in citations:
+        # A citation that was its paragraph's whole text (``([Site](url))`` under a table).
+        before, after = body[: citation.at], body[citation.at :]
+        citation.alone = (not before or before.endswith("\n\n")) and (
+            not after or after.startswith("\n")
+        )
     body = _collapse(body, citations)
     if lists.kept:
         kept = [_NUMBER_MARK.sub(r"\1.", line, count=1) for line in lists.kept]
         body = body.rstrip() + "\n\n## Works without a link\n\n" + "\n".join(kept) + "\n"
-    return Answer(body, citations, kind, warnings)
+    if not citations:
+        _fenced_report(text, where)
+    cited = {url_key(s.url) for c in citations for s in c.sources if s.url}
+    listed = [c for c in lists.listed if url_key(c.url) not in cited]
+    return Answer(body, citations, kind, warnings, listed)
+
+
+def _fenced_report(text: str, where: str) -> None:
+    """A report that cites nothing outside code, whose text a model put inside a ```` ```markdown
+    ```` fence (one of GPT Researcher's real outputs): said, with the fence's lines, rather than
+    read as code and found to cite nothing."""
+    for m in _FENCE.finditer(text):
+        info = text[m.start() : text.find("\n", m.start())].strip().strip("`~").strip().lower()
+        if info in ("markdown", "md") and INLINE.search(m.group()):
+            first = text.count("\n", 0, m.start()) + 1
+            last = text.count("\n", 0, m.end() - 1) + 1
+            raise NothingFound(
+                f"{where}: the report's text is inside a ```{info} fence (lines {first}-{last}), "
+                "read as code: it cites nothing outside it",
+                hint=f"delete the fence's lines ({first} and {last}) and import again",
+            )
 
 
 def _collapse(body: str, citations: list[Citation]) -> str:
@@ -123,10 +151,16 @@ def _occurrences(
                 out.append(Cut(m.start(), m.end(), (cited,)))
             else:
                 out.append(_link_cut(m.start(), m.end(), m.group(1), cited))
+    # The title a References list gives a link the text cites, over the link's words
+    # ("Deloitte, 2023").
+    titles: dict[str, str] = {}
+    for entry in lists.listed:
+        if entry.title:
+            titles.setdefault(url_key(entry.url), entry.title)
     for m in INLINE.finditer(text):
         if free(m.start()):
             found = url_in(f"[{m.group(1)}]({m.group(2)})")
-            title = found[1] if found else ""
+            title = titles.get(url_key(m.group(2))) or (found[1] if found else "")
             out.append(_link_cut(m.start(), m.end(), m.group(1), Cited(m.group(2), title)))
     unknown: set[int] = set()
     if table:

@@ -38,6 +38,8 @@ _HEADING = re.compile(
     r"|^([A-Z][A-Za-z ]{2,30}):[ \t]*$",
     re.MULTILINE,
 )
+_BREAK = re.compile(r"^[ ]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_MARKED = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\[\^?[0-9]{1,4}\]|[0-9]{1,4}[.)])")
 _ENTRY = re.compile(
     r"^[ \t]*(?:[-*+][ \t]+)?(?:\[\^?([0-9]{1,4})\]:?|([0-9]{1,4})[.)])?[ \t]*(.*)$"
 )
@@ -55,6 +57,9 @@ class Lists:
     cuts: list[Cut] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Every entry with a URL of the sections cut, in the report's order: the titles a list
+    # gives the links the text cites, and the pages it lists and the text does not cite.
+    listed: list[Cited] = field(default_factory=list)
 
 
 def url_in(text: str) -> tuple[str, str] | None:
@@ -112,9 +117,13 @@ def read_lists(text: str, inside: list[tuple[int, int]], where: str) -> Lists:
 
 
 def _section(text: str, inside: list[tuple[int, int]], out: Lists, where: str) -> None:
-    """The last References/Sources section whose entries carry URLs: its numbered entries
-    into ``out.numbers``, the section into ``out.cuts``."""
+    """Every References/Sources section whose entries carry URLs (GPT Researcher writes its
+    References, then a list of the pages it read): numbered entries into ``out.numbers`` (the
+    last section's first), each entry with a URL into ``out.listed``, the section into
+    ``out.cuts``, from its heading to its last entry (a closing remark after the list
+    stays)."""
     heads = [m for m in _HEADING.finditer(text) if not _covered(m.start(), inside)]
+    found: list[tuple[list[tuple[str, tuple[str, str] | None, re.Match[str] | None]], Cut]] = []
     for k in range(len(heads) - 1, -1, -1):
         head = heads[k]
         title = head.group(2) or head.group(3) or head.group(4) or ""
@@ -126,24 +135,65 @@ def _section(text: str, inside: list[tuple[int, int]], out: Lists, where: str) -
             if not later.group(1) or len(later.group(1)) <= level or not level:
                 end = later.start()
                 break
-        body = text[head.end() : end]
-        entries = [line for line in body.splitlines() if line.strip()]
-        read = [(m, url_in(m.group(3)) if m else None) for m in map(_ENTRY.match, entries)]
-        with_url = [(m, found) for m, found in read if found is not None and m is not None]
+        entries = _entries(text, head.end(), end)
+        read = [(line, *_entry_url(line)) for line, _ in entries]
+        with_url = [(m, url) for _line, url, m in read if url is not None and m is not None]
         if not with_url or len(with_url) * 2 < len(entries):
             continue
-        for m, found in with_url:
+        # The list ends at its last entry: one with a URL or a list marker (a closing remark
+        # after the list is the report's text).
+        last = max(
+            k for k, (line, url, _m) in enumerate(read) if url is not None or _MARKED.match(line)
+        )
+        for m, url in with_url:
             number = m.group(1) or m.group(2)
             if number:
-                out.numbers.setdefault(int(number), Cited(found[0], found[1]))
-        out.kept = [line for (m, found), line in zip(read, entries, strict=True) if found is None]
-        if out.kept:
+                out.numbers.setdefault(int(number), Cited(url[0], url[1]))
+        kept = [line for line, url, _m in read[: last + 1] if url is None]
+        if kept:
             out.warnings.append(
-                f"{where}: {len(out.kept)} entr(ies) of {title.strip()!r} have no URL: kept "
+                f"{where}: {len(kept)} entr(ies) of {title.strip()!r} have no URL: kept "
                 "in the draft under 'Works without a link', not in the ledger"
             )
-        out.cuts.append(Cut(head.start(), end))
-        return
+        out.kept = kept + out.kept
+        found.append((read, Cut(head.start(), _past_break(text, head.start(), entries[last][1]))))
+    for read, section in reversed(found):
+        out.listed += [Cited(url[0], url[1]) for _line, url, _m in read if url is not None]
+        out.cuts.append(section)
+
+
+def _past_break(text: str, start: int, end: int) -> int:
+    """``end``, or past the thematic break that follows the list when one stands before its
+    heading too (``---`` / References / ``---``): cut, the list leaves one rule, not two."""
+    before = text[:start].rstrip()
+    after = re.match(r"(?:[ \t]*\n)*([^\n]*)(?:\n|$)", text[end:])
+    if after and _BREAK.match(after.group(1)) and _BREAK.match(before.rsplit("\n", 1)[-1]):
+        return end + after.end()
+    return end
+
+
+def _entries(text: str, start: int, end: int) -> list[tuple[str, int]]:
+    """The entries of a list from ``start`` to ``end``, each with the offset where it ends: a
+    line, or the lines of an entry whose link's words run over several (a page title with line
+    breaks), joined. Thematic breaks are no entries."""
+    out: list[tuple[str, int]] = []
+    pending = ""
+    pos = start
+    for line in text[start:end].splitlines(keepends=True):
+        pos += len(line)
+        if not pending and (not line.strip() or _BREAK.match(line)):
+            continue
+        pending = f"{pending} {line.strip()}" if pending else line.rstrip("\n")
+        if pending.count("[") > pending.count("]") and pos < end:
+            continue
+        out.append((pending, pos))
+        pending = ""
+    return out
+
+
+def _entry_url(line: str) -> tuple[tuple[str, str] | None, re.Match[str] | None]:
+    m = _ENTRY.match(line)
+    return (url_in(m.group(3)) if m else None), m
 
 
 def _covered(pos: int, spans: list[tuple[int, int]]) -> bool:

@@ -29,6 +29,9 @@ from ..messages import Say
 from ..options import Options
 from ..tree import JsonDoc, PandocDoc, no_gc
 from .checks import Checker
+from .pages import clear as clear_pages
+from .pages import record_page
+from .pages import uncited as uncited_in_pages
 from .report import Finding, Report, stats_line
 from .support.details import Detail
 from .support.judge import Judge, Progress
@@ -39,7 +42,10 @@ __all__ = [
     "Detail",
     "Finding",
     "Report",
+    "clear_pages",
+    "record_page",
     "stats_line",
+    "uncited_in_pages",
     "verify",
     "verify_for_build",
 ]
@@ -57,6 +63,7 @@ def verify(
     located: Locator | None = None,
     judge: Judge | None = None,
     progress: Progress | None = None,
+    page_of_set: bool = False,
 ) -> Report:
     """Check ``doc`` (pandoc JSON as a dict, or a panflute Doc) against ``ledger``.
 
@@ -74,6 +81,9 @@ def verify(
     it while pandoc reads the draft); made again when it was read with other Sources titles.
     ``judge``: the support check's judge (:mod:`.support.judge`), when ``support`` is on and
     the caller loaded one; ``progress`` hears how many of its pairs it has scored.
+    ``page_of_set``: ``doc`` is one page of several sharing the ledger (a Quarto website's):
+    the ledger's sources it does not cite are no finding of this page; :func:`.pages.uncited`
+    asks once for the whole set.
     """
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a long report, costs a third of the verifier's own time.
@@ -89,6 +99,7 @@ def verify(
             located=located,
             judge=judge,
             progress=progress,
+            page_of_set=page_of_set,
         )
 
 
@@ -107,6 +118,7 @@ def verify_for_build(
     source_text: str | None = None,
     located: Locator | None = None,
     findings_only: bool = False,
+    page_of_set: bool = False,
 ) -> Report:
     """Verify the draft a build is about to write and say the report's lines (only its
     findings with ``findings_only``: inside a pandoc run, the summary is noise).
@@ -125,6 +137,7 @@ def verify_for_build(
         source_text=source_text,
         build=True,
         located=located,
+        page_of_set=page_of_set,
     )
     for line in report.lines():
         if not findings_only or line.startswith(FINDING_PREFIXES):
@@ -166,6 +179,7 @@ def _verify(
     located: Locator | None = None,
     judge: Judge | None = None,
     progress: Progress | None = None,
+    page_of_set: bool = False,
 ) -> Report:
     if not isinstance(doc, dict):
         doc = doc.to_json()
@@ -212,6 +226,7 @@ def _verify(
         list_lines=locator.lists if locator is not None else [],
         judge=judge,
         progress=progress,
+        page_of_set=page_of_set,
     )
     cited, stats = checker.run()
     report = Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)

@@ -106,6 +106,9 @@ class Checker(AgentChecks):
     progress: Progress | None = None
     claims: list[ClaimVerdict] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    # One page of a set sharing the ledger (a Quarto website's or book's): a ledger source this
+    # page does not cite is the set's question, asked once for all pages (:mod:`.pages`).
+    page_of_set: bool = False
 
     def raw_code(self) -> None:
         """An untrusted draft's raw code, which every build refuses (``options/trust.py``):
@@ -431,6 +434,8 @@ class Checker(AgentChecks):
                 self.entry_location(listed[sid]),
                 (sid,),
             )
+        if self.page_of_set:
+            return
         uncited = sorted(set(self.ledger.ids()) - cited)
         quiet = []
         for sid in uncited:

@@ -64,7 +64,7 @@ def test_pandoc_flags_where_they_apply(cli, verb: str, flags: list[str]) -> None
         ("wiki", "Usage: citeledger wiki [OPTIONS] DRAFT..."),
         ("verify", "Usage: citeledger verify [OPTIONS] [FILE...]"),
         ("add", "Usage: citeledger add [OPTIONS] URL..."),
-        ("finish", "Usage: citeledger finish [OPTIONS] FILE..."),
+        ("finish", "Usage: citeledger finish [OPTIONS] [FILE...]"),
         ("config", "Usage: citeledger config [OPTIONS] [DRAFT]"),
     ],
 )
