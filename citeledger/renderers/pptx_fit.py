@@ -25,7 +25,8 @@ from typing import Any
 
 from pptx.oxml.ns import qn
 
-from . import _pptx_text as tx
+import citeledger.renderers._pptx_text as tx
+
 from ._pptx_oxml import move_slide
 
 FILL = 0.97
