@@ -23,6 +23,8 @@ from pptx.oxml.ns import qn
 
 from ..formats.slide_fit import EMU_PER_PT, WIDE_EM
 
+A14_MATH = "{http://schemas.microsoft.com/office/drawing/2010/main}m"
+M_T = "{http://schemas.openxmlformats.org/officeDocument/2006/math}t"
 MONO_EM = 0.6
 OTHER_EM = 0.55
 BOLD = 1.03
@@ -184,23 +186,34 @@ def paragraph_height_pt(
     style = paragraph_style(p, styles)
     capacity = (box.width - style.margin) / EMU_PER_PT
     lines: list[list[tuple[str, float]]] = [[]]
-    biggest = 0.0
+    sizes = [0.0]  # each line's tallest text; an empty line is as tall as its break
     for child in p:
         if child.tag == qn("a:br"):
             lines.append([])
+            sizes.append(run_size(child, style.size_pt) * scale)
+            sizes[-2] = sizes[-2] or sizes[-1]
         elif child.tag in (qn("a:r"), qn("a:fld")):
             size = run_size(child, style.size_pt) * scale
-            biggest = max(biggest, size)
+            sizes[-1] = size if not lines[-1] else max(sizes[-1], size)
             mono, bold = is_monospace(child), _is_bold(child)
             t = child.find(qn("a:t"))
             for ch in t.text or "" if t is not None else "":
                 lines[-1].append((ch, size * glyph_em(ch, mono=mono, bold=bold)))
-    if not biggest:
+        elif child.tag == A14_MATH:  # an equation: its characters, as text
+            size = style.size_pt * scale
+            sizes[-1] = max(sizes[-1], size)
+            for t in child.iter(M_T):
+                for ch in t.text or "":
+                    lines[-1].append((ch, size * glyph_em(ch, mono=False, bold=False)))
+    if not sizes[-1]:
         end = p.find(qn("a:endParaRPr"))
-        biggest = int(end.get("sz")) / 100 if end is not None and end.get("sz") else style.size_pt
-        biggest *= scale
-    count = sum(wrapped(line, capacity) for line in lines)
-    height = count * biggest * LINE * style.spacing
+        last = int(end.get("sz")) / 100 if end is not None and end.get("sz") else style.size_pt
+        sizes[-1] = last * scale
+    biggest = max(sizes)
+    height = sum(
+        wrapped(line, capacity) * size * LINE * style.spacing
+        for line, size in zip(lines, sizes, strict=True)
+    )
     if not first:
         before = style.before_pt
         height += before if before is not None else style.before_pct * biggest * LINE
