@@ -15,6 +15,7 @@ Cyrillic letter 0.55 em; a monospace (code) glyph 0.6 em; a wide (CJK) one 1 em.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,10 @@ _ASCII = (
     "525 423 525 498 305 471 525 230 239 455 230 799 525 527 525 525 349 391 335 525 452 715 "
     "433 453 395 314 460 314 498"
 )
+_SP_PR, _XFRM = qn("p:spPr"), qn("a:xfrm")
+_TX_BODY, _LST_STYLE, _BODY_PR = qn("p:txBody"), qn("a:lstStyle"), qn("a:bodyPr")
+_R, _FLD, _BR, _T, _R_PR = qn("a:r"), qn("a:fld"), qn("a:br"), qn("a:t"), qn("a:rPr")
+_FACES = (qn("a:latin"), qn("a:ea"), qn("a:cs"))
 ASCII_EM = {chr(32 + k): int(w) / 1000 for k, w in enumerate(_ASCII.split())}
 DEFAULT_PT = 18.0
 LEVELS = range(1, 10)
@@ -79,12 +84,53 @@ def _apply(style: LevelStyle, p_pr: Any) -> None:
 
 def _chain(shape: Any) -> list[Any]:
     """The shape, its layout placeholder and the master's, most specific first."""
-    out = [shape]
+    return [shape, *_bases(shape)]
+
+
+# A slide placeholder's bases (its layout's placeholder and the master's), per layout and
+# placeholder index: python-pptx finds each by an XPath search over the layout, and the fitting
+# measures the same few placeholders thousands of times. Bounded, and checked against the
+# layout part it was made for.
+_BASES: dict[tuple[int, int], tuple[Any, list[Any]]] = {}
+
+
+def _bases(shape: Any) -> list[Any]:
+    if not shape.is_placeholder:
+        return []
+    layout = getattr(shape.part, "slide_layout", None)
+    if layout is None:
+        return _walk_bases(shape)
+    key = (id(layout.part), shape._element.ph_idx)
+    hit = _BASES.get(key)
+    if hit is not None and hit[0] is layout.part:
+        return hit[1]
+    if len(_BASES) > 256:
+        _BASES.clear()
+    bases = _walk_bases(shape)
+    _BASES[key] = (layout.part, bases)
+    return bases
+
+
+def _walk_bases(shape: Any) -> list[Any]:
+    out: list[Any] = []
+    link = shape
     while True:
-        base = getattr(out[-1], "_base_placeholder", None) if out[-1].is_placeholder else None
+        base = getattr(link, "_base_placeholder", None) if link.is_placeholder else None
         if base is None:
             return out
         out.append(base)
+        link = base
+
+
+def _size(shape: Any) -> tuple[int, int]:
+    """Width and height in EMU: the shape's own, else its nearest base's."""
+    xfrm = shape._element.find(f"{_SP_PR}/{_XFRM}")
+    if xfrm is not None or not shape.is_placeholder:
+        return int(shape.width or 0), int(shape.height or 0)
+    for base in _bases(shape):
+        if base._element.find(f"{_SP_PR}/{_XFRM}") is not None:
+            return int(base.width or 0), int(base.height or 0)
+    return 0, 0
 
 
 def _master_style(shape: Any) -> Any:
@@ -103,8 +149,8 @@ def level_styles(shape: Any) -> dict[int, LevelStyle]:
     """Each level's style for the text of ``shape`` (a slide's shape)."""
     sources = [_master_style(shape)]
     for link in reversed(_chain(shape)):
-        body = link._element.find(qn("p:txBody"))
-        sources.append(body.find(qn("a:lstStyle")) if body is not None else None)
+        body = link._element.find(_TX_BODY)
+        sources.append(body.find(_LST_STYLE) if body is not None else None)
     out: dict[int, LevelStyle] = {}
     for level in LEVELS:
         style = LevelStyle()
@@ -126,30 +172,31 @@ def text_box(shape: Any) -> Box:
     a bodyPr in its chain says otherwise)."""
     insets = {"lIns": 91440, "rIns": 91440, "tIns": 45720, "bIns": 45720}
     for link in reversed(_chain(shape)):
-        body = link._element.find(qn("p:txBody"))
-        body_pr = body.find(qn("a:bodyPr")) if body is not None else None
+        body = link._element.find(_TX_BODY)
+        body_pr = body.find(_BODY_PR) if body is not None else None
         if body_pr is not None:
             for key in insets:
                 if body_pr.get(key) is not None:
                     insets[key] = int(body_pr.get(key))
-    width = int(shape.width or 0) - insets["lIns"] - insets["rIns"]
-    height = int(shape.height or 0) - insets["tIns"] - insets["bIns"]
+    outer_w, outer_h = _size(shape)
+    width = outer_w - insets["lIns"] - insets["rIns"]
+    height = outer_h - insets["tIns"] - insets["bIns"]
     return Box(max(width, 0), max(height, 0))
 
 
 def is_monospace(run: Any) -> bool:
-    r_pr = run.find(qn("a:rPr"))
+    r_pr = run.find(_R_PR)
     if r_pr is None:
         return False
-    for tag in ("a:latin", "a:ea", "a:cs"):
-        face = r_pr.find(qn(tag))
+    for tag in _FACES:
+        face = r_pr.find(tag)
         if face is not None and any(m in face.get("typeface", "").lower() for m in _MONO):
             return True
     return False
 
 
 def run_size(run: Any, default: float) -> float:
-    r_pr = run.find(qn("a:rPr"))
+    r_pr = run.find(_R_PR)
     if r_pr is not None and r_pr.get("sz") is not None:
         return int(r_pr.get("sz")) / 100
     return default
@@ -164,8 +211,14 @@ def paragraph_style(p: Any, styles: dict[int, LevelStyle]) -> LevelStyle:
     return style
 
 
+@functools.lru_cache(maxsize=4096)
+def is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+@functools.lru_cache(maxsize=8192)
 def glyph_em(ch: str, *, mono: bool, bold: bool) -> float:
-    if unicodedata.east_asian_width(ch) in ("W", "F"):
+    if is_wide(ch):
         return WIDE_EM
     if mono:
         return MONO_EM
@@ -173,7 +226,7 @@ def glyph_em(ch: str, *, mono: bool, bold: bool) -> float:
 
 
 def _is_bold(run: Any) -> bool:
-    r_pr = run.find(qn("a:rPr"))
+    r_pr = run.find(_R_PR)
     return r_pr is not None and r_pr.get("b") == "1"
 
 
@@ -188,15 +241,15 @@ def paragraph_height_pt(
     lines: list[list[tuple[str, float]]] = [[]]
     sizes = [0.0]  # each line's tallest text; an empty line is as tall as its break
     for child in p:
-        if child.tag == qn("a:br"):
+        if child.tag == _BR:
             lines.append([])
             sizes.append(run_size(child, style.size_pt) * scale)
             sizes[-2] = sizes[-2] or sizes[-1]
-        elif child.tag in (qn("a:r"), qn("a:fld")):
+        elif child.tag in (_R, _FLD):
             size = run_size(child, style.size_pt) * scale
             sizes[-1] = size if not lines[-1] else max(sizes[-1], size)
             mono, bold = is_monospace(child), _is_bold(child)
-            t = child.find(qn("a:t"))
+            t = child.find(_T)
             for ch in t.text or "" if t is not None else "":
                 lines[-1].append((ch, size * glyph_em(ch, mono=mono, bold=bold)))
         elif child.tag == A14_MATH:  # an equation: its characters, as text
@@ -249,7 +302,7 @@ def wrapped(chars: list[tuple[str, float]], capacity: float) -> int:
                 word = 0.0
             pending_space += width
             continue
-        if unicodedata.east_asian_width(ch) in ("W", "F"):
+        if is_wide(ch):
             if word:
                 place(word)
                 word = 0.0
