@@ -251,6 +251,10 @@ def paragraph_height_pt(
             mono, bold = is_monospace(child), _is_bold(child)
             t = child.find(_T)
             for ch in t.text or "" if t is not None else "":
+                if ch in "\n\v":  # a break written as a character (pandoc's plain code)
+                    lines.append([])
+                    sizes.append(size)
+                    continue
                 lines[-1].append((ch, size * glyph_em(ch, mono=mono, bold=bold)))
         elif child.tag == A14_MATH:  # an equation: its characters, as text
             size = style.size_pt * scale

@@ -129,21 +129,65 @@ def _cut_lines(p: Any, styles: Any, box: Any, room: float) -> None:
     becomes a paragraph of its own, with the same properties, right after it."""
     if tx.paragraph_height_pt(p, styles, box, first=True) <= room:
         return
+    _breaks_as_elements(p)
     breaks = [k for k, child in enumerate(p) if child.tag == qn("a:br")]
     for at in reversed(breaks):
         head = copy.deepcopy(p)
         for child in list(head)[at:]:
             head.remove(child)
-        if tx.paragraph_height_pt(head, styles, box, first=True) <= room:
+        if not "".join(t.text or "" for t in head.iter(qn("a:t"))).strip():
+            return  # only blank lines would stay: shrink instead
+        # The first line alone is cut off even when it is too tall itself (it is shrunk).
+        if at == breaks[0] or tx.paragraph_height_pt(head, styles, box, first=True) <= room:
             tail = copy.deepcopy(p)
-            keep = {id(c) for c in list(tail)[at + 1 :]}
-            for child in list(tail):
-                if id(child) not in keep and child.tag not in (qn("a:pPr"),):
+            for k, child in enumerate(list(tail)):
+                if k <= at and child.tag != qn("a:pPr"):
                     tail.remove(child)
+            _drop_leading_blank_lines(tail)
             for child in list(p)[at:]:
                 p.remove(child)
             p.addnext(tail)
             return
+
+
+def _drop_leading_blank_lines(p: Any) -> None:
+    """A continued code block starts with its next line of text, not with blank lines."""
+    for child in list(p):
+        if child.tag == qn("a:pPr"):
+            continue
+        t = child.find(qn("a:t"))
+        blank = child.tag == qn("a:br") or (
+            child.tag == qn("a:r") and not (t is not None and (t.text or "").strip())
+        )
+        if not blank:
+            return
+        p.remove(child)
+
+
+def _breaks_as_elements(p: Any) -> None:
+    """Each newline inside a run's text (pandoc writes a code block without highlighting as
+    one run) made a line break element, as PowerPoint writes one: each line its own run with
+    the same properties, so the paragraph can be cut between them."""
+    for run in p.findall(qn("a:r")):
+        t = run.find(qn("a:t"))
+        text = t.text if t is not None and t.text else ""
+        if "\n" not in text and "\v" not in text:
+            continue
+        lines = text.replace("\v", "\n").split("\n")
+        at = run
+        for k, line in enumerate(lines):
+            if k:
+                br = parse_xml(f"<a:br {nsdecls('a')}/>")
+                r_pr = run.find(qn("a:rPr"))
+                if r_pr is not None:
+                    br.append(copy.deepcopy(r_pr))
+                at.addnext(br)
+                at = br
+            piece = run if k == 0 else copy.deepcopy(run)
+            piece.find(qn("a:t")).text = line
+            if k:
+                at.addnext(piece)
+                at = piece
 
 
 def _split(prs: Any, slide: Any, title: str) -> list[Any]:

@@ -311,3 +311,20 @@ def test_the_bundled_reference_deck_is_the_one_its_script_makes() -> None:
     from citeledger.templates.make_reference_pptx import build
 
     assert (ROOT / "citeledger" / "templates" / "reference.pptx").read_bytes() == build()
+
+
+def test_a_code_block_longer_than_a_slide_is_cut_between_its_lines(tmp_path: Path) -> None:
+    code = [f"step_{k} = measure(sample_{k})  # ice sample {k}" for k in range(60)]
+    md = deck_md(3) + "\n## The script\n\nIt reads the samples.[1]\n\n```\n"
+    md += "\n".join(code) + "\n```\n"
+    deck = convert(tmp_path, md, 5)
+    assert overflowing(deck) == []
+    prs = Presentation(str(deck))
+    names = [title(s) for s in prs.slides]
+    assert names.count("The script (cont.)") >= 2
+    shown: list[str] = []
+    for slide in prs.slides:
+        if title(slide).startswith("The script"):
+            text = slide.placeholders[1].text_frame.text
+            shown += [line for line in re.split(r"[\n\v]", text) if line.startswith("step_")]
+    assert shown == code  # every line once, in order
