@@ -1,8 +1,9 @@
-"""Every raw PresentationML/DrawingML access of citeledger, in one place.
+"""Slides and paragraphs on the XML, where python-pptx has no API.
 
-python-pptx has no API to delete or reorder slides, to switch a paragraph's bullet off, or to
-restyle a master's text styles and theme; these helpers do it on the XML with python-pptx's own
-``qn`` and ``parse_xml`` so the rest of the code stays on the public API.
+python-pptx has no API to delete or reorder slides or to give a paragraph a hanging indent
+without a bullet; these helpers do it on the XML with python-pptx's own ``qn`` and
+``parse_xml`` so the rest of the renderer stays on the public API (the reference deck's styling
+is in ``_pptx_style``, the fitting and the marks' links in their own modules).
 """
 
 from __future__ import annotations

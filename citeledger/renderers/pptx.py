@@ -22,7 +22,12 @@ How many lines fit is estimated by :mod:`citeledger.formats.slide_fit` (python-p
 rendered text); the filter paginates with the same estimate.
 
 Autofit is switched off on the rebuilt slides so PowerPoint and LibreOffice do not shrink text
-that the estimate says fits.
+that the estimate says fits. Each entry hangs: ``[n]``, a tab to the hanging indent, then the
+title and URL, its wrapped lines aligned under the title.
+
+Before the list is rebuilt, every other slide is fitted (:mod:`.pptx_fit`: too long a slide
+goes on on "(cont.)" slides, too tall a text is set smaller); after it, every ``[n]`` on those
+slides becomes a jump to the Sources slide that lists entry n (:mod:`.pptx_marks`).
 """
 
 from __future__ import annotations
