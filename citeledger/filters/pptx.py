@@ -28,7 +28,18 @@ from ..formats.slide_fit import (
     sources_page_title,
 )
 from ..ledger import Source
-from ..tree import Block, Inlines, attr, header, inline_lists, link, str_, text_to_inlines
+from ..tree import (
+    Block,
+    Inlines,
+    Json,
+    attr,
+    header,
+    inline_lists,
+    link,
+    replace_elements,
+    str_,
+    text_to_inlines,
+)
 from .base import CITE_CLASS, BasePlacement, CiteContext
 
 
@@ -70,9 +81,13 @@ class PptxPlacement(BasePlacement):
     def sources_blocks(self, level: int | None = None) -> list[Block]:
         if level is None:
             level = slide_level(self.state.doc["blocks"])
+        return self._sources(level)[0]
+
+    def _sources(self, level: int) -> tuple[list[Block], dict[int, int]]:
+        """The Sources slides' blocks, and on which of them (1, 2, ...) each source id is."""
         sources = self.state.list_order()
         if not sources:
-            return []
+            return [], {}
         entries = [
             SlideEntry(self.entry_text(s, self.state.number(s.id)), s.url, s.id, s.archived or "")
             for s in sources
@@ -82,17 +97,23 @@ class PptxPlacement(BasePlacement):
         pages = [entries] if self.state.rendered else paginate(entries, PANDOC_DEFAULT_BODY)
         title = self.state.options.sources_title
         blocks: list[Block] = []
+        where: dict[int, int] = {}
         for k, page in enumerate(pages, 1):
-            blocks.append(header(level, sources_page_title(title, k, len(pages)), classes=[]))
+            name = sources_page_title(title, k, len(pages))
+            blocks.append(header(level, name, identifier=page_id(k), classes=[]))
             blocks += [{"t": "Para", "c": [*text_to_inlines(e.text), *_links(e)]} for e in page]
-        return blocks
+            where.update({e.source_id: k for e in page})
+        return blocks, where
 
     def finalize(self) -> None:
         blocks = self.state.doc["blocks"]
         level = slide_level(blocks)
         for start, end in reversed(slides(blocks, level)):
             self._speaker_notes(blocks, start, end, level)
-        blocks.extend(self.sources_blocks(level))
+        sources, pages = self._sources(level)
+        if not self.state.rendered:
+            _link_marks(blocks, pages)
+        blocks.extend(sources)
 
     def _speaker_notes(self, blocks: list[Block], start: int, end: int, level: int) -> None:
         """Move the slide's footnotes into its speaker notes and, when asked, list its sources
@@ -138,6 +159,25 @@ class PptxPlacement(BasePlacement):
                 items = [[{"t": "Plain", "c": text_to_inlines(f"\u201c{q}\u201d")}] for q in quotes]
                 out.append({"t": "BulletList", "c": items})
         return out
+
+
+def _link_marks(blocks: list[Block], pages: dict[int, int]) -> None:
+    """Each mark a link to the Sources slide that lists its entry (``pages``: source id → its
+    slide), which pandoc writes as a jump to that slide. With a renderer to come the list is
+    repaginated, and the renderer links the marks instead."""
+
+    def wrap(el: Json) -> list[Json] | None:
+        if el.get("t") != "Span" or CITE_CLASS not in el["c"][0][1]:
+            return None
+        page = pages.get(int(dict(el["c"][0][2]).get("source", "0")))
+        return None if page is None else [link([el], f"#{page_id(page)}")]
+
+    replace_elements(blocks, wrap)
+
+
+def page_id(k: int) -> str:
+    """The identifier of the k-th Sources slide's heading (a mark's link target)."""
+    return f"citeledger-sources-{k}"
 
 
 def _links(entry: SlideEntry) -> Inlines:

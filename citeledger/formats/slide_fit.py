@@ -95,6 +95,13 @@ def entry_text(number: int | str, title: str) -> str:
     return f"[{number}] {title} \u2014 " if title else f"[{number}] "
 
 
+def hanging_indent(entries: list[SlideEntry], font_pt: float) -> int:
+    """How far, in EMU, a Sources slide's entries hang: the widest ``[n]`` and half an em, so
+    every entry's title starts at the same place and its wrapped lines align under it."""
+    widest = max((len(e.text.split(" ", 1)[0]) for e in entries), default=3)
+    return round((widest * LATIN_EM + 0.5) * font_pt * EMU_PER_PT)
+
+
 def _char_em(ch: str) -> float:
     return WIDE_EM if unicodedata.east_asian_width(ch) in ("W", "F") else LATIN_EM
 

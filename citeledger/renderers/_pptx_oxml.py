@@ -1,8 +1,9 @@
-"""Every raw PresentationML/DrawingML access of citeledger, in one place.
+"""Slides and paragraphs on the XML, where python-pptx has no API.
 
-python-pptx has no API to delete or reorder slides, to switch a paragraph's bullet off, or to
-restyle a master's text styles and theme; these helpers do it on the XML with python-pptx's own
-``qn`` and ``parse_xml`` so the rest of the code stays on the public API.
+python-pptx has no API to delete or reorder slides or to give a paragraph a hanging indent
+without a bullet; these helpers do it on the XML with python-pptx's own ``qn`` and
+``parse_xml`` so the rest of the renderer stays on the public API (the reference deck's styling
+is in ``_pptx_style``, the fitting and the marks' links in their own modules).
 """
 
 from __future__ import annotations
@@ -67,109 +68,22 @@ def move_slide(prs: Any, slide: Any, index: int) -> None:
 _BULLETS = ("a:buNone", "a:buChar", "a:buAutoNum", "a:buBlip", "a:buFont", "a:buSzPct")
 
 
-def plain_paragraph(paragraph: Any, *, space_before_pt: float) -> None:
-    """No bullet, no indent, a fixed space before: a list entry that starts at the margin."""
+def entry_paragraph(paragraph: Any, *, space_before_pt: float, hang: int) -> None:
+    """A list entry: no bullet, single line spacing, a fixed space before, and a hanging
+    indent of ``hang`` EMU (the number at the margin, a tab stop where the text starts, the
+    wrapped lines aligned under the text)."""
     p_pr = paragraph._p.get_or_add_pPr()
-    p_pr.set("marL", "0")
-    p_pr.set("indent", "0")
-    for tag in _BULLETS:
+    p_pr.set("marL", str(hang))
+    p_pr.set("indent", str(-hang))
+    for tag in (*_BULLETS, "a:lnSpc", "a:spcBef", "a:tabLst"):
         for old in p_pr.findall(qn(tag)):
             p_pr.remove(old)
-    for old in p_pr.findall(qn("a:spcBef")):
-        p_pr.remove(old)
+    # Schema order inside a:pPr: lnSpc, spcBef, spcAft, bu*..., tabLst, defRPr.
+    p_pr.insert(0, parse_xml(f'<a:lnSpc {nsdecls("a")}><a:spcPct val="100000"/></a:lnSpc>'))
     spc = parse_xml(
         f'<a:spcBef {nsdecls("a")}><a:spcPts val="{round(space_before_pt * 100)}"/></a:spcBef>'
     )
-    # Schema order inside a:pPr: lnSpc, spcBef, spcAft, bu*..., so spcBef goes first unless a
-    # line spacing is already there.
-    ln = p_pr.find(qn("a:lnSpc"))
-    if ln is not None:
-        ln.addnext(spc)
-    else:
-        p_pr.insert(0, spc)
-    spc.addnext(parse_xml(f"<a:buNone {nsdecls('a')}/>"))
-
-
-# Reference deck styling (used by templates/make_reference_pptx.py) -------------------------
-
-
-def set_theme_fonts(theme_part: Any, major: str, minor: str) -> None:
-    """The theme's heading (major) and body (minor) Latin typefaces."""
-    root = parse_xml(theme_part.blob)
-    for kind, face in (("a:majorFont", major), ("a:minorFont", minor)):
-        for font in root.iter(qn(kind)):
-            latin = font.find(qn("a:latin"))
-            if latin is not None:
-                latin.set("typeface", face)
-    theme_part._blob = _serialize(root)
-
-
-def set_theme_colors(theme_part: Any, colors: dict[str, str]) -> None:
-    """Theme colour slots (``dk2``, ``accent1``, ...) as RGB hex."""
-    root = parse_xml(theme_part.blob)
-    scheme = next(root.iter(qn("a:clrScheme")))
-    for slot, rgb in colors.items():
-        holder = scheme.find(qn(f"a:{slot}"))
-        if holder is None:
-            continue
-        for child in list(holder):
-            holder.remove(child)
-        holder.append(parse_xml(f'<a:srgbClr {nsdecls("a")} val="{rgb}"/>'))
-    theme_part._blob = _serialize(root)
-
-
-def _serialize(root: Element) -> bytes:
-    from lxml import etree
-
-    return bytes(etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True))
-
-
-def style_master_text(
-    master: Any, *, title_pt: int, title_color: str, title_align: str, body_pts: list[int]
-) -> None:
-    """Title and body text styles of a slide master: sizes, colour, alignment, spacing."""
-    styles = master._element.find(qn("p:txStyles"))
-    title = styles.find(qn("p:titleStyle")).find(qn("a:lvl1pPr"))
-    title.set("algn", title_align)
-    d = title.find(qn("a:defRPr"))
-    d.set("sz", str(title_pt * 100))
-    d.set("b", "1")
-    _set_fill(d, title_color)
-    body = styles.find(qn("p:bodyStyle"))
-    for level, pt in enumerate(body_pts, 1):
-        lvl = body.find(qn(f"a:lvl{level}pPr"))
-        if lvl is None:
-            continue
-        lvl.find(qn("a:defRPr")).set("sz", str(pt * 100))
-        spc = lvl.find(qn("a:spcBef"))
-        if spc is not None:
-            for child in list(spc):
-                spc.remove(child)
-            spc.append(parse_xml(f'<a:spcPts {nsdecls("a")} val="{pt * 40}"/>'))
-        if lvl.find(qn("a:lnSpc")) is None:
-            lvl.insert(0, parse_xml(f'<a:lnSpc {nsdecls("a")}><a:spcPct val="110000"/></a:lnSpc>'))
-
-
-def _set_fill(rpr: Element, rgb: str) -> None:
-    for old in rpr.findall(qn("a:solidFill")):
-        rpr.remove(old)
-    fill = parse_xml(f'<a:solidFill {nsdecls("a")}><a:srgbClr val="{rgb}"/></a:solidFill>')
-    rpr.insert(0, fill)
-
-
-def add_master_rule(master: Any, *, x: int, y: int, cx: int, cy: int, rgb: str) -> None:
-    """A thin filled bar on the master (under every layout that shows master shapes)."""
-    tree = master._element.find(qn("p:cSld")).find(qn("p:spTree"))
-    ids = [int(e.get("id")) for e in tree.iter(qn("p:cNvPr")) if e.get("id", "").isdecimal()]
-    shape_id = max(ids, default=1) + 1
-    tree.append(
-        parse_xml(
-            f"<p:sp {nsdecls('p', 'a')}>"
-            f'<p:nvSpPr><p:cNvPr id="{shape_id}" name="citeledger rule"/><p:cNvSpPr/><p:nvPr/>'
-            "</p:nvSpPr>"
-            f'<p:spPr><a:xfrm><a:off x="{x}" y="{y}"/><a:ext cx="{cx}" cy="{cy}"/></a:xfrm>'
-            '<a:prstGeom prst="rect"><a:avLst/></a:prstGeom>'
-            f'<a:solidFill><a:srgbClr val="{rgb}"/></a:solidFill><a:ln><a:noFill/></a:ln>'
-            "</p:spPr></p:sp>"
-        )
-    )
+    p_pr[0].addnext(spc)
+    bu = parse_xml(f"<a:buNone {nsdecls('a')}/>")
+    spc.addnext(bu)
+    bu.addnext(parse_xml(f'<a:tabLst {nsdecls("a")}><a:tab pos="{hang}" algn="l"/></a:tabLst>'))

@@ -22,7 +22,12 @@ How many lines fit is estimated by :mod:`citeledger.formats.slide_fit` (python-p
 rendered text); the filter paginates with the same estimate.
 
 Autofit is switched off on the rebuilt slides so PowerPoint and LibreOffice do not shrink text
-that the estimate says fits.
+that the estimate says fits. Each entry hangs: ``[n]``, a tab to the hanging indent, then the
+title and URL, its wrapped lines aligned under the title.
+
+Before the list is rebuilt, every other slide is fitted (:mod:`.pptx_fit`: too long a slide
+goes on on "(cont.)" slides, too tall a text is set smaller); after it, every ``[n]`` on those
+slides becomes a jump to the Sources slide that lists entry n (:mod:`.pptx_marks`).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from ..formats.slide_fit import (
     BodyBox,
     SlideEntry,
     entry_text,
+    hanging_indent,
     paginate,
     sources_page_title,
 )
@@ -61,7 +67,9 @@ def postprocess_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     from pptx.enum.text import MSO_AUTO_SIZE
 
     from ..errors import BadInput, PandocError
-    from ._pptx_oxml import delete_slides, move_slide, plain_paragraph
+    from ._pptx_oxml import delete_slides, entry_paragraph, move_slide
+    from .pptx_fit import fit_slides
+    from .pptx_marks import link_marks
 
     try:
         prs = Presentation(str(path))
@@ -92,14 +100,19 @@ def postprocess_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
         entries = _entries_from_markers(body_slides, ledger)
 
     layout = _content_layout(prs, source_slides)
-    position = slides.index(source_slides[0]) if source_slides else len(slides)
     delete_slides(prs, source_slides)
+    fit_slides(prs, body_slides)
+    body_slides = list(prs.slides)
+    after = _after(slides, source_slides)
+    position = next((k for k, s in enumerate(body_slides) if s in after), len(body_slides))
     if not entries:
         save_in_place(prs, path)
         return
 
-    box = _body_box(layout)
+    hang = hanging_indent(entries, _font_pt(layout))
+    box = _body_box(layout, hang)
     pages = paginate(entries, box)
+    targets: dict[int, Any] = {}
     for k, page in enumerate(pages, 1):
         slide = prs.slides.add_slide(layout)
         move_slide(prs, slide, position + k - 1)
@@ -116,19 +129,48 @@ def postprocess_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
         frame.margin_top = frame.margin_bottom = INSET_TB
         for n, entry in enumerate(page):
             para = frame.paragraphs[0] if n == 0 else frame.add_paragraph()
-            plain_paragraph(para, space_before_pt=SPACE_BEFORE * box.font_pt)
+            entry_paragraph(para, space_before_pt=SPACE_BEFORE * box.font_pt, hang=hang)
             _entry_runs(para, entry, box.font_pt)
+            targets.setdefault(_number(entry), slide)
+    link_marks(body_slides, targets, {_number(e): _tooltip(e) for e in entries})
     save_in_place(prs, path)
 
 
+def _after(slides: list[Any], source_slides: list[Any]) -> list[Any]:
+    """The slides that followed the first Sources slide (where the new ones go before)."""
+    if not source_slides:
+        return []
+    return slides[slides.index(source_slides[0]) + 1 :]
+
+
+def _number(entry: SlideEntry) -> int:
+    match = _ENTRY_NUMBER.match(entry.text)
+    return int(match.group(1)) if match else entry.source_id
+
+
+def _tooltip(entry: SlideEntry) -> str:
+    """The ScreenTip of a mark linked to this entry: what the mark is and which source."""
+    title = _ENTRY_NUMBER.sub("", entry.text).strip().rstrip("\u2014").strip()
+    name = title or entry.url
+    if len(name) > 120:
+        name = name[:119].rstrip() + "\u2026"
+    return f"[{_number(entry)}] source: {name}"
+
+
 def _entry_runs(para: Any, entry: SlideEntry, font_pt: float) -> None:
-    """``[n] Title — URL``, then `` (archived URL)`` when there is one: the URLs live links."""
+    """``[n]``, a tab to the hanging indent, ``Title — URL``, then `` (archived URL)`` when
+    there is one: the URLs live links."""
     from pptx.util import Pt
 
-    parts = [(entry.text, None), (entry.url, entry.url)]
+    number = _ENTRY_NUMBER.match(entry.text)
+    lead = number.group(0).strip() if number else ""
+    rest = entry.text[number.end() :].lstrip() if number else entry.text
+    parts = [(lead + "\t", None), (rest, None), (entry.url, entry.url)]
     if entry.archived:
         parts += [(" (archived ", None), (entry.archived, entry.archived), (")", None)]
     for text, address in parts:
+        if not text:
+            continue
         run = para.add_run()
         run.text = text
         run.font.size = Pt(font_pt)
@@ -197,12 +239,18 @@ def _content_layout(prs: Any, source_slides: list[Any]) -> Any:
     return prs.slide_layouts[1 if len(prs.slide_layouts) > 1 else 0]
 
 
-def _body_box(layout: Any) -> BodyBox:
+def _font_pt(layout: Any) -> float:
+    return _body_box(layout, 0).font_pt
+
+
+def _body_box(layout: Any, hang: int) -> BodyBox:
+    """The body placeholder's box, less the hanging indent every wrapped line keeps."""
     for shape in layout.placeholders:
         if shape.placeholder_format.idx == 1 and shape.width and shape.height:
-            return BodyBox(int(shape.width), int(shape.height))
+            return BodyBox(int(shape.width) - hang, int(shape.height))
     # No body placeholder: the area under a title on a 16:9 slide of pandoc's default size.
-    return replace(PANDOC_DEFAULT_BODY, font_pt=SOURCES_FONT_PT)
+    width = PANDOC_DEFAULT_BODY.width - hang
+    return replace(PANDOC_DEFAULT_BODY, width=width, font_pt=SOURCES_FONT_PT)
 
 
 def _entries_from_sources_slides(slides: list[Any], ledger: Ledger) -> list[SlideEntry]:

@@ -144,7 +144,7 @@ def test_every_cited_source_is_a_live_link_in_ledger_order(tmp_path: Path) -> No
         f"https://example.org/studies/{i}" for i in range(1, 41)
     ]
     texts = [p.text for s in source_slides(deck) for p in s.placeholders[1].text_frame.paragraphs]
-    assert texts[0] == "[1] Study 1 of sea ice density \u2014 https://example.org/studies/1"
+    assert texts[0] == "[1]\tStudy 1 of sea ice density \u2014 https://example.org/studies/1"
 
 
 def test_body_slides_keep_the_marker_and_show_no_url(tmp_path: Path) -> None:

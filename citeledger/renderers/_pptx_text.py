@@ -1,0 +1,330 @@
+"""How tall a slide's text is, by estimate: python-pptx cannot measure rendered text.
+
+A text frame's paragraphs are measured as :mod:`citeledger.formats.slide_fit` measures Sources
+entries, with what each paragraph really carries: its level's size, left margin, line spacing
+and space before, looked up as PowerPoint does (the paragraph, then the shape's own list style,
+its layout's placeholder, the master's placeholder, the master's text styles); a run's own size;
+Latin glyphs 0.5 em wide, monospace (code) 0.6 em, wide (CJK) 1 em; breaks at spaces, between
+wide characters and at line breaks (``a:br``, which pandoc writes inside a code block).
+
+Glyph widths are Calibri's (its metric twin Carlito's, which LibreOffice shows in its place):
+the advance of each printable ASCII character, bold 3% wider; any other Latin, Greek or
+Cyrillic letter 0.55 em; a monospace (code) glyph 0.6 em; a wide (CJK) one 1 em. A line is
+1.22 em high (Calibri's ascent and descent) times the paragraph's line spacing.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from pptx.oxml.ns import qn
+
+from ..formats.slide_fit import EMU_PER_PT, WIDE_EM
+
+A14_MATH = "{http://schemas.microsoft.com/office/drawing/2010/main}m"
+M_T = "{http://schemas.openxmlformats.org/officeDocument/2006/math}t"
+MONO_EM = 0.6
+OTHER_EM = 0.55
+BOLD = 1.03
+LINE = 1.22
+# Advance widths of " " to "~" in thousandths of an em (Carlito Regular, metric-compatible
+# with Calibri).
+_ASCII = (
+    "226 326 401 498 507 715 682 221 303 303 498 498 250 306 252 386 507 507 507 507 507 507 "
+    "507 507 507 507 268 268 498 498 498 463 894 579 544 533 615 488 459 631 623 252 319 520 "
+    "420 855 646 662 517 673 543 459 487 642 567 890 519 487 468 307 386 307 498 498 291 479 "
+    "525 423 525 498 305 471 525 230 239 455 230 799 525 527 525 525 349 391 335 525 452 715 "
+    "433 453 395 314 460 314 498"
+)
+_SP_PR, _XFRM = qn("p:spPr"), qn("a:xfrm")
+_TX_BODY, _LST_STYLE, _BODY_PR = qn("p:txBody"), qn("a:lstStyle"), qn("a:bodyPr")
+_R, _FLD, _BR, _T, _R_PR = qn("a:r"), qn("a:fld"), qn("a:br"), qn("a:t"), qn("a:rPr")
+_FACES = (qn("a:latin"), qn("a:ea"), qn("a:cs"))
+ASCII_EM = {chr(32 + k): int(w) / 1000 for k, w in enumerate(_ASCII.split())}
+DEFAULT_PT = 18.0
+LEVELS = range(1, 10)
+_MONO = ("courier", "consolas", "menlo", "monaco", "lucida console", "mono", "code")
+
+
+@dataclass
+class LevelStyle:
+    size_pt: float = DEFAULT_PT
+    margin: int = 0  # marL, EMU
+    spacing: float = 1.0  # lnSpc as a fraction of single spacing
+    before_pt: float | None = None  # spcBef in points (None: a percentage of the size)
+    before_pct: float = 0.0
+
+
+def _apply(style: LevelStyle, p_pr: Any) -> None:
+    """Copy what ``p_pr`` (an ``a:lvlNpPr`` or a paragraph's ``a:pPr``) sets onto ``style``."""
+    if p_pr is None:
+        return
+    if p_pr.get("marL") is not None:
+        style.margin = int(p_pr.get("marL"))
+    d = p_pr.find(qn("a:defRPr"))
+    if d is not None and d.get("sz") is not None:
+        style.size_pt = int(d.get("sz")) / 100
+    ln = p_pr.find(qn("a:lnSpc"))
+    if ln is not None:
+        pct = ln.find(qn("a:spcPct"))
+        if pct is not None:
+            style.spacing = int(pct.get("val")) / 100000
+    before = p_pr.find(qn("a:spcBef"))
+    if before is not None:
+        pts = before.find(qn("a:spcPts"))
+        pct = before.find(qn("a:spcPct"))
+        if pts is not None:
+            style.before_pt, style.before_pct = int(pts.get("val")) / 100, 0.0
+        elif pct is not None:
+            style.before_pt, style.before_pct = None, int(pct.get("val")) / 100000
+
+
+def _chain(shape: Any) -> list[Any]:
+    """The shape, its layout placeholder and the master's, most specific first."""
+    return [shape, *_bases(shape)]
+
+
+# A slide placeholder's bases (its layout's placeholder and the master's), per layout and
+# placeholder index: python-pptx finds each by an XPath search over the layout, and the fitting
+# measures the same few placeholders thousands of times. Bounded, and checked against the
+# layout part it was made for.
+_BASES: dict[tuple[int, int], tuple[Any, list[Any]]] = {}
+
+
+def _bases(shape: Any) -> list[Any]:
+    if not shape.is_placeholder:
+        return []
+    layout = getattr(shape.part, "slide_layout", None)
+    if layout is None:
+        return _walk_bases(shape)
+    key = (id(layout.part), shape._element.ph_idx)
+    hit = _BASES.get(key)
+    if hit is not None and hit[0] is layout.part:
+        return hit[1]
+    if len(_BASES) > 256:
+        _BASES.clear()
+    bases = _walk_bases(shape)
+    _BASES[key] = (layout.part, bases)
+    return bases
+
+
+def _walk_bases(shape: Any) -> list[Any]:
+    out: list[Any] = []
+    link = shape
+    while True:
+        base = getattr(link, "_base_placeholder", None) if link.is_placeholder else None
+        if base is None:
+            return out
+        out.append(base)
+        link = base
+
+
+def _size(shape: Any) -> tuple[int, int]:
+    """Width and height in EMU: the shape's own, else its nearest base's."""
+    xfrm = shape._element.find(f"{_SP_PR}/{_XFRM}")
+    if xfrm is not None or not shape.is_placeholder:
+        return int(shape.width or 0), int(shape.height or 0)
+    for base in _bases(shape):
+        if base._element.find(f"{_SP_PR}/{_XFRM}") is not None:
+            return int(base.width or 0), int(base.height or 0)
+    return 0, 0
+
+
+def _master_style(shape: Any) -> Any:
+    master = shape.part.slide_layout.slide_master if hasattr(shape.part, "slide_layout") else None
+    if master is None:
+        return None
+    styles = master._element.find(qn("p:txStyles"))
+    kind = shape.placeholder_format.type if shape.is_placeholder else None
+    name = "p:otherStyle"
+    if shape.is_placeholder:
+        name = "p:titleStyle" if kind is not None and int(kind) in (1, 3) else "p:bodyStyle"
+    return styles.find(qn(name))
+
+
+def level_styles(shape: Any) -> dict[int, LevelStyle]:
+    """Each level's style for the text of ``shape`` (a slide's shape)."""
+    sources = [_master_style(shape)]
+    for link in reversed(_chain(shape)):
+        body = link._element.find(_TX_BODY)
+        sources.append(body.find(_LST_STYLE) if body is not None else None)
+    out: dict[int, LevelStyle] = {}
+    for level in LEVELS:
+        style = LevelStyle()
+        for lst in sources:
+            if lst is not None:
+                _apply(style, lst.find(qn(f"a:lvl{level}pPr")))
+        out[level] = style
+    return out
+
+
+@dataclass
+class Box:
+    width: int  # EMU, inside the insets
+    height: int
+
+
+def text_box(shape: Any) -> Box:
+    """The shape's text area: its size less its insets (PowerPoint's 0.1 and 0.05 in unless
+    a bodyPr in its chain says otherwise)."""
+    insets = {"lIns": 91440, "rIns": 91440, "tIns": 45720, "bIns": 45720}
+    for link in reversed(_chain(shape)):
+        body = link._element.find(_TX_BODY)
+        body_pr = body.find(_BODY_PR) if body is not None else None
+        if body_pr is not None:
+            for key in insets:
+                if body_pr.get(key) is not None:
+                    insets[key] = int(body_pr.get(key))
+    outer_w, outer_h = _size(shape)
+    width = outer_w - insets["lIns"] - insets["rIns"]
+    height = outer_h - insets["tIns"] - insets["bIns"]
+    return Box(max(width, 0), max(height, 0))
+
+
+def is_monospace(run: Any) -> bool:
+    r_pr = run.find(_R_PR)
+    if r_pr is None:
+        return False
+    for tag in _FACES:
+        face = r_pr.find(tag)
+        if face is not None and any(m in face.get("typeface", "").lower() for m in _MONO):
+            return True
+    return False
+
+
+def run_size(run: Any, default: float) -> float:
+    r_pr = run.find(_R_PR)
+    if r_pr is not None and r_pr.get("sz") is not None:
+        return int(r_pr.get("sz")) / 100
+    return default
+
+
+def paragraph_style(p: Any, styles: dict[int, LevelStyle]) -> LevelStyle:
+    p_pr = p.find(qn("a:pPr"))
+    level = int(p_pr.get("lvl", "0")) + 1 if p_pr is not None else 1
+    base = styles.get(level, styles[1])
+    style = LevelStyle(base.size_pt, base.margin, base.spacing, base.before_pt, base.before_pct)
+    _apply(style, p_pr)
+    return style
+
+
+@functools.lru_cache(maxsize=4096)
+def is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+@functools.lru_cache(maxsize=8192)
+def glyph_em(ch: str, *, mono: bool, bold: bool) -> float:
+    if is_wide(ch):
+        return WIDE_EM
+    if mono:
+        return MONO_EM
+    return ASCII_EM.get(ch, OTHER_EM) * (BOLD if bold else 1.0)
+
+
+def _is_bold(run: Any) -> bool:
+    r_pr = run.find(_R_PR)
+    return r_pr is not None and r_pr.get("b") == "1"
+
+
+def paragraph_height_pt(
+    p: Any, styles: dict[int, LevelStyle], box: Box, *, first: bool, scale: float = 1.0
+) -> float:
+    """Height of paragraph ``p`` (an ``a:p``) in ``box``, its space before counted unless it
+    opens the frame (PowerPoint and LibreOffice add none there); ``scale``: its text that much
+    smaller (what :func:`~citeledger.renderers.pptx_fit.shrink_to_fit` would write)."""
+    style = paragraph_style(p, styles)
+    capacity = (box.width - style.margin) / EMU_PER_PT
+    lines: list[list[tuple[str, float]]] = [[]]
+    sizes = [0.0]  # each line's tallest text; an empty line is as tall as its break
+    for child in p:
+        if child.tag == _BR:
+            lines.append([])
+            sizes.append(run_size(child, style.size_pt) * scale)
+            sizes[-2] = sizes[-2] or sizes[-1]
+        elif child.tag in (_R, _FLD):
+            size = run_size(child, style.size_pt) * scale
+            sizes[-1] = size if not lines[-1] else max(sizes[-1], size)
+            mono, bold = is_monospace(child), _is_bold(child)
+            t = child.find(_T)
+            for ch in t.text or "" if t is not None else "":
+                if ch in "\n\v":  # a break written as a character (pandoc's plain code)
+                    lines.append([])
+                    sizes.append(size)
+                    continue
+                lines[-1].append((ch, size * glyph_em(ch, mono=mono, bold=bold)))
+        elif child.tag == A14_MATH:  # an equation: its characters, as text
+            size = style.size_pt * scale
+            sizes[-1] = max(sizes[-1], size)
+            for t in child.iter(M_T):
+                for ch in t.text or "":
+                    lines[-1].append((ch, size * glyph_em(ch, mono=False, bold=False)))
+    if not sizes[-1]:
+        end = p.find(qn("a:endParaRPr"))
+        last = int(end.get("sz")) / 100 if end is not None and end.get("sz") else style.size_pt
+        sizes[-1] = last * scale
+    biggest = max(sizes)
+    height = sum(
+        wrapped(line, capacity) * size * LINE * style.spacing
+        for line, size in zip(lines, sizes, strict=True)
+    )
+    if not first:
+        before = style.before_pt
+        height += before if before is not None else style.before_pct * biggest * LINE
+    return height
+
+
+def wrapped(chars: list[tuple[str, float]], capacity: float) -> int:
+    """Lines a run of ``(character, width in pt)`` takes at ``capacity`` pt, greedy at spaces
+    and between wide characters; a word longer than a line breaks across lines."""
+    if capacity <= 0:
+        return max(1, len(chars))
+    lines, used, word = 1, 0.0, 0.0
+    pending_space = 0.0
+
+    def place(width: float) -> None:
+        nonlocal lines, used, pending_space
+        space = pending_space if used else 0.0
+        if used and used + space + width > capacity:
+            lines += 1
+            used, space = 0.0, 0.0
+        used += space
+        while used + width > capacity:
+            width -= capacity - used
+            lines += 1
+            used = 0.0
+        used += width
+        pending_space = 0.0
+
+    for ch, width in chars:
+        if ch.isspace():
+            if word:
+                place(word)
+                word = 0.0
+            pending_space += width
+            continue
+        if is_wide(ch):
+            if word:
+                place(word)
+                word = 0.0
+            place(width)
+            continue
+        word += width
+    if word:
+        place(word)
+    return lines
+
+
+def frame_height_pt(shape: Any) -> float:
+    """The estimated height of all of ``shape``'s text."""
+    styles = level_styles(shape)
+    box = text_box(shape)
+    paragraphs = shape.text_frame._txBody.findall(qn("a:p"))
+    return sum(paragraph_height_pt(p, styles, box, first=k == 0) for k, p in enumerate(paragraphs))
+
+
+def room_pt(shape: Any) -> float:
+    return text_box(shape).height / EMU_PER_PT

@@ -1,0 +1,416 @@
+"""pptx: every slide's text inside its placeholder, by the estimate of :mod:`._pptx_text`.
+
+Pandoc puts everything under a slide heading on one slide, however long (a report's section
+becomes one slide of forty paragraphs that runs off the bottom). After pandoc writes the deck:
+
+- a slide whose text (its one body placeholder, or the one text placeholder beside a table or
+  picture) is taller than its placeholder even at 90% of its size keeps what fits and goes on
+  on continuation slides, "Title (cont.)" ("Title and Content" after a slide with a table or
+  picture, else the slide's own layout; a slide pandoc left untitled continues the title of the
+  slide before it). It is cut between paragraphs; a short bold paragraph (a heading inside the
+  slide) never ends a slide, it moves on with what it heads; a paragraph taller than a whole
+  slide (a long code block) is cut between its lines; a numbered list goes on counting;
+- any other text that is too tall (two columns, a title of three lines, a slide that fits at
+  90%, a text box holding an equation) is set smaller, in 10% steps down to half its size,
+  with the sizes written on its runs so PowerPoint and LibreOffice show the same;
+- the estimate runs against 97% of the placeholder's height, a margin for the wider glyphs
+  of bold text.
+
+Speaker notes stay with the first slide of a split. Links inside moved paragraphs (a URL in the
+text, a jump to another slide) get their relationship on the new slide.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pptx.oxml import parse_xml
+from pptx.oxml.ns import nsdecls, qn
+
+import citeledger.renderers._pptx_text as tx
+
+from ._pptx_oxml import move_slide
+
+FILL = 0.97
+CONT = " (cont.)"
+SCALES = (0.9, 0.8, 0.7, 0.6, 0.5)
+_R_ATTRS = (qn("r:id"), qn("r:embed"), qn("r:link"))
+
+
+def fit_slides(prs: Any, slides: list[Any]) -> None:
+    """Fit each of ``slides`` (a deck's body slides, in order), splitting or shrinking."""
+    last_title = ""
+    for slide in slides:
+        title = slide.shapes.title.text_frame.text if slide.shapes.title is not None else ""
+        last_title = title.strip() or last_title
+        for piece in _split(prs, slide, title or last_title):
+            for shape in [*piece.shapes, *_alternate_content(piece)]:
+                if shape.has_text_frame and shape.text_frame.text.strip():
+                    shrink_to_fit(shape)
+
+
+def _alternate_content(slide: Any) -> list[Any]:
+    """The text shapes inside ``mc:AlternateContent`` (pandoc writes a text box holding an
+    equation so, both as its Choice and as its Fallback), which python-pptx does not list:
+    they are shrunk, never split (their equations would need the wrapper on a new slide too)."""
+    from pptx.shapes.shapetree import SlideShapeFactory
+
+    mc = "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"
+    tree = slide.shapes._spTree
+    return [
+        SlideShapeFactory(sp, slide.shapes)
+        for wrapper in tree.iter(mc)
+        for sp in wrapper.iter(qn("p:sp"))
+    ]
+
+
+def _body(slide: Any) -> Any:
+    """The slide's one body placeholder when that is all it holds besides its title."""
+    others = [s for s in slide.shapes if s != slide.shapes.title]
+    if len(others) != 1:
+        return None
+    shape = others[0]
+    if not (shape.is_placeholder and shape.placeholder_format.idx == 1 and shape.has_text_frame):
+        return None
+    return shape
+
+
+def _flowing_text(slide: Any) -> Any:
+    """The text that may go on to another slide: the body placeholder, or the one text
+    placeholder beside a table or picture (pandoc's "Content with Caption"); None for two
+    columns of text."""
+    body = _body(slide)
+    if body is not None:
+        return body
+    texts = [
+        s
+        for s in slide.placeholders
+        if s != slide.shapes.title and s.has_text_frame and s.text_frame.text.strip()
+    ]
+    return texts[0] if len(texts) == 1 else None
+
+
+def _is_heading(p: Any) -> bool:
+    runs = p.findall(qn("a:r"))
+    text = "".join(t.text or "" for r in runs for t in r.findall(qn("a:t")))
+    bold = all(
+        r.find(qn("a:rPr")) is not None and r.find(qn("a:rPr")).get("b") == "1" for r in runs
+    )
+    return bool(runs) and bold and len(text) <= 120
+
+
+def _paragraphs(shape: Any) -> list[Any]:
+    return list(shape.text_frame._txBody.findall(qn("a:p")))
+
+
+def _fitting(shape: Any, *, cut: bool = True) -> int:
+    """How many of ``shape``'s paragraphs stay on its slide (at least one, never a heading
+    last); with ``cut``, a first paragraph taller than the slide is cut between its lines
+    first."""
+    room = tx.room_pt(shape) * FILL
+    styles, box = tx.level_styles(shape), tx.text_box(shape)
+    paragraphs = _paragraphs(shape)
+    if cut:
+        _cut_lines(paragraphs[0], styles, box, room)
+        paragraphs = _paragraphs(shape)
+    used = 0.0
+    for k, p in enumerate(paragraphs):
+        used += tx.paragraph_height_pt(p, styles, box, first=k == 0)
+        if used > room and k > 0:
+            while k > 1 and _is_heading(paragraphs[k - 1]):
+                k -= 1  # a heading goes with what it heads
+            return k
+    return len(paragraphs)
+
+
+def _cut_lines(p: Any, styles: Any, box: Any, room: float) -> None:
+    """Cut paragraph ``p`` after as many of its lines (``a:br``) as fit ``room``; the rest
+    becomes a paragraph of its own, with the same properties, right after it."""
+    if tx.paragraph_height_pt(p, styles, box, first=True) <= room:
+        return
+    _breaks_as_elements(p)
+    breaks = [k for k, child in enumerate(p) if child.tag == qn("a:br")]
+    for at in reversed(breaks):
+        head = copy.deepcopy(p)
+        for child in list(head)[at:]:
+            head.remove(child)
+        if not "".join(t.text or "" for t in head.iter(qn("a:t"))).strip():
+            return  # only blank lines would stay: shrink instead
+        # The first line alone is cut off even when it is too tall itself (it is shrunk).
+        if at == breaks[0] or tx.paragraph_height_pt(head, styles, box, first=True) <= room:
+            tail = copy.deepcopy(p)
+            for k, child in enumerate(list(tail)):
+                if k <= at and child.tag != qn("a:pPr"):
+                    tail.remove(child)
+            _drop_leading_blank_lines(tail)
+            for child in list(p)[at:]:
+                p.remove(child)
+            p.addnext(tail)
+            return
+
+
+def _drop_leading_blank_lines(p: Any) -> None:
+    """A continued code block starts with its next line of text, not with blank lines."""
+    for child in list(p):
+        if child.tag == qn("a:pPr"):
+            continue
+        t = child.find(qn("a:t"))
+        blank = child.tag == qn("a:br") or (
+            child.tag == qn("a:r") and not (t is not None and (t.text or "").strip())
+        )
+        if not blank:
+            return
+        p.remove(child)
+
+
+def _breaks_as_elements(p: Any) -> None:
+    """Each newline inside a run's text (pandoc writes a code block without highlighting as
+    one run) made a line break element, as PowerPoint writes one: each line its own run with
+    the same properties, so the paragraph can be cut between them."""
+    for run in p.findall(qn("a:r")):
+        t = run.find(qn("a:t"))
+        text = t.text if t is not None and t.text else ""
+        if "\n" not in text and "\v" not in text:
+            continue
+        lines = text.replace("\v", "\n").split("\n")
+        at = run
+        for k, line in enumerate(lines):
+            if k:
+                br = parse_xml(f"<a:br {nsdecls('a')}/>")
+                r_pr = run.find(qn("a:rPr"))
+                if r_pr is not None:
+                    br.append(copy.deepcopy(r_pr))
+                at.addnext(br)
+                at = br
+            piece = run if k == 0 else copy.deepcopy(run)
+            piece.find(qn("a:t")).text = line
+            if k:
+                at.addnext(piece)
+                at = piece
+
+
+def _split(prs: Any, slide: Any, title: str) -> list[Any]:
+    """``slide`` and its continuation slides (titled ``title`` and "(cont.)"), or ``slide``
+    alone when its text fits at 90% of its size (it is shrunk then, as PowerPoint's autofit
+    would)."""
+    shape, wrapper = _flowing_text(slide), None
+    if shape is None:
+        shape, wrapper = _flowing_equation_text(slide)
+    if shape is None:
+        return [slide]
+    room = tx.room_pt(shape) * FILL
+    styles, box = tx.level_styles(shape), tx.text_box(shape)
+    if _height(_paragraphs(shape), styles, box, SCALES[0]) <= room:
+        return [slide]
+    originals = _paragraphs(shape)  # held, so each element keeps its id() while we split
+    numbers = dict(zip(map(id, originals), _numbers(originals), strict=True))
+    layout = slide.slide_layout if shape is _body(slide) else _content_layout(prs, slide)
+    index = list(prs.slides).index(slide)
+    pieces = [slide]
+    while True:
+        keep = _fitting(shape, cut=wrapper is None)
+        rest = _paragraphs(shape)[keep:]
+        if not rest:
+            return pieces
+        new = prs.slides.add_slide(layout)
+        move_slide(prs, new, index + len(pieces))
+        _set_title(new, title)
+        target = _body(new)
+        if target is None:
+            return pieces  # a layout without a body: the rest stays, shrunk
+        _continue_numbering(rest, [numbers.get(id(p)) for p in rest])
+        if wrapper is None:
+            _move_paragraphs(pieces[-1], new, rest, target)
+            shape = target
+        else:
+            wrapper, shape = _move_wrapped(pieces[-1], new, wrapper, rest, target)
+        pieces.append(new)
+
+
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+
+
+def _flowing_equation_text(slide: Any) -> tuple[Any, Any]:
+    """The one text placeholder of a slide that pandoc wrapped in ``mc:AlternateContent``
+    (its text holds an equation), as a shape, and its wrapper; (None, None) otherwise."""
+    from pptx.shapes.shapetree import SlideShapeFactory
+
+    texts = [
+        s
+        for s in slide.placeholders
+        if s != slide.shapes.title and s.has_text_frame and s.text_frame.text.strip()
+    ]
+    wrappers = list(slide.shapes._spTree.iter(f"{MC}AlternateContent"))
+    if texts or len(wrappers) != 1:
+        return None, None
+    choice = wrappers[0].find(f"{MC}Choice")
+    sp = choice.find(qn("p:sp")) if choice is not None else None
+    if sp is None or sp.find(qn("p:txBody")) is None:
+        return None, None
+    return SlideShapeFactory(sp, slide.shapes), wrappers[0]
+
+
+def _move_wrapped(
+    source: Any, new: Any, wrapper: Any, paragraphs: list[Any], body: Any
+) -> tuple[Any, Any]:
+    """Move ``paragraphs`` to slide ``new`` in a copy of ``wrapper`` that takes the place of
+    its body placeholder ``body``; the copy, and its text shape."""
+    from pptx.shapes.shapetree import SlideShapeFactory
+
+    copied = copy.deepcopy(wrapper)
+    for sp in copied.iter(qn("p:sp")):
+        ph = sp.find(f"{qn('p:nvSpPr')}/{qn('p:nvPr')}/{qn('p:ph')}")
+        if ph is not None:
+            for key in ("type", "sz", "orient"):
+                ph.attrib.pop(key, None)
+            ph.set("idx", "1")
+        sp_pr = sp.find(qn("p:spPr"))
+        if sp_pr is not None:
+            for child in list(sp_pr):
+                sp_pr.remove(child)
+        tx_body = sp.find(qn("p:txBody"))
+        if tx_body is not None:
+            for old in tx_body.findall(qn("a:p")):
+                tx_body.remove(old)
+    body._element.addprevious(copied)
+    body._element.getparent().remove(body._element)
+    sp = copied.find(f"{MC}Choice").find(qn("p:sp"))
+    shape = SlideShapeFactory(sp, new.shapes)
+    tx_body = sp.find(qn("p:txBody"))
+    for p in paragraphs:
+        for el in p.iter():
+            for attr in _R_ATTRS:
+                if el.get(attr):
+                    el.set(attr, _relink(source.part, new.part, el.get(attr)))
+        tx_body.append(p)
+    fallback = copied.find(f"{MC}Fallback")
+    for fallback_body in fallback.iter(qn("p:txBody")) if fallback is not None else ():
+        if fallback_body.find(qn("a:p")) is None:
+            fallback_body.append(parse_xml(f"<a:p {nsdecls('a')}/>"))  # one is required
+    return copied, shape
+
+
+def _content_layout(prs: Any, slide: Any) -> Any:
+    for layout in prs.slide_layouts:
+        if layout.name == "Title and Content":
+            return layout
+    return slide.slide_layout
+
+
+def _level(p: Any) -> int:
+    p_pr = p.find(qn("a:pPr"))
+    return int(p_pr.get("lvl", "0")) if p_pr is not None else 0
+
+
+def _auto_number(p: Any) -> Any:
+    p_pr = p.find(qn("a:pPr"))
+    return p_pr.find(qn("a:buAutoNum")) if p_pr is not None else None
+
+
+def _numbers(paragraphs: list[Any]) -> list[int | None]:
+    """The number each numbered paragraph shows: a list goes on at its level until a
+    paragraph at that level or above without a number ends it."""
+    counters: dict[int, int] = {}
+    out: list[int | None] = []
+    for p in paragraphs:
+        level, auto = _level(p), _auto_number(p)
+        for deeper in [k for k in counters if k > level]:
+            del counters[deeper]
+        if auto is None:
+            counters.pop(level, None)
+            out.append(None)
+            continue
+        counters[level] = counters.get(level, int(auto.get("startAt", "1")) - 1) + 1
+        out.append(counters[level])
+    return out
+
+
+def _continue_numbering(paragraphs: list[Any], numbers: list[int | None]) -> None:
+    """On a continuation slide a numbered list goes on from where the slide before left it:
+    each of its runs of numbered paragraphs starts at its first one's number (every paragraph
+    of a run carries it, as PowerPoint needs to count them as one list)."""
+    first: dict[int, int] = {}
+    for p, number in zip(paragraphs, numbers, strict=True):
+        level = _level(p)
+        for deeper in [k for k in first if k > level]:
+            del first[deeper]
+        if number is None:
+            first.pop(level, None)
+            continue
+        start = first.setdefault(level, number)
+        auto = _auto_number(p)
+        if start != 1:
+            auto.set("startAt", str(start))
+        elif "startAt" in auto.attrib:
+            del auto.attrib["startAt"]
+
+
+def _height(paragraphs: list[Any], styles: Any, box: Any, scale: float) -> float:
+    return sum(
+        tx.paragraph_height_pt(p, styles, box, first=k == 0, scale=scale)
+        for k, p in enumerate(paragraphs)
+    )
+
+
+def _set_title(slide: Any, title: str) -> None:
+    shape = slide.shapes.title
+    if shape is None:
+        return
+    if not title.strip():
+        shape._element.getparent().remove(shape._element)  # no empty "Click to add title"
+        return
+    base = title[: -len(CONT)] if title.endswith(CONT) else title
+    shape.text_frame.text = base + CONT
+
+
+def _move_paragraphs(source: Any, target: Any, paragraphs: list[Any], shape: Any) -> None:
+    body = shape.text_frame._txBody
+    for old in body.findall(qn("a:p")):
+        body.remove(old)
+    for p in paragraphs:
+        for el in p.iter():
+            for attr in _R_ATTRS:
+                if el.get(attr):
+                    el.set(attr, _relink(source.part, target.part, el.get(attr)))
+        body.append(p)  # moves it
+
+
+def _relink(src: Any, dst: Any, r_id: str) -> str:
+    rel = src.rels.get(r_id)
+    if rel is None:
+        return r_id
+    if rel.is_external:
+        return str(dst.relate_to(rel.target_ref, rel.reltype, is_external=True))
+    return str(dst.relate_to(rel.target_part, rel.reltype))
+
+
+def shrink_to_fit(shape: Any) -> None:
+    """Set ``shape``'s text smaller, 10% at a time, until it fits (or at half its size)."""
+    room = tx.room_pt(shape) * FILL
+    if tx.frame_height_pt(shape) <= room:
+        return
+    styles = tx.level_styles(shape)
+    original: list[tuple[Any, float]] = []
+    for p in shape.text_frame._txBody.findall(qn("a:p")):
+        size = tx.paragraph_style(p, styles).size_pt
+        for run in [*p.findall(qn("a:r")), *p.findall(qn("a:fld")), *p.findall(qn("a:br"))]:
+            original.append((run, tx.run_size(run, size)))
+        end = p.find(qn("a:endParaRPr"))
+        if end is not None:
+            original.append((end, float(end.get("sz", 0)) / 100 or size))
+    for scale in SCALES:
+        for el, size in original:
+            r_pr = el if el.tag == qn("a:endParaRPr") else _r_pr(el)
+            r_pr.set("sz", str(max(100, round(size * scale * 100))))
+        if tx.frame_height_pt(shape) <= room:
+            return
+
+
+def _r_pr(run: Any) -> Any:
+    """The ``a:rPr`` of a run, field or line break, made if missing (it comes first)."""
+    r_pr = run.find(qn("a:rPr"))
+    if r_pr is None:
+        r_pr = parse_xml(f"<a:rPr {nsdecls('a')}/>")
+        run.insert(0, r_pr)
+    return r_pr

@@ -1,0 +1,88 @@
+"""pptx: each ``[n]`` on a slide a link to the Sources slide that lists entry n.
+
+A mark is found as verify finds it, by the one marker grammar
+(:func:`citeledger.document.grammar.split_markers`) in a run's text, never in a run set in a
+monospace typeface (code). Its run is split so the mark is a run of its own, with the same
+formatting, carrying a click action that jumps to the slide (``ppaction://hlinksldjump`` and a
+relationship to that slide, as PowerPoint writes an internal link). The mark's text stays
+``[n]`` as the reader sees and a screen reader reads it; the link's ScreenTip (``tooltip``)
+names the source, as an HTML mark's accessible name does. A cluster ``[2, 5]`` jumps to the
+slide of its first id. A run that already is a link to an address (a draft's own hyperlink)
+is left as it is.
+
+Text in tables is linked too; text in speaker notes is not (notes are not on a slide).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+from pptx.oxml.ns import qn
+
+from ..document.grammar import Marker, split_markers
+from ._pptx_text import is_monospace
+
+JUMP = "ppaction://hlinksldjump"
+
+
+def link_marks(slides: list[Any], targets: dict[int, Any], tooltips: dict[int, str]) -> int:
+    """Link every mark on ``slides`` whose number is a key of ``targets`` (number → slide);
+    how many were linked."""
+    linked = 0
+    for slide in slides:
+        for p in _paragraphs(slide):
+            for run in p.findall(qn("a:r")):
+                linked += _link_run(slide, run, targets, tooltips)
+    return linked
+
+
+def _paragraphs(slide: Any) -> list[Any]:
+    tree = slide.shapes._spTree
+    return list(tree.iter(qn("a:p")))
+
+
+def _existing_link(run: Any) -> Any:
+    r_pr = run.find(qn("a:rPr"))
+    return r_pr.find(qn("a:hlinkClick")) if r_pr is not None else None
+
+
+def _link_run(slide: Any, run: Any, targets: dict[int, Any], tooltips: dict[int, str]) -> int:
+    t = run.find(qn("a:t"))
+    text = t.text if t is not None and t.text else ""
+    if "[" not in text or is_monospace(run):
+        return 0
+    current = _existing_link(run)
+    if current is not None and current.get("action") != JUMP:
+        return 0  # the draft's own link: its text stays one link
+    pieces = split_markers(text)
+    if not any(_target(piece, targets) is not None for piece in pieces):
+        return 0
+    parent = run.getparent()
+    at = parent.index(run)
+    parent.remove(run)
+    linked = 0
+    for piece in pieces:
+        new = copy.deepcopy(run)
+        new.find(qn("a:t")).text = piece.text if isinstance(piece, Marker) else piece
+        r_pr = new.get_or_add_rPr()
+        for old in r_pr.findall(qn("a:hlinkClick")):
+            r_pr.remove(old)
+        number = _target(piece, targets)
+        if number is not None:
+            r_id = slide.part.relate_to(targets[number].part, RT.SLIDE)
+            click = r_pr.add_hlinkClick(r_id)
+            click.set("action", JUMP)
+            if tooltips.get(number):
+                click.set("tooltip", tooltips[number])
+            linked += 1
+        parent.insert(at, new)
+        at += 1
+    return linked
+
+
+def _target(piece: object, targets: dict[int, Any]) -> int | None:
+    if isinstance(piece, Marker) and piece.ids and piece.ids[0] in targets:
+        return piece.ids[0]
+    return None
