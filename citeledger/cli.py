@@ -18,12 +18,16 @@ import errno
 import os
 import signal
 import sys
-from typing import Any, TextIO
 
 from .commands._console import colour_wanted, paint
 from .commands._quick import run_quick
 from .errors import BadInput, CiteledgerError
 from .escape import terminal_text
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 def _typer_run(args: list[str]) -> Any:

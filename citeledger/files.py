@@ -36,12 +36,14 @@ import struct
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import CiteledgerError, DraftError, OutputError
 
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import zipfile
+    from typing import BinaryIO
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)

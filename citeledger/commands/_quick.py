@@ -41,9 +41,8 @@ def where_ledger(explicit: str | None, global_value: str | None) -> tuple[Path, 
 
 def list_lines(path: Path, why: str, as_json: bool) -> list[str]:
     """What ``citeledger list`` prints: ``[n] url  title  (k quotes)`` a source, or the JSON."""
-    from ..ledger.render import pick_sources  # the renderers are no cost of add and quote
-
-    sources = pick_sources(load_ledger(path, missing_ok=True), None)
+    # In id order, as ``render``'s pick_sources gives them: the renderers are no cost of a list.
+    sources = sorted(load_ledger(path, missing_ok=True).sources, key=lambda s: s.id)
     if as_json:
         return [json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False)]
     if not sources:

@@ -31,12 +31,12 @@ import os
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import BadInput
 from . import Ledger
 from .display import display_text
+from .light import record
 
 MAX_SLUG = 120
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -98,7 +98,7 @@ def fresh_pages(folder: Path, ledger: Ledger) -> tuple[dict[int, Path], list[Pat
     return found, stray
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Passage:
     text: str
     shared: float  # the share of the quote's words the passage holds, 0 to 1

@@ -22,13 +22,13 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
-from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import EvidenceError
 from .files import read_file, read_stream
+from .light import record
 
 # Far above any fetched page (the matcher handles 50 MB in seconds), low enough that a wrong
 # file (a disk image, a video) is refused before it fills memory.
@@ -43,7 +43,7 @@ _HTML_SUFFIXES = {".html", ".htm", ".xhtml", ".shtml"}
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evidence:
     text: str
     sha256: str

@@ -31,12 +31,12 @@ import os
 import re
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import EvidenceError
 from ..files import write_bytes
 from .files import make_folder, read_file
+from .light import field, record
 from .model import Ledger, Quote, Source
 from .quotes import found_in, normalize_for_match, page_form
 
@@ -131,7 +131,7 @@ def _store(folder: Path, digest: str, data: bytes) -> bool:
     return True
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Stored:
     """What the evidence folder holds under one digest. ``status``: ``ok``, ``missing``,
     ``altered`` (the bytes no longer hash to their name), ``invalid`` (the ledger names no
@@ -167,7 +167,7 @@ def read_stored(folder: Path, digest: str) -> Stored:
 # Rechecking quotes against the stored texts ---------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class QuoteCheck:
     """One quote rechecked against its stored text. ``status``: ``ok``, ``not-stored`` (the
     quote names no text: sources.py's quotes and those from before the trail), ``not-found``
@@ -226,7 +226,7 @@ def recheck_stored(ledger: Ledger, ids: Iterable[int] | None = None) -> list[Quo
 # Copying texts along with a merged ledger ----------------------------------------------------
 
 
-@dataclass
+@record
 class Copied:
     """What :func:`copy_texts` did: files written, and the digests it could not copy (with
     the status of the other folder's file), which ``recheck`` will then report."""
