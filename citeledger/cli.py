@@ -148,7 +148,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"argument {bad} is not valid UTF-8 text",
                 hint="pass file names and text as UTF-8; check the shell's locale",
             )
-        code = 0 if run_quick(args) else _typer_run(args)
+        code = run_quick(args)
+        if code is None:
+            code = _typer_run(args)
     except SystemExit:
         # click meets a closed pipe itself where it prints (help, usage) and exits 1; the run
         # ends the same way as one that met it in a command.

@@ -28,7 +28,6 @@ distance).
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from collections import Counter
 from pathlib import Path
@@ -36,12 +35,12 @@ from pathlib import Path
 from ..errors import BadInput
 from . import Ledger
 from .display import display_text
-from .light import record
+from .light import pattern, record
 
 MAX_SLUG = 120
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-_NOT_SLUG = re.compile(r"[^A-Za-z0-9]+")
-_WORD = re.compile(r"\w+")
+_SCHEME = pattern(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_NOT_SLUG = pattern(r"[^A-Za-z0-9]+")
+_WORD = pattern(r"\w+")
 PROBED = 12
 COUNT_CAP = 10_000
 CANDIDATES = 32
