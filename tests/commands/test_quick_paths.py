@@ -240,3 +240,17 @@ def test_quick_list_and_quote_say_and_exit_as_the_typer_command(
     assert (tmp_path / "ledger.json").read_text(encoding="utf-8") == before
     if args[:2] == ["list", "--json"]:
         assert [s["id"] for s in json.loads(quick.out)] == [1, 2, 3]
+
+
+def test_printed_ascii_skips_the_terminal_pattern_and_escapes_the_same() -> None:
+    """``terminal_text`` returns printable ASCII as it is without compiling its pattern; every
+    ASCII control but new line and tab is still escaped, alone or among other text."""
+    from citeledger import escape
+
+    pattern = escape._terminal_hidden()
+    for code in range(128):
+        for text in (chr(code), f"a{chr(code)}b\n", f"\t{chr(code)}"):
+            expected = pattern.sub(escape._escaped, text)
+            assert escape.terminal_text(text) == expected, repr(text)
+    assert escape.terminal_text("[1] https://example.org/a\n") == "[1] https://example.org/a\n"
+    assert escape.terminal_text("\x1b[2J") == "\\u001b[2J"
