@@ -64,6 +64,7 @@ _LINE_BREAK_HYPHEN = pattern(
 )
 # In a quote: letters side by side, or a hyphen (with or without a space after it) or a space
 # between two (a soft hyphen at a line's end leaves ``unen capsulated`` to a copy).
+_ASCII_WORD = pattern(r"\w")
 _QUOTE_JOIN = pattern(r"(?<=[^\W\d_])(?:- ?| )?(?=[^\W\d_])")
 # A hyphen at a quote's very start (before a letter) or end (after one).
 _EDGE_HYPHEN_START = pattern(r"- ?(?=[^\W\d_])")
@@ -141,7 +142,10 @@ def word_count(text: str) -> int:
     """Words for the minimum-length rule: runs of letters/digits outside CJK scripts count one
     each, and every two CJK characters count one (Chinese and Japanese prose has no spaces)."""
     text = text or ""
-    # Compiled here, not at import: the astral-plane classes cost start-up that `add` never uses.
+    if text.isascii():  # no CJK: a word is a token holding a letter or digit (or _)
+        return sum(1 for token in text.split() if _ASCII_WORD.search(token))
+    # Compiled here, not at import: the astral-plane classes cost start-up that `add` never uses
+    # (and a quote of ASCII text: compiling them is half of Python's own start).
     cjk = re.compile(f"[{_CJK_RANGES}]")
     wordish = re.compile(rf"[^\W{_CJK_RANGES}]+")
     return sum(1 for token in text.split() if wordish.search(token)) + len(cjk.findall(text)) // 2
