@@ -71,6 +71,8 @@ else:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def _build(cls, frozen):
+        if any(hasattr(base, "__record_fields__") for base in cls.__mro__[1:]):
+            raise TypeError(f"{cls.__name__}: a record does not inherit another record's fields")
         names = [
             name
             for name, kind in cls.__dict__.get("__annotations__", {}).items()

@@ -138,3 +138,11 @@ def test_word_count_of_ascii_text_counts_as_the_cjk_rule_without_compiling_it(
     assert [quotes.word_count(t) for t in texts] == [by_rule(t) for t in texts]
     assert not [p for p in compiled if quotes._CJK_RANGES in str(p)]
     assert quotes.word_count("漢字漢字 ok") == by_rule("漢字漢字 ok") == 3
+
+
+def test_a_record_refuses_to_inherit_fields_it_would_not_write() -> None:
+    with pytest.raises(TypeError, match="does not inherit"):
+
+        @record
+        class More(Plain):
+            extra: int = 0
