@@ -7,6 +7,8 @@ the least a call can cost, as ratios measured side by side.
   ``python -c pass`` (target: at most 1.5x, sources.py's cost);
 - ``citeledger verify`` of a one-page draft against ``python -c pass`` plus ``pandoc -t json``
   on it, one after the other (target: at most 1.5x);
+- ``python -c "import re"`` against ``python -c pass``: the floor of any console script pip
+  writes, which imports ``re`` before the program's own first line;
 - through the MCP server (``citeledger mcp``, started once, as an agent's host starts it):
   ``verify`` against ``pandoc -t json`` alone (target: at most 1.5x) and ``add`` against
   ``python -c pass``.
@@ -166,6 +168,15 @@ def main() -> None:
                     fn()
                     into.append(time.perf_counter() - started)
             _line(f"citeledger {name}", statistics.median(b), statistics.median(o))
+        # The floor of any console script pip writes: it imports re before citeledger's first line.
+        python, floor = [sys.executable, "-c", "pass"], [sys.executable, "-c", "import re"]
+        b, o = [], []
+        for _ in range(args.runs):
+            for argv, into in ((python, b), (floor, o)):
+                started = time.perf_counter()
+                _run(argv, work)
+                into.append(time.perf_counter() - started)
+        _line("import re (script's floor)", statistics.median(b), statistics.median(o))
         seen = mcp_seconds(work, draft, args.runs)
         med = {k: statistics.median(v) for k, v in seen.items()}
         _line("mcp verify (vs pandoc)", med["pandoc"], med["verify"])

@@ -18,12 +18,16 @@ import errno
 import os
 import signal
 import sys
-from typing import Any, TextIO
 
 from .commands._console import colour_wanted, paint
 from .commands._quick import run_quick
 from .errors import BadInput, CiteledgerError
 from .escape import terminal_text
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 def _typer_run(args: list[str]) -> Any:
@@ -144,7 +148,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"argument {bad} is not valid UTF-8 text",
                 hint="pass file names and text as UTF-8; check the shell's locale",
             )
-        code = 0 if run_quick(args) else _typer_run(args)
+        code = run_quick(args)
+        if code is None:
+            code = _typer_run(args)
     except SystemExit:
         # click meets a closed pipe itself where it prints (help, usage) and exits 1; the run
         # ends the same way as one that met it in a command.

@@ -19,11 +19,13 @@ not at all. Standard library only; the ledger core uses it too.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from urllib.parse import quote
 
 # Markdown and the HTML a markdown reader passes through --------------------------------------
+
 
 # The ASCII punctuation that starts markup inside a line in pandoc's markdown, CommonMark or GFM
 # (links, images and footnotes open with "[", raw HTML with "<", entities with "&...;", code, math,
@@ -34,14 +36,18 @@ from urllib.parse import quote
 # pairs with the next one, also on the next line, so an entry whose title opens a quote would
 # swallow the next entry into a Quoted element. Escaped, pandoc keeps the straight quote as
 # written. An apostrophe inside a word (``don't``) is never a quote, and stays as it is.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>$^~@\"]|&(?=#?[A-Za-z0-9]+;)|'(?!(?<=\w')\w))")
+# Each pattern here is compiled on first use (functools.cache): every command imports this
+# module to print, and a compile is start-up time whether the pattern is used or not.
+@functools.cache
+def _md_special() -> re.Pattern[str]:
+    return re.compile(r"([\\`*_\[\]<>$^~@\"]|&(?=#?[A-Za-z0-9]+;)|'(?!(?<=\w')\w))")
 
 
 def markdown_text(text: str) -> str:
     """``text`` as markdown that shows exactly that text: no link, image, tag or entity can
     start in it (``<img onerror=...>``, ``[x](javascript:...)``, ``![](tracker)``, ``&lt;``),
     and no quote of it pairs with a quote of the next line."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    return _md_special().sub(r"\\\1", text)
 
 
 # HTML -----------------------------------------------------------------------------------------
@@ -61,13 +67,16 @@ def html_text(text: str) -> str:
 
 # The terminal ---------------------------------------------------------------------------------
 
+
 # Also what is invisible yet changes what a reader copies or a program reads: the zero-width
 # space, word joiner, invisible operators and BOM, and the tag characters (U+E0000-E007F) that
 # smuggle hidden ASCII. The zero-width (non-)joiners stay: Persian and emoji need them.
-_TERMINAL_HIDDEN = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f]"
-)
+@functools.cache
+def _terminal_hidden() -> re.Pattern[str]:
+    return re.compile(
+        "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
+        "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f]"
+    )
 
 
 def terminal_text(text: str) -> str:
@@ -75,9 +84,13 @@ def terminal_text(text: str) -> str:
     control characters, bidirectional controls and lone surrogates are shown as ``\\uNNNN``
     instead of being obeyed; new lines and tabs stay. The form is JSON's own escape, so JSON
     printed through here stays valid."""
-    if not _TERMINAL_HIDDEN.search(text):
+    # Printable ASCII (new lines and tabs aside) holds none of them: no pattern needed.
+    if text.isascii() and text.replace("\n", "").replace("\t", "").isprintable():
         return text
-    return _TERMINAL_HIDDEN.sub(_escaped, text)
+    hidden = _terminal_hidden()
+    if not hidden.search(text):
+        return text
+    return hidden.sub(_escaped, text)
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -248,7 +261,9 @@ def org_text(text: str) -> str:
     return "".join(out)
 
 
-_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+@functools.cache
+def _ascii_punct() -> re.Pattern[str]:
+    return re.compile(r"([!-/:-@\[-`{-~])")
 
 
 def punctuation_escaped(text: str) -> str:
@@ -256,7 +271,7 @@ def punctuation_escaped(text: str) -> str:
     be escaped, so no role, reference, substitution or bare ``scheme:`` link can start in the
     text; CommonMark lets any punctuation be, and Obsidian honours it for ``#tags``,
     ``==highlights==``, ``%%comments%%`` and ``[[links]]`` alike."""
-    return _ASCII_PUNCT.sub(r"\\\1", text)
+    return _ascii_punct().sub(r"\\\1", text)
 
 
 # typst -----------------------------------------------------------------------------------------

@@ -32,16 +32,16 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import struct
-import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import CiteledgerError, DraftError, OutputError
 
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import zipfile
+    from typing import BinaryIO
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
@@ -421,7 +421,7 @@ MAX_TOTAL = 1 << 30  # 1 GiB
 BOMB_SIZE = 16 << 20  # 16 MiB
 BOMB_RATIO = 100
 _STEP = 1 << 20
-_LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature, ..., file name length, extra length
+_LOCAL_HEADER = "<4s22xHH"  # signature, ..., file name length, extra length
 _HINT_HOSTILE = "do not open it elsewhere either; get the document again from whoever made it"
 
 
@@ -469,14 +469,18 @@ def check_archive(path: str | Path) -> None:
 def _inflates_past(handle: BinaryIO, info: zipfile.ZipInfo) -> bool:
     """Whether the member's deflate stream gives more than its declared size (inflating at
     most one step past it). A member too broken to read is left to the reader to report."""
+    import struct  # here, as zipfile: loaded by zipfile already, by no other run
+    import zlib
+
+    local = struct.Struct(_LOCAL_HEADER)
     handle.seek(info.header_offset)
-    header = handle.read(_LOCAL_HEADER.size)
-    if len(header) < _LOCAL_HEADER.size:
+    header = handle.read(local.size)
+    if len(header) < local.size:
         return False
-    signature, name_len, extra_len = _LOCAL_HEADER.unpack(header)
+    signature, name_len, extra_len = local.unpack(header)
     if signature != b"PK\x03\x04":
         return False
-    handle.seek(info.header_offset + _LOCAL_HEADER.size + name_len + extra_len)
+    handle.seek(info.header_offset + local.size + name_len + extra_len)
     inflater = zlib.decompressobj(-zlib.MAX_WBITS)
     left, produced = info.compress_size, 0
     try:

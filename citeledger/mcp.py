@@ -67,9 +67,12 @@ def run_verb(args: list[str], stdin: str | None = None, parse_json: bool = False
     code, failure = 0, None
     with redirect_stdout(out), redirect_stderr(err), _stdin_text(stdin):
         try:
-            if not run_quick(args):
+            quick = run_quick(args)  # the exit code, or None for a form typer runs
+            if quick is None:
                 returned = app_for(args)(args=args, prog_name="citeledger", standalone_mode=False)
                 code = returned if isinstance(returned, int) else 0
+            else:
+                code = quick
         except CiteledgerError as exc:
             code, failure = exc.exit_code, exc
         except Exception as exc:  # click's usage errors: duck-typed, typer vendors click

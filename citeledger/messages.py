@@ -9,11 +9,27 @@ drops the lines.
 from __future__ import annotations
 
 import sys
-from typing import Protocol
+
+# ``typing`` loads only for a run that asks for ``Say`` (a build, a filter): a quick verb
+# imports this module for :func:`to_stderr` alone. Type checkers read this name as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Say(Protocol):
+        def __call__(self, line: str, /) -> None: ...
 
 
-class Say(Protocol):
-    def __call__(self, line: str, /) -> None: ...
+def __getattr__(name: str) -> object:
+    if name != "Say":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from typing import Protocol
+
+    class Say(Protocol):  # the protocol above, made on first use
+        def __call__(self, line: str, /) -> None: ...
+
+    globals()["Say"] = Say
+    return Say
 
 
 def to_stderr(line: str) -> None:

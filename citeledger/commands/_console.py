@@ -14,18 +14,23 @@ render ANSI want. Colour is added by the CLI's output stream after
 :func:`citeledger.escape.terminal_text` made the line inert, and only around those fixed words:
 text from the web never produces an escape sequence.
 
-Standard library only: ``citeledger add`` imports it at start-up.
+Standard library and the ledger core only: ``citeledger add`` imports it at start-up.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TextIO
 
-from ..messages import Say
+from ..ledger.light import pattern, record
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import TextIO
+
+    from ..messages import Say
 
 QUIET, NORMAL, VERBOSE = -1, 0, 1
 
@@ -33,17 +38,17 @@ _RED, _YELLOW, _GREEN, _BOLD_RED = "\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[1;3
 _RESET = "\x1b[0m"
 # The word that carries a line's verdict, at the start of the line, and its colour.
 _PAINTED = (
-    (re.compile(r"^FAIL(?=[: ])", re.M), _BOLD_RED),
-    (re.compile(r"^warn(?=:)", re.M), _YELLOW),
-    (re.compile(r"^citations OK$", re.M), _GREEN),
-    (re.compile(r"^verification failed$", re.M), _BOLD_RED),
+    (pattern(r"^FAIL(?=[: ])", re.M), _BOLD_RED),
+    (pattern(r"^warn(?=:)", re.M), _YELLOW),
+    (pattern(r"^citations OK$", re.M), _GREEN),
+    (pattern(r"^verification failed$", re.M), _BOLD_RED),
 )
 _PREFIXED = (
-    (re.compile(r"^(citeledger: )(error)(?=:)", re.M), _RED),
-    (re.compile(r"^(citeledger: )(warning)(?=:)", re.M), _YELLOW),
+    (pattern(r"^(citeledger: )(error)(?=:)", re.M), _RED),
+    (pattern(r"^(citeledger: )(warning)(?=:)", re.M), _YELLOW),
 )
 # A grouped finding: a message that ends in a list of several ids (then its fix).
-_GROUPED = re.compile(r"^((?:warn|info): .*?: )(\[\d+\](?:, \[\d+\])+)( \u2014 fix: .*)?$")
+_GROUPED = pattern(r"^((?:warn|info): .*?: )(\[\d+\](?:, \[\d+\])+)( \u2014 fix: .*)?$")
 
 
 def colour_wanted(stream: TextIO) -> bool:
@@ -64,10 +69,10 @@ def colour_wanted(stream: TextIO) -> bool:
 
 def paint(text: str) -> str:
     """``text`` with its verdict words coloured; ``text`` must already be terminal-safe."""
-    for pattern, colour in _PAINTED:
-        text = pattern.sub(f"{colour}\\g<0>{_RESET}", text)
-    for pattern, colour in _PREFIXED:
-        text = pattern.sub(f"\\g<1>{colour}\\g<2>{_RESET}", text)
+    for words, colour in _PAINTED:
+        text = words.sub(f"{colour}\\g<0>{_RESET}", text)
+    for words, colour in _PREFIXED:
+        text = words.sub(f"\\g<1>{colour}\\g<2>{_RESET}", text)
     return text
 
 
@@ -96,7 +101,7 @@ def shown_all(lines: Iterable[str], level: int, *, strict: bool = False) -> list
     return [out for line in lines for out in shown(line, level, strict=strict)]
 
 
-@dataclass
+@record
 class Sink:
     """A :class:`~citeledger.messages.Say` that passes on what ``level`` shows."""
 

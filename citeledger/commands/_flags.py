@@ -16,17 +16,10 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from ..messages import to_stderr
-from ..options import OPTIONS, Option, Options, flag_help, parse_values
-from ..options.project import Project, load_project
-from ..options.trust import project_vouches
+from ..options import flag_help
+from ._flag_options import flagged, options_from_flags
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def flagged(command: str) -> list[Option]:
-    """The options ``command`` takes as flags; ``config`` shows what any of them would do."""
-    return [o for o in OPTIONS if command in o.commands or command == "config"]
 
 
 def with_flags(command: str) -> Callable[[F], F]:
@@ -63,28 +56,10 @@ def with_flags(command: str) -> Callable[[F], F]:
                 value = kwargs.pop(o.field)
                 if value is not None and value is not False:
                     given[o.key] = value
-            under = _project_options(load_project())
-            parsed = Options(beneath=under if under.given else None)
-            parsed = parsed.updated(parse_values(given, lambda o: o.flag))
-            return func(*args, options=parsed, **kwargs)
+            return func(*args, options=options_from_flags(given), **kwargs)
 
         wrapper.__signature__ = signature.replace(parameters=[*kept, *added])  # type: ignore[attr-defined]
         wrapper.__annotations__ = annotations
         return wrapper  # type: ignore[return-value]
 
     return decorate
-
-
-def _project_options(project: Project) -> Options:
-    """The project file's options; its ``trust-draft`` only when the file may vouch for drafts
-    (:func:`~citeledger.options.trust.project_vouches`: inside the repository being built)."""
-    under = project.options
-    if not under.trust_draft or project_vouches(project.path):
-        return under
-    to_stderr(
-        f"warn: {project.path}: trust-draft ignored: the project file is not inside the "
-        "repository being built (pass --trust-draft to trust the draft)"
-    )
-    return Options().updated(
-        {k: getattr(under, k.replace("-", "_")) for k in under.given - {"trust-draft"}}
-    )

@@ -41,9 +41,8 @@ def where_ledger(explicit: str | None, global_value: str | None) -> tuple[Path, 
 
 def list_lines(path: Path, why: str, as_json: bool) -> list[str]:
     """What ``citeledger list`` prints: ``[n] url  title  (k quotes)`` a source, or the JSON."""
-    from ..ledger.render import pick_sources  # the renderers are no cost of add and quote
-
-    sources = pick_sources(load_ledger(path, missing_ok=True), None)
+    # In id order, as ``render``'s pick_sources gives them: the renderers are no cost of a list.
+    sources = sorted(load_ledger(path, missing_ok=True).sources, key=lambda s: s.id)
     if as_json:
         return [json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False)]
     if not sources:
@@ -58,20 +57,23 @@ def list_lines(path: Path, why: str, as_json: bool) -> list[str]:
     return lines
 
 
-def _split(args: list[str]) -> tuple[str | None, str, list[str]] | None:
-    """The ledger given before the verb, the verb and its words; None for a form this module
-    leaves to typer."""
+def _split(args: list[str]) -> tuple[str | None, set[str], str, list[str]] | None:
+    """The ledger given before the verb, the other group flags given, the verb and its words;
+    None for a form this module leaves to typer."""
     global_ledger = None
+    flags: set[str] = set()
     words = list(args)
     while words and words[0].startswith("-"):
         flag = words.pop(0)
         if flag == "--ledger" and words and not words[0].startswith("-"):
             global_ledger = words.pop(0)
-        elif flag not in _GLOBAL_FLAGS:
+        elif flag in _GLOBAL_FLAGS:
+            flags.add(flag)
+        else:
             return None
     if not words:
         return None
-    return global_ledger, words[0], words[1:]
+    return global_ledger, flags, words[0], words[1:]
 
 
 # Each quick verb's flags: those that take one value (the last given wins, as in click), those
@@ -114,15 +116,26 @@ def _last(given: dict[str, list[str]], flag: str) -> str | None:
     return values[-1] if values else None
 
 
-def run_quick(args: list[str]) -> bool:
-    """Run ``args`` here when this module knows every word of them; False leaves them to typer.
-    Errors are raised as the typer command raises them (the CLI's edge prints them)."""
+def run_quick(args: list[str]) -> int | None:
+    """Run ``args`` here when this module knows every word of them and return the exit code;
+    None leaves them to typer. Errors are raised as the typer command raises them (the CLI's
+    edge prints them)."""
     split = _split(args)
     if split is None:
-        return False
-    global_ledger, verb, words = split
+        return None
+    global_ledger, flags, verb, words = split
+    if verb == "verify":
+        from ._quick_verify import quick_verify
+
+        quiet = bool(flags & {"-q", "--quiet"})
+        return quick_verify(words, global_ledger, quiet, bool(flags & {"-v", "--verbose"}))
     if verb not in _FLAGS:
-        return False
+        return None
+    return 0 if _run_verb(verb, words, global_ledger) else None
+
+
+def _run_verb(verb: str, words: list[str], global_ledger: str | None) -> bool:
+    """``add``, ``quote`` or ``list`` with ``words``; False for a form left to typer."""
     parsed = _parse(verb, words)
     if parsed is None:
         return False

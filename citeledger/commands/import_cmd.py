@@ -28,7 +28,7 @@ from ..options import Options
 from ._common import echo, flag, global_ledger, read_text_input, warn
 from ._console import NORMAL
 from ._flags import with_flags
-from .verify_cmd import _print, verify_file
+from ._verify_run import print_reports, verify_file
 
 _FROM_HELP = "The answer's shape: " + ", ".join(SHAPES) + " (default auto)."
 _OUT_HELP = "The draft to write (default: beside the answer, ANSWER.md or ANSWER.cited.md)."
@@ -85,7 +85,7 @@ def import_command(
     quotes = f", {done.quotes_added} provider quote(s) added" if done.quotes_added else ""
     echo(f"wrote {target}: {len(done.ids)} source(s) cited, {len(done.new)} new{quotes}")
     report = verify_file(str(target), None, [], options, {}, Pipeline())
-    _print([report], "text", NORMAL)
+    print_reports([report], "text", NORMAL)
     if report.failed:
         raise typer.Exit(1)
 

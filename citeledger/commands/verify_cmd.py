@@ -26,31 +26,20 @@ Pandoc and the verifier load inside the command: ``citeledger add`` must not pay
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from .. import formats
 from ..document.pipeline import Pipeline  # light: typer reads the annotation
-from ..errors import BadInput, DraftError
-from ..ledger import Ledger, load_ledger, resolve_ledger_path
-from ..messages import to_stderr
 from ..options import Options
-from ..options.project import load_project
-from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger, verbosity
-from ._console import VERBOSE, shown_all
+from ._common import FromOpt, MetaOpt, QuietOpt, VerboseOpt, flag, global_ledger
 from ._flags import with_flags
 from ._pipeline import with_pipeline
-from ._support import judge_progress, load_support_judge, support_options
+from ._verify_run import OUTPUT_FORMATS, print_reports, run_verify, verify_file
 
-if TYPE_CHECKING:
-    from ..verify import Report
-    from ..verify.support.judge import Judge, Progress
+# audit and import run one file and print its report as verify does.
+__all__ = ["print_reports", "register", "verify_file"]
 
-_OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 _FORMAT_HELP = "Findings as text lines, JSON, GitHub Actions workflow commands or SARIF 2.1.0."
 
 
@@ -69,7 +58,7 @@ def verify_command(
     from_format: FromOpt = None,
     metadata: MetaOpt = None,
     output_format: Annotated[
-        str, flag("--format", "|".join(_OUTPUT_FORMATS), _FORMAT_HELP)
+        str, flag("--format", "|".join(OUTPUT_FORMATS), _FORMAT_HELP)
     ] = "text",
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
@@ -81,141 +70,20 @@ def verify_command(
     (a citeledger: map) apply too; flags win over them. The filters (-F, -L), defaults (-d)
     and citeproc (-C) run as convert runs them, so the gate sees the document the build
     places."""
-    if output_format not in _OUTPUT_FORMATS:
-        raise BadInput(
-            f"--format {output_format}: not one of {', '.join(_OUTPUT_FORMATS)}",
-            hint=f"choose {', '.join(_OUTPUT_FORMATS[:-1])} or {_OUTPUT_FORMATS[-1]}",
-        )
-    level = verbosity(ctx, quiet, verbose)
-    files = files or _project_drafts()
-    for file in files:
-        if not Path(file).is_file():
-            raise DraftError(f"no such draft: {file}", hint="check the path")
-    options = support_options(global_ledger(ctx, options))
-    judge = load_support_judge(options)
-    ledgers: dict[Path, Ledger] = {}
-    meta = metadata or []
-    with judge_progress(judge, level) as progress:
-        reports = [
-            verify_file(file, from_format, meta, options, ledgers, pipeline, judge, progress)
-            for file in files
-        ]
-    _print(reports, output_format, level)
-    if any(report.failed for report in reports):
-        raise typer.Exit(1)
-
-
-def _project_drafts() -> list[str]:
-    """The files the project file's ``drafts`` globs match, as paths from here."""
-    import os
-
-    project = load_project()
-    if not project.drafts:
-        where = f"the project file {project.path} has" if project.path else "no project file has"
-        raise BadInput(
-            f"no FILE given, and {where} no drafts",
-            hint='give the drafts to check, or write drafts = ["drafts/*.md"] in citeledger.toml',
-        )
-    found = project.draft_files()
-    if not found:
-        raise DraftError(
-            f"the drafts of {project.path} ({', '.join(project.drafts)}) match no file",
-            hint="check the globs: they are relative to the project file's folder",
-        )
-    return [os.path.relpath(path) for path in found]
-
-
-def verify_file(
-    file: str,
-    from_format: str | None,
-    metadata: list[str],
-    options: Options,
-    ledgers: dict[Path, Ledger],
-    pipeline: Pipeline,
-    judge: Judge | None = None,
-    progress: Progress | None = None,
-) -> Report:
-    """One draft read and verified against the ledger its options name (``audit`` too)."""
-    from ..document.draft import open_draft
-    from ..document.pandoc_writes import check_pandoc_writes
-    from ..document.readers import unwrap_slides
-    from ..files import Guard
-    from ..options.trust import front_options
-    from ..verify import verify
-
-    # What pandoc itself would write while it reads the draft (a defaults file's log-file)
-    # never lands on the draft or the ledger.
-    guard = Guard([(Path(file), "the draft")])
-    guard.protect(resolve_ledger_path(options.effective().ledger), "the ledger")
-    check_pandoc_writes(guard, pipeline.reading_args(Path(file)))
-
-    draft = open_draft(Path(file), from_format=from_format, pipeline=pipeline, name=file)
-    draft.vet(options, to_stderr, builds=False)
-    fmt, doc = draft.format, draft.tree
-    if formats.family(fmt) == "html":
-        unwrap_slides(doc)
-    if metadata:
-        from ..options.meta_args import meta_entries
-
-        doc.setdefault("meta", {}).update(meta_entries(metadata))
-    doc = pipeline.resolve_citations(doc, draft.path)
-    options = front_options(doc.get("meta", {}), options, to_stderr)
-    ledger_path = resolve_ledger_path(options.ledger)
-    if ledger_path not in ledgers:
-        ledgers[ledger_path] = load_ledger(ledger_path, missing_ok=True)
-    report = verify(
-        doc,
-        ledgers[ledger_path],
-        options,
-        source_name=file,
-        source_text=draft.text,
-        judge=judge,
-        progress=progress,
+    quiet, verbose = global_verbosity(ctx, quiet, verbose)
+    options = global_ledger(ctx, options)
+    code = run_verify(
+        files, from_format, metadata or [], output_format, quiet, verbose, options, pipeline
     )
-    if formats.family(fmt) == "pptx":
-        from ..document.deck_reading import unreadable_slides
-        from ..verify.checks import unreadable_slide_findings
-
-        report.findings[:0] = unreadable_slide_findings(unreadable_slides(draft.path), file)
-    return report
+    if code:
+        raise typer.Exit(code)
 
 
-def _print(reports: list[Report], output_format: str, level: int) -> None:
-    """The text lines (one file: exactly sources.py's; several: each file's lines, its stats
-    line named, then one verdict), or the machine form on stdout and the verdict on stderr.
-    ``level`` (quiet, normal, verbose) says which text lines show."""
-    failed = any(report.failed for report in reports)
-    verdict = "verification failed" if failed else "citations OK"
-    if output_format == "text":
-        verbose = level >= VERBOSE
-        lines = reports[0].lines(verbose=verbose) if len(reports) == 1 else []
-        if len(reports) > 1:
-            for report in reports:
-                lines += report.lines(named=True, verbose=verbose)[:-1]
-            lines.append(verdict)
-        strict = any(report.strict for report in reports)
-        for line in shown_all(lines, level, strict=strict):
-            print(line, file=sys.stderr if line.startswith("FAIL:") else sys.stdout, flush=True)
-        return
-    if output_format == "json":
-        data = [r.to_dict() for r in reports]
-        sys.stdout.write(
-            json.dumps(data[0] if len(data) == 1 else data, ensure_ascii=False, indent=2)
-        )
-        sys.stdout.write("\n")
-    elif output_format == "github":
-        from ..verify.ci_formats import github_commands
-
-        for command in github_commands(reports):
-            print(command)
-    else:
-        from .. import __version__
-        from ..verify.ci_formats import sarif_log
-
-        sarif = sarif_log(reports, __version__)
-        sys.stdout.write(json.dumps(sarif, ensure_ascii=False, indent=2) + "\n")
-    sys.stdout.flush()
-    print(verdict, file=sys.stderr)
+def global_verbosity(ctx: typer.Context, quiet: bool, verbose: bool) -> tuple[bool, bool]:
+    """The verb's -q/-v, or the ones given before the verb."""
+    root = ctx.find_root()
+    params = (root.params or {}) if root is not None else {}
+    return quiet or bool(params.get("quiet")), verbose or bool(params.get("verbose"))
 
 
 def register(app: typer.Typer) -> None:

@@ -7,8 +7,6 @@ the other way round.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .model import SCHEMA_VERSION, Ledger, Quote, Source, today
 from .quotes import normalize_for_match, quote_in_text, word_count
 from .store import (
@@ -21,7 +19,11 @@ from .store import (
 )
 from .urls import normalize_url
 
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .render import STYLES, render_block
 
 

@@ -11,13 +11,13 @@ differs, so the agent can copy the page's real words instead of guessing again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import BadInput, EvidenceError, QuoteNotFound
 from .drift import nearest_passage
 from .evidence_pages import Evidence, read_evidence
 from .evidence_store import evidence_dir, read_stored, store_text
+from .light import record
 from .model import Quote, Source, today
 from .quotes import MIN_WORDS, quote_in_text, word_count
 from .store import load_ledger, transaction
@@ -28,7 +28,7 @@ MAX_QUOTE = 4_000
 _DIFFS_SHOWN = 3
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Attached:
     """What :func:`attach_quote` did: the source's id, how many quotes it holds now, whether
     this one was new (the same text is stored once), and where the page came from."""

@@ -19,11 +19,13 @@ set it is the title alone, so a Sources entry of such a source reads as it alway
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from typing import Any
-
 from .display import display_text
+from .light import pattern, record
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME_PARTS = ("family", "given", "literal", "non-dropping-particle", "dropping-particle", "suffix")
 MAX_NAMES = 100
@@ -38,15 +40,15 @@ MAX_ISSUED_SHOWN = 64
 # A part of pandoc's citation-key grammar: a letter, digit or _ first, then word characters and
 # the punctuation Zotero, Better BibTeX and JabRef keys use. The key is written unescaped as a
 # BibTeX key and inside LaTeX's \cite, so nothing LaTeX or BibTeX reads as markup (``,{}%#~$&``).
-KEY_RE = re.compile(r"[A-Za-z0-9_][\w:.+?/-]*")
-ISSUED_RE = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+KEY_RE = pattern(r"[A-Za-z0-9_][\w:.+?/-]*")
+ISSUED_RE = pattern(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 # The keys citeledger makes for sources the library gave none: never stored as a key.
-GENERATED_KEY = re.compile(r"source([0-9]{1,6})")
+GENERATED_KEY = pattern(r"source([0-9]{1,6})")
 
 Names = list[dict[str, str]]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Details:
     """The optional fields of one source, as ``add`` or a library item gives them."""
 

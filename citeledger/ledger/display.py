@@ -7,12 +7,12 @@ sits below the model and the bibliography fields alike, since both show such tex
 
 from __future__ import annotations
 
-import re
+from .light import pattern
 
 # What no output may show: C0 and C1 controls and DEL (XML cannot hold them, a terminal obeys
 # them), noncharacters and lone surrogates, and the bidirectional controls that make a reader
 # see other text than is there. Zero-width joiners stay: scripts need them.
-_HIDDEN_RE = re.compile(
+_HIDDEN_RE = pattern(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
     "\ud800-\udfff\ufffe\uffff]"
 )

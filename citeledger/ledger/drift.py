@@ -28,20 +28,19 @@ distance).
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import BadInput
 from . import Ledger
 from .display import display_text
+from .light import pattern, record
 
 MAX_SLUG = 120
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-_NOT_SLUG = re.compile(r"[^A-Za-z0-9]+")
-_WORD = re.compile(r"\w+")
+_SCHEME = pattern(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_NOT_SLUG = pattern(r"[^A-Za-z0-9]+")
+_WORD = pattern(r"\w+")
 PROBED = 12
 COUNT_CAP = 10_000
 CANDIDATES = 32
@@ -98,7 +97,7 @@ def fresh_pages(folder: Path, ledger: Ledger) -> tuple[dict[int, Path], list[Pat
     return found, stray
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Passage:
     text: str
     shared: float  # the share of the quote's words the passage holds, 0 to 1

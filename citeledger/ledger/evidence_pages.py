@@ -19,31 +19,33 @@ evidence a quote was checked against.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sys
-from dataclasses import dataclass
-from html import unescape
 from pathlib import Path
-from typing import BinaryIO
 
 from ..errors import EvidenceError
 from .files import read_file, read_stream
+from .light import pattern, record, sha256_hex
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # Far above any fetched page (the matcher handles 50 MB in seconds), low enough that a wrong
 # file (a disk image, a video) is refused before it fills memory.
 MAX_BYTES = 200 * 1024 * 1024
 
-_HTML_START = re.compile(
+_HTML_START = pattern(
     rb"^(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|\?xml)",
     re.IGNORECASE | re.DOTALL,
 )
-_HTML_ANYWHERE = re.compile(rb"<(?:html|body)[\s>]", re.IGNORECASE)
+_HTML_ANYWHERE = pattern(rb"<(?:html|body)[\s>]", re.IGNORECASE)
 _HTML_SUFFIXES = {".html", ".htm", ".xhtml", ".shtml"}
-_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_CHARSET = pattern(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evidence:
     text: str
     sha256: str
@@ -56,7 +58,7 @@ def read_evidence(
 ) -> Evidence:
     """Read the evidence at ``source`` (a file name, or ``-`` for standard input) as text."""
     data = _read_bytes(source, stdin, max_bytes)
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256_hex(data)
     name = "standard input" if source == "-" else source
     if b"%PDF-" in data[:1024]:
         return Evidence(_pdf_text(data, name), digest, source, "pdf")
@@ -164,12 +166,12 @@ _BLOCK = frozenset(
     }
 )
 _CELL = frozenset({"td", "th"})
-_INLINE_SPACE = re.compile(r"[ \t\f\v\r]+")
-_BLANK_LINES = re.compile(r"\n\s*\n\s*")
+_INLINE_SPACE = pattern(r"[ \t\f\v\r]+")
+_BLANK_LINES = pattern(r"\n\s*\n\s*")
 
 
-_TAG_OPEN = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)")
-_TAG_STOP = re.compile(r"[>\"']")
+_TAG_OPEN = pattern(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)")
+_TAG_STOP = pattern(r"[>\"']")
 
 
 def html_to_text(html: str) -> str:
@@ -181,6 +183,8 @@ def html_to_text(html: str) -> str:
     does where it matters for evidence: comments, doctypes and the content of script, style,
     noscript and template are not text; a tag left open at the end of the page swallows the
     rest; entities are decoded."""
+    from html import unescape  # loaded for HTML evidence only
+
     parts: list[str] = []
     pos = 0
     n = len(html)

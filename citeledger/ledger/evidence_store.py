@@ -26,24 +26,22 @@ names a file only when it is 64 lower-case hex digits, so ``../../x`` can never 
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import EvidenceError
 from ..files import write_bytes
 from .files import make_folder, read_file
+from .light import field, pattern, record, sha256_hex
 from .model import Ledger, Quote, Source
 from .quotes import found_in, normalize_for_match, page_form
 
 SUFFIX = ".txt"
 # read_evidence reads at most 200 MB; decoded cp1252 or UTF-16 can grow as UTF-8, up to 3x.
 MAX_TEXT_BYTES = 600 * 1024 * 1024
-_DIGEST = re.compile(r"[0-9a-f]{64}")
+_DIGEST = pattern(r"[0-9a-f]{64}")
 
 
 def evidence_dir(ledger_path: Path) -> Path:
@@ -102,7 +100,7 @@ def store_text(folder: Path, text: str) -> str:
     docstring). Nothing is written when the file already holds that text."""
     # A lone surrogate (no decoder citeledger uses makes one) cannot be UTF-8: stored as "?".
     data = text.encode("utf-8", "replace")
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256_hex(data)
     _store(folder, digest, data)  # hashed on the line above: not twice (a page may be 50 MB)
     return digest
 
@@ -111,7 +109,7 @@ def store_bytes(folder: Path, digest: str, data: bytes) -> bool:
     """Write ``data``, whose sha256 is ``digest``, unless the file holds it already; returns
     whether it wrote. A file under that name holding anything else (edited, truncated) is
     replaced: the name promises these bytes."""
-    if hashlib.sha256(data).hexdigest() != digest:
+    if sha256_hex(data) != digest:
         raise ValueError("data does not match its digest")  # a caller's slip, not user input
     return _store(folder, digest, data)
 
@@ -131,7 +129,7 @@ def _store(folder: Path, digest: str, data: bytes) -> bool:
     return True
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Stored:
     """What the evidence folder holds under one digest. ``status``: ``ok``, ``missing``,
     ``altered`` (the bytes no longer hash to their name), ``invalid`` (the ledger names no
@@ -154,7 +152,7 @@ def read_stored(folder: Path, digest: str) -> Stored:
         return Stored("missing", digest, path)
     except EvidenceError as exc:
         return Stored("unreadable", digest, path, detail=exc.message)
-    actual = hashlib.sha256(data).hexdigest()
+    actual = sha256_hex(data)
     if actual != digest:
         return Stored("altered", digest, path, detail=f"its bytes now hash to {actual}")
     try:
@@ -167,7 +165,7 @@ def read_stored(folder: Path, digest: str) -> Stored:
 # Rechecking quotes against the stored texts ---------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class QuoteCheck:
     """One quote rechecked against its stored text. ``status``: ``ok``, ``not-stored`` (the
     quote names no text: sources.py's quotes and those from before the trail), ``not-found``
@@ -226,7 +224,7 @@ def recheck_stored(ledger: Ledger, ids: Iterable[int] | None = None) -> list[Quo
 # Copying texts along with a merged ledger ----------------------------------------------------
 
 
-@dataclass
+@record
 class Copied:
     """What :func:`copy_texts` did: files written, and the digests it could not copy (with
     the status of the other folder's file), which ``recheck`` will then report."""

@@ -10,9 +10,13 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
 
 from ..errors import CiteledgerError
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 _CHUNK = 1 << 20
 _KINDS = (

@@ -24,10 +24,9 @@ Pure ledger work: the caller holds the ledger's transaction and writes it.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
-from .model import Ledger
+from .model import Ledger, Quote
 from .quotes import MIN_WORDS, word_count
 
 
@@ -75,7 +74,14 @@ def merge_ledgers(into: Ledger, other: Ledger) -> MergeResult:
             if word_count(quote.text) < MIN_WORDS:
                 result.quotes_refused.append((theirs.id, quote.text))
                 continue
-            copy = dataclasses.replace(quote, extra=dict(quote.extra))
+            copy = Quote(
+                quote.text,
+                quote.added,
+                quote.sha256,
+                quote.origin,
+                quote.text_sha256,
+                dict(quote.extra),
+            )
             if into.add_quote(ours, copy):
                 result.quotes_added += 1
         result.id_map[theirs.id] = ours.id

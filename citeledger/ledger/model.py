@@ -25,11 +25,7 @@ through an older one.
 
 from __future__ import annotations
 
-import re
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from ..errors import BadURL, LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from .bibliography import (
@@ -43,6 +39,7 @@ from .bibliography import (
     one_line,
 )
 from .display import display_text
+from .light import field, pattern, record
 from .provided import ProviderQuote, clip_provided, provider_quotes_from
 from .quotes import normalize_for_match
 from .urls import (
@@ -55,7 +52,13 @@ from .urls import (
     url_key,
 )
 
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+_SURROGATE_RE = pattern("[\ud800-\udfff]")
 
 SCHEMA_VERSION = 1
 # Ids are at most six digits: the marker grammar reads ``[1]`` to ``[999999]``.
@@ -88,11 +91,11 @@ _SOURCE_KEYS = frozenset(
 _OPTIONAL_STR = frozenset(
     {"title", "accessed", "issued", "site", "key", "archived", "page_sha256", "page_origin"}
 )
-_PAGE_DIGEST = re.compile(r"[0-9a-f]{64}")
+_PAGE_DIGEST = pattern(r"[0-9a-f]{64}")
 _LEDGER_KEYS = frozenset({"version", "sources", "last_id"})
 
 
-@dataclass
+@record
 class Quote:
     text: str
     added: str
@@ -134,7 +137,7 @@ class Quote:
         return out
 
 
-@dataclass
+@record
 class Source:
     id: int
     url: str

@@ -18,11 +18,14 @@ this kind passes the gate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from ..errors import LedgerShapeError
 from .display import display_text
+from .light import field, record
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _KEYS = frozenset({"text", "added", "provider", "origin"})
 # A provider's passage is evidence of a claim, not the page: longer ones are cut when stored.
@@ -30,7 +33,7 @@ MAX_PROVIDED = 4_000
 MAX_PROVIDED_SHOWN = 2_000
 
 
-@dataclass
+@record
 class ProviderQuote:
     """Words a provider said a source holds (see the module docstring)."""
 

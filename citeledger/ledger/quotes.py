@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .light import pattern  # compiled on first use: start-up time
+
 # (character, replacement) pairs, applied with str.replace: on a non-ASCII page one C-speed
 # scan per pair beats str.translate's per-character lookups by an order of magnitude.
 _TYPOGRAPHY: tuple[tuple[str, str], ...] = (
@@ -40,11 +42,11 @@ _TYPOGRAPHY: tuple[tuple[str, str], ...] = (
 # that failed attempts from successive ``[`` scan disjoint stretches (no quadratic blow-up).
 # Written as two literal openings, not ``!?\[``: a pattern that starts with a set of characters
 # is scanned for at C speed, one that starts with an optional one tried at every position.
-_MD_LINK = re.compile(r"(?:!\[|\[)([^\[\]]*)\]\((?:[^()\s]|\([^()]*\))*\)")
-_MD_ESCAPE = re.compile(r"\\(?=[^\w\s])")
-_DASH_RUN = re.compile(r"-{2,}")
+_MD_LINK = pattern(r"(?:!\[|\[)([^\[\]]*)\]\((?:[^()\s]|\([^()]*\))*\)")
+_MD_ESCAPE = pattern(r"\\(?=[^\w\s])")
+_DASH_RUN = pattern(r"-{2,}")
 # Whitespace other than a lone space; a lone space is already in its final form.
-_SPACE_RUN = re.compile(r"[^\S ]\s*| \s+")
+_SPACE_RUN = pattern(r"[^\S ]\s*| \s+")
 
 # Scripts written without spaces between words: two characters count as one word.
 _CJK_RANGES = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
@@ -57,15 +59,16 @@ MIN_WORDS = 3
 BREAK = "\x01"
 # The hyphen comes first and the letter before it is looked behind for from there: a pattern that
 # opens with a look-behind is tried at every position of the page (seven times slower on 50 MB).
-_LINE_BREAK_HYPHEN = re.compile(
+_LINE_BREAK_HYPHEN = pattern(
     r"[-\u00ad\u2010\u2011](?<=[^\W\d_][-\u00ad\u2010\u2011])[ \t]*\r?\n[ \t]*(?=[^\W\d_])"
 )
 # In a quote: letters side by side, or a hyphen (with or without a space after it) or a space
 # between two (a soft hyphen at a line's end leaves ``unen capsulated`` to a copy).
-_QUOTE_JOIN = re.compile(r"(?<=[^\W\d_])(?:- ?| )?(?=[^\W\d_])")
+_ASCII_WORD = pattern(r"\w")
+_QUOTE_JOIN = pattern(r"(?<=[^\W\d_])(?:- ?| )?(?=[^\W\d_])")
 # A hyphen at a quote's very start (before a letter) or end (after one).
-_EDGE_HYPHEN_START = re.compile(r"- ?(?=[^\W\d_])")
-_EDGE_HYPHEN_END = re.compile(r"(?<=[^\W\d_])-$")
+_EDGE_HYPHEN_START = pattern(r"- ?(?=[^\W\d_])")
+_EDGE_HYPHEN_END = pattern(r"(?<=[^\W\d_])-$")
 
 
 def normalize_for_match(text: str, *, breaks: bool = False) -> str:
@@ -139,7 +142,10 @@ def word_count(text: str) -> int:
     """Words for the minimum-length rule: runs of letters/digits outside CJK scripts count one
     each, and every two CJK characters count one (Chinese and Japanese prose has no spaces)."""
     text = text or ""
-    # Compiled here, not at import: the astral-plane classes cost start-up that `add` never uses.
+    if text.isascii():  # no CJK: a word is a token holding a letter or digit (or _)
+        return sum(1 for token in text.split() if _ASCII_WORD.search(token))
+    # Compiled here, not at import: the astral-plane classes cost start-up that `add` never uses
+    # (and a quote of ASCII text: compiling them is half of Python's own start).
     cjk = re.compile(f"[{_CJK_RANGES}]")
     wordish = re.compile(rf"[^\W{_CJK_RANGES}]+")
     return sum(1 for token in text.split() if wordish.search(token)) + len(cjk.findall(text)) // 2

@@ -41,28 +41,29 @@ import unicodedata
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from ..errors import BadURL
+from .light import pattern  # compiled on first use: start-up time
 
 MAX_URL_LENGTH = 4096
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
-_DOI_PREFIX = re.compile(r"^doi:\s*", re.IGNORECASE)
+_DOI_PREFIX = pattern(r"^doi:\s*", re.IGNORECASE)
 _DOI_HOSTS = {"doi.org", "dx.doi.org", "www.doi.org"}
-_ARXIV_PREFIX = re.compile(r"^arxiv:\s*", re.IGNORECASE)
+_ARXIV_PREFIX = pattern(r"^arxiv:\s*", re.IGNORECASE)
 # New-style ids (2401.01234, optional version) and old-style ones (hep-th/9901001, math.GT/0309136).
-_ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+_ARXIV_ID = pattern(r"^(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
+_SCHEME = pattern(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 # Characters no URL may hold: white space, C0 and C1 controls, bidirectional controls, zero-width
 # characters, surrogates (undecodable input) and the BOM.
-_BAD_CHARS = re.compile(
+_BAD_CHARS = pattern(
     "[\\s\\x00-\\x1f\\x7f-\\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
     "\ud800-\udfff\ufff0-\uffff]"
 )
 # Labels as browsers take them (hyphens anywhere, underscores: DNS names in the wild have both).
-_HOST = re.compile(r"^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$")
+_HOST = pattern(r"^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$")
 # Characters a DOI may carry that still have to be percent-encoded inside a URL path.
 _DOI_SAFE = "/:;()._-~!$&'*+,=@"
-_ESCAPE = re.compile(r"%[0-9a-f][0-9A-Fa-f]|%[0-9A-F][a-f]")
-_LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-_UNSAFE_ASCII = re.compile(r"[\"<>`{}|^\[\]\\]")
+_ESCAPE = pattern(r"%[0-9a-f][0-9A-Fa-f]|%[0-9A-F][a-f]")
+_LONE_PERCENT = pattern(r"%(?![0-9A-Fa-f]{2})")
+_UNSAFE_ASCII = pattern(r"[\"<>`{}|^\[\]\\]")
 
 _FIX = "give a full http(s) URL, a doi:10.x/y or an arXiv:NNNN.NNNNN id"
 # URLs already in canonical form (lower-case ASCII host, no port, user, fragment or trailing
@@ -75,14 +76,14 @@ _CANONICAL_ONE = (
     r"https?://(?!(?:dx\.|www\.)?doi\.org(?:[/?\n]|$))[a-z0-9-]+(?:\.[a-z0-9-]+)*"
     rf"(?:/[{_URL_CHARS}/]*[{_URL_CHARS}])?(?:\?[{_URL_CHARS}/?]+)?"
 )
-_CANONICAL = re.compile(_CANONICAL_ONE)
+_CANONICAL = pattern(_CANONICAL_ONE)
 # A whole ledger's URLs, one a line: one pass of compiled code instead of one call per source.
-_CANONICAL_LINES = re.compile(rf"(?:{_CANONICAL_ONE}\n)*{_CANONICAL_ONE}")
-_BAD_ESCAPE = re.compile(r"%(?![0-9A-F]{2})")
+_CANONICAL_LINES = pattern(rf"(?:{_CANONICAL_ONE}\n)*{_CANONICAL_ONE}")
+_BAD_ESCAPE = pattern(r"%(?![0-9A-F]{2})")
 # What sources.py stored when someone added a bare domain (``example.com/page``): such entries
 # load, and ``add`` finds them, but they are not URLs a reader can open (verify says so when
 # one is cited). Nothing here could be read as a scheme by a browser.
-_LEGACY = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+(?:/[!#-~]*)?")
+_LEGACY = pattern(r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+(?:/[!#-~]*)?")
 
 
 # Query parameters that record who sent the reader, not which page: names compared in lower case;
@@ -95,7 +96,7 @@ TRACKING = frozenset(
         *("ref_src", "_openstat"),
     }
 )
-_TRACKING_HINT = re.compile(
+_TRACKING_HINT = pattern(
     r"(?:^|[?&])(?:utm_|gclid|gclsrc|dclid|gbraid|wbraid|fbclid|msclkid|yclid|mc_eid|mc_cid|_ga"
     r"|_gl|igshid|twclid|ttclid|li_fat_id|mkt_tok|_hs|srsltid|oly_|vero_id|ref_src|_openstat)",
     re.IGNORECASE,
@@ -268,7 +269,7 @@ def published_url(url: str) -> str:
 
 
 # ``scheme://[v6 address]`` (after an optional ``user@``), up to the closing bracket.
-_IPV6_AUTHORITY = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@\[\]]*@)?\[[0-9A-Fa-f:.]+\])")
+_IPV6_AUTHORITY = pattern(r"^([A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@\[\]]*@)?\[[0-9A-Fa-f:.]+\])")
 
 
 def _doi_url(doi: str, text: str) -> str:
@@ -309,7 +310,7 @@ def stored_url_problem(url: str) -> str | None:
 
 
 # What pandoc's writers percent-encode in a link target that the ledger may hold raw.
-_PANDOC_ESCAPED = re.compile(r"%(?:20|22|3C|3E|5B|5C|5D|5E|60|7B|7C|7D)", re.IGNORECASE)
+_PANDOC_ESCAPED = pattern(r"%(?:20|22|3C|3E|5B|5C|5D|5E|60|7B|7C|7D)", re.IGNORECASE)
 
 
 def same_url(written: str, stored: str) -> bool:

@@ -45,6 +45,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import BadInput
+from ..ledger.light import pattern  # compiled on first use: start-up time
 from ..messages import Say
 from ..tree import Json, Meta, PandocDoc, elements, stringify
 from . import BY_KEY, Options, from_meta
@@ -112,7 +113,7 @@ _PLAIN_KEYS = frozenset(
     {"fontsize", "papersize", "linestretch", "indent", "documentclass", "classoption"}
     | {"toc-depth", "secnumdepth", "lang", "dir", "document-css"}
 )
-_PLAIN_VALUE = re.compile(r"[A-Za-z0-9.,=+ -]{0,40}")
+_PLAIN_VALUE = pattern(r"[A-Za-z0-9.,=+ -]{0,40}")
 # Front matter that names a file: kept only as a relative path inside the draft's folder.
 FILE_KEYS = ("bibliography", "csl", "citation-abbreviations")
 # citeledger options the front matter may set: how citations look, and the gate, stricter only.
@@ -192,10 +193,10 @@ _ARGUMENT_TEX = (
 )
 _PLAIN_ARG = r"(?:\[[^\\{}\[\]%^#~&$]*\])?\{[^\\{}%^#~&$]*\}"
 _TEX_TOKEN = rf"\\(?:(?:{_BARE_TEX})(?![A-Za-z])|(?:{_ARGUMENT_TEX})\*?{_PLAIN_ARG})"
-_HARMLESS_TEX = re.compile(rf"\s*(?:{_TEX_TOKEN}\s*)+")
+_HARMLESS_TEX = pattern(rf"\s*(?:{_TEX_TOKEN}\s*)+")
 
 # citeledger's own anchors: the jump of a citation, its evidence card, the cards' switch.
-OWN_ID = re.compile(r"(?:src-\d+|cite-\d+-\d+|[\w-]*card-\d+|citeledgerCards)")
+OWN_ID = pattern(r"(?:src-\d+|cite-\d+-\d+|[\w-]*card-\d+|citeledgerCards)")
 OWN_ID_PREFIX = "draft-"
 MAX_NESTING = 200
 
@@ -231,9 +232,9 @@ def project_vouches(project_file: Path | None, start: Path | None = None) -> boo
 # browser reads it (entities decoded, leading controls and spaces stripped, tabs and newlines
 # removed wherever they are), so ``&#1;javascript:`` and ``java&#x09;script:`` are caught.
 _SAFE_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_SCHEME = pattern(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _RUNS = frozenset({"javascript", "vbscript", "livescript"})
-_IMAGE_DATA = re.compile(r"data:image/(?:png|jpe?g|gif|webp|avif|bmp)[;,]", re.IGNORECASE)
+_IMAGE_DATA = pattern(r"data:image/(?:png|jpe?g|gif|webp|avif|bmp)[;,]", re.IGNORECASE)
 
 
 def browser_url(url: str) -> str:
@@ -285,7 +286,7 @@ def _unlink_live(node: list[Any]) -> None:
         node[:] = out
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = pattern(r"[\x00-\x1f\x7f]")
 
 
 def _target_of(el: dict[str, Any]) -> str | None:

@@ -24,6 +24,9 @@ from decimal import Decimal
 from typing import Literal
 
 from ...document.sentences import split_text
+from ...ledger.light import (
+    pattern,  # compiled on first use: verify without --support never uses them
+)
 from ...ledger.quotes import normalize_for_match
 from .lexicon import (
     CJK_NEGATIONS,
@@ -44,9 +47,9 @@ from .numbers import Date, dates, figures, prepared
 DetailKind = Literal["number", "date", "name", "negation"]
 # Words after a negation that it governs (the words a claim must share to have dropped it).
 NEGATION_SCOPE = 4
-_TOKEN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-_NAME = re.compile(r"[^\W\d_][\w]*(?:[-'\u2019.][^\W_]+)*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_TOKEN = pattern(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_NAME = pattern(r"[^\W\d_][\w]*(?:[-'\u2019.][^\W_]+)*")
+_CJK = pattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _OPENING = frozenset(".!?:;\"'\u201c\u2018\u00ab\u201e([\u2014-")
 
 

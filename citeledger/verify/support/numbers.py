@@ -23,6 +23,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from ...ledger.light import (
+    pattern,  # compiled on first use: verify without --support never uses them
+)
 from .lexicon import (
     AMBIGUOUS_MONTHS,
     CJK_DIGITS,
@@ -53,20 +56,20 @@ _BODY = (
     r"(?:([.,])(?!\d))?"
 )
 # Not inside a word of an alphabet (CJK text sets digits against its characters: 有40个州).
-_ANY_FIGURE = re.compile(rf"(?<![0-9{_LETTERS}./_])" + _BODY)
+_ANY_FIGURE = pattern(rf"(?<![0-9{_LETTERS}./_])" + _BODY)
 # In a claim, digits after a word and a hyphen are a name's: COVID-19, GPT-4.
-_FIGURE = re.compile(rf"(?<![0-9{_LETTERS}./_])(?<![{_LETTERS}]-)" + _BODY)
-_WORD = re.compile(r"[^\W\d_]+(?:[-'\u2019.][^\W\d_]+)*\.?|\d+|[%\u066a\uff05]")
-_CJK_NUMERAL = re.compile(
+_FIGURE = pattern(rf"(?<![0-9{_LETTERS}./_])(?<![{_LETTERS}]-)" + _BODY)
+_WORD = pattern(r"[^\W\d_]+(?:[-'\u2019.][^\W\d_]+)*\.?|\d+|[%\u066a\uff05]")
+_CJK_NUMERAL = pattern(
     "[零〇一二两兩三四五六七八九十百千万萬亿億]{2,}|[二两兩三四五六七八九](?=[个個位名项項次倍种種年])"
 )
 # A scale written against the digits: 10k, 5M, 3bn; 150万, 1.2亿, 3천만 (CJK: a space allowed).
-_ATTACHED_SCALE = re.compile(r"(k|m|bn|mn)(?![^\W\d_])|\s?([万萬亿億千만억])", re.IGNORECASE)
+_ATTACHED_SCALE = pattern(r"(k|m|bn|mn)(?![^\W\d_])|\s?([万萬亿億千만억])", re.IGNORECASE)
 _LATIN_SCALES = {"k": 1_000, "m": 1_000_000, "mn": 1_000_000, "bn": 1_000_000_000}
-_PERCENT_AFTER = re.compile(r"[ \u00a0\u202f]?[%\u066a\uff05]")
-_ISO = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
-_NUMERIC = re.compile(r"(?<![\d.\-/])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d])")
-_CJK_DATE = re.compile(
+_PERCENT_AFTER = pattern(r"[ \u00a0\u202f]?[%\u066a\uff05]")
+_ISO = pattern(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_NUMERIC = pattern(r"(?<![\d.\-/])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d])")
+_CJK_DATE = pattern(
     r"(?:(\d{4})\s*[年년]\s*)?(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일])?|(\d{4})\s*[年년](?!\s*\d)"
 )
 
@@ -327,8 +330,8 @@ def _valid(reading: tuple[int | None, int | None, int | None]) -> bool:
     )
 
 
-_DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|\.|º|ª)?$", re.IGNORECASE)
-_YEAR = re.compile(r"\d{4}$")
+_DAY = pattern(r"(\d{1,2})(?:st|nd|rd|th|er|\.|º|ª)?$", re.IGNORECASE)
+_YEAR = pattern(r"\d{4}$")
 _LINKS = frozenset({"de", "of", "del", "di", "van"})
 
 

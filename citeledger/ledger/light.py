@@ -1,0 +1,176 @@
+"""Start-up helpers of the ledger core: ``@record`` for data classes without the
+``dataclasses`` module, and ``pattern`` for regular expressions compiled on first use.
+
+``citeledger add`` runs at every retrieval, and ``dataclasses`` imports ``inspect`` (with
+``ast``, ``dis``, ``tokenize``): together more than the rest of an ``add``. So the classes an
+``add``, ``quote`` or ``list`` loads are made by :func:`record`, which writes the same
+``__init__``, ``__repr__``, ``__eq__`` (and, frozen, ``__hash__`` and the refusal to change)
+that ``@dataclass`` writes, for the subset used here: fields with a default or a
+``field(default_factory=...)``, ``frozen=True``, ``__post_init__``. Type checkers see
+``dataclasses.dataclass`` itself (the ``TYPE_CHECKING`` branch), so they check every call as a
+dataclass's; ``tests/ledger/test_record.py`` holds both to the same behaviour. Code that needs
+``dataclasses.replace`` or ``fields`` on one of these writes the copy out instead.
+
+A module-level ``re.compile`` costs its compile at every start, used or not (a character class
+over the bidirectional controls alone takes half a millisecond): :func:`pattern` compiles on
+the first call of a method. A pattern made so is only called through its methods (``.sub``,
+``.match``, ...), never handed to ``re.sub`` or tested with ``isinstance``.
+
+:func:`sha256_hex` hashes a page as ``hashlib`` does, without loading OpenSSL (``hashlib``'s
+import) for the few kilobytes a quote's page usually holds; a large page goes to ``hashlib``,
+which is several times faster per byte.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The typing module is no cost of a quick verb either: type checkers read this name as true.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from dataclasses import FrozenInstanceError, field
+    from dataclasses import dataclass as record
+    from typing import Any, overload
+
+    @overload
+    def pattern(source: str, flags: int = 0) -> re.Pattern[str]: ...
+    @overload
+    def pattern(source: bytes, flags: int = 0) -> re.Pattern[bytes]: ...
+    def pattern(source: str | bytes, flags: int = 0) -> re.Pattern[Any]:
+        return re.compile(source, flags)
+
+else:
+    _MISSING = object()
+
+    class FrozenInstanceError(AttributeError):
+        """A frozen record was assigned to (``dataclasses.FrozenInstanceError``'s role)."""
+
+    class _Factory:
+        __slots__ = ("make",)
+
+        def __init__(self, make):
+            self.make = make
+
+    def field(*, default_factory):
+        """A field whose default is made afresh for each instance."""
+        return _Factory(default_factory)
+
+    def record(cls=None, /, *, frozen=False):
+        """The class with dataclass methods written for its annotated fields."""
+
+        def wrap(cls):
+            return _build(cls, frozen)
+
+        return wrap if cls is None else wrap(cls)
+
+    def _frozen_setattr(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def _frozen_delattr(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _build(cls, frozen):
+        if any(hasattr(base, "__record_fields__") for base in cls.__mro__[1:]):
+            raise TypeError(f"{cls.__name__}: a record does not inherit another record's fields")
+        names = [
+            name
+            for name, kind in cls.__dict__.get("__annotations__", {}).items()
+            if not str(kind).startswith(("ClassVar", "typing.ClassVar"))
+        ]
+        scope = {"_MISSING": _MISSING, "_set": object.__setattr__}
+        params, lines = [], []
+        for name in names:
+            value = cls.__dict__.get(name, _MISSING)
+            if isinstance(value, _Factory):
+                scope[f"_make_{name}"] = value.make
+                params.append(f"{name}=_MISSING")
+                given = f"_make_{name}() if {name} is _MISSING else {name}"
+                delattr(cls, name)
+            elif value is not _MISSING:
+                scope[f"_default_{name}"] = value
+                params.append(f"{name}=_default_{name}")
+                given = name
+            else:
+                params.append(name)
+                given = name
+            lines.append(f"_set(self, {name!r}, {given})" if frozen else f"self.{name} = {given}")
+        if "__post_init__" in cls.__dict__:
+            lines.append("self.__post_init__()")
+        source = f"def __init__(self, {', '.join(params)}):\n " + "\n ".join(lines or ["pass"])
+        exec(source, scope)  # noqa: S102 - text built from the class's own field names
+        init = scope["__init__"]
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        cls.__init__ = init
+        fields = tuple(names)
+
+        def __repr__(self):
+            shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in fields)
+            return f"{type(self).__qualname__}({shown})"
+
+        def __eq__(self, other):
+            if other.__class__ is not self.__class__:
+                return NotImplemented
+            mine = tuple(getattr(self, n) for n in fields)
+            return mine == tuple(getattr(other, n) for n in fields)
+
+        cls.__repr__ = __repr__
+        cls.__eq__ = __eq__
+        cls.__match_args__ = fields
+        if "__hash__" not in cls.__dict__:
+            if frozen:
+                cls.__hash__ = lambda self: hash(tuple(getattr(self, n) for n in fields))
+            else:
+                cls.__hash__ = None
+        if frozen:
+            cls.__setattr__ = _frozen_setattr
+            cls.__delattr__ = _frozen_delattr
+        cls.__record_fields__ = fields
+        return cls
+
+    class _Pattern:
+        """A compiled pattern made on first use; then its methods are this object's own."""
+
+        def __init__(self, source, flags):
+            self._args = (source, flags)
+
+        def __getattr__(self, name):
+            compiled = re.compile(*self._args)
+            for attr in _PATTERN_ATTRS:
+                setattr(self, attr, getattr(compiled, attr))
+            return getattr(compiled, name)
+
+        def __repr__(self):
+            return f"pattern({self._args[0]!r})"
+
+    _PATTERN_ATTRS = (
+        "match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer",
+        "pattern", "flags", "groups", "groupindex", "scanner",
+    )  # fmt: skip
+
+    def pattern(source, flags=0):
+        """``re.compile(source, flags)``, done when first used."""
+        return _Pattern(source, flags)
+
+
+# Above this size the OpenSSL hash is worth its import (it hashes several times faster).
+_SMALL_PAGE = 1 << 20
+
+
+def sha256_hex(data: bytes) -> str:
+    """The sha256 of ``data`` in hex, as ``hashlib.sha256(data).hexdigest()`` gives it."""
+    if len(data) <= _SMALL_PAGE:
+        try:  # CPython's own module: _sha2 from 3.12, _sha256 before
+            from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            try:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+            except ImportError:  # another Python: hashlib
+                from hashlib import sha256
+        return str(sha256(data).hexdigest())
+    from hashlib import sha256 as openssl_sha256
+
+    return openssl_sha256(data).hexdigest()
+
+
+__all__ = ["FrozenInstanceError", "field", "pattern", "record", "sha256_hex"]
