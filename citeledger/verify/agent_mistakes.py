@@ -168,6 +168,11 @@ class Misplaced:
     quote: Quote
     others: list[int]
 
+    @property
+    def number(self) -> int:
+        """The quote's number under its source, as ``quote N --drop K`` takes it."""
+        return next(k for k, q in enumerate(self.source.quotes, 1) if q is self.quote)
+
 
 def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
     """The quotes of the cited sources that are in no page of their own source's and in a
@@ -336,6 +341,6 @@ class AgentChecks:
                 first[sid],
                 (sid,),
                 f"cite [{owner}] for that claim, attach the quote to it (`citeledger quote "
-                f'{owner} --text "{short}" --from PAGE`), then delete it from the "quotes" of '
-                f"[{sid}] in {self.ledger.path} (no verb removes a quote)",
+                f'{owner} --text "{short}" --from PAGE`), then take it back from [{sid}] '
+                f"(`citeledger quote {sid} --drop {wrong.number}`)",
             )

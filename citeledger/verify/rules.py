@@ -152,8 +152,8 @@ QUOTE_FROM_OTHER_SOURCE = _rule(
     "warn",
     "A cited source's quote is in another source's kept page, not in one of its own.",
     "cite the source whose page holds the quote, attach the quote to it "
-    '(`citeledger quote N --text "…" --from PAGE`), then delete it from the "quotes" of {ids} '
-    "in the ledger file (no verb removes a quote)",
+    '(`citeledger quote N --text "…" --from PAGE`), then take it back from {ids} '
+    "(`citeledger quote {id} --drop K`)",
     "--evidence",
 )
 # The evidence trail (``recheck``).

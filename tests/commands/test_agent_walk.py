@@ -410,6 +410,8 @@ def test_the_research_agents_walk_from_search_results_to_a_verified_word_file(
     assert typed["fix"] == f"replace the URL with [{noaa}] after the sentence it supports"
     wrong = next(f for f in findings if f["code"] == "quote-from-other-source")
     assert f"`citeledger quote {noaa} --text" in wrong["fix"]
+    assert wrong["fix"].endswith(f"(`citeledger quote {wiki} --drop 2`)")
+    take_back = ("quote", str(wiki), "--drop", "2")
 
     # Step 4: fixed by following the fix lines only.
     fixed = f"""# Arctic sea ice
@@ -423,11 +425,9 @@ Arctic sea ice extent in September has declined by about 13 percent per decade s
 is an extraordinarily consequential mechanism.[{wmo}] Thin first-year ice now dominates.[{noaa}]
 """
     (tmp_path / "draft.md").write_text(fixed, encoding="utf-8")
-    book = json.loads((tmp_path / "ledger.json").read_text(encoding="utf-8"))
-    for source in book["sources"]:
-        if source["id"] == wiki:
-            source["quotes"] = [q for q in source["quotes"] if "Thin" not in q["text"]]
-    (tmp_path / "ledger.json").write_text(json.dumps(book), encoding="utf-8")
+    # The wrong quote taken back by the command its finding printed.
+    took_back = _ok(tmp_path, *take_back)
+    assert took_back.startswith(f"[{wiki}] quote 2 dropped (1 quote(s) left): “Thin first-year")
     _ok(tmp_path, "render", "--replace-in", "draft.md")
     passed = _run(tmp_path, "verify", "draft.md", *gate)
     assert passed.returncode == 0, passed.stderr

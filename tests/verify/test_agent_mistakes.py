@@ -179,8 +179,11 @@ def test_a_quote_attached_to_the_wrong_source_names_the_source_whose_page_holds_
     # second quote on [1] would leave this one where it is.
     fix = wrong[0]["fix"]
     assert '`citeledger quote 2 --text "covers about 71 percent of the planet" --from PAGE`' in fix
-    assert 'delete it from the "quotes" of [1] in ledger.json' in fix
+    assert fix.endswith("then take it back from [1] (`citeledger quote 1 --drop 2`)")
     assert code == 0 and cli("verify", "d.md", *GATE).code == 1
+    # Run as printed, it takes back that quote and no other, and the finding is gone.
+    assert cli("quote", "1", "--drop", "2").code == 0
+    assert "quote-from-other-source" not in cli("verify", "d.md", *GATE).out
 
 
 def test_a_quote_from_the_page_ingest_kept_for_another_result_is_the_wrong_source(
