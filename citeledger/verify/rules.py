@@ -241,7 +241,7 @@ SPACE_BEFORE_MARKER = _rule(
     "space-before-marker",
     "warn",
     "A space stands between the text and its marker.",
-    "delete the space: `water.[1]`",
+    "delete the space: write `water[1]`",
 )
 GROUP_MARKER = _rule(
     "group-marker",
@@ -252,8 +252,9 @@ GROUP_MARKER = _rule(
 MARKER_BEFORE_PUNCTUATION = _rule(
     "marker-before-punctuation",
     "warn",
-    "A marker stands before the sentence's closing punctuation.",
-    "put the marker after the punctuation: `water.[1]`",
+    "A marker stands before the sentence's closing punctuation (a space before it as well is "
+    "the same finding: `water [1].`).",
+    "write `water.[1]`: the marker after the punctuation, against the text",
 )
 UNSUPPORTED_DETAIL = _rule(
     "unsupported-detail",
