@@ -11,6 +11,7 @@ differs, so the agent can copy the page's real words instead of guessing again.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,8 @@ from .store import load_ledger, transaction
 MAX_QUOTE = 4_000
 # At most this many differences are named in a refusal.
 _DIFFS_SHOWN = 3
+# Where an agent cut a passage short: three dots (spaced or not, bracketed or not) or "…".
+_ELLIPSIS = re.compile(r"\[?(?:\.\s?){3}\]?|\[?\u2026\]?")
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,16 @@ def _kept_page(path: Path, source: Source) -> tuple[Evidence, str]:
 
 
 def refusal(quote: str, page: str) -> str:
-    """The nearest passage of ``page`` and what differs from ``quote``, for a refusal."""
+    """The nearest passage of ``page`` and what differs from ``quote``, for a refusal; for a
+    quote cut with an ellipsis whose parts are each on the page, that, since a quote is one
+    passage (the nearest passage of a joined quote would name words that are on the page)."""
+    parts = [p.strip() for p in _ELLIPSIS.split(quote) if p.strip()]
+    if len(parts) > 1 and all(quote_in_text(p, page) for p in parts):
+        shown = " and ".join(f"\u201c{p}\u201d" for p in parts)
+        return (
+            f"a quote is one passage, and this one is cut with an ellipsis: {shown} are each "
+            "on the page; attach each part as its own quote"
+        )
     near = nearest_passage(quote, page, slack=len(quote) // 4 + 12)
     if near is None:
         return "no passage of the page shares its longest words"

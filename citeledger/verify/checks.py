@@ -184,6 +184,7 @@ class Checker(AgentChecks):
         self.piled()
         if self.text is not None and cited:
             self.typed_urls()
+        self.expiring(first)
         self.crowded_sentences()
         self.style()
         if self.options.support or self.options.figures:

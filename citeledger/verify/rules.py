@@ -225,6 +225,14 @@ RAW_URL_IN_PROSE = _rule(
     "`citeledger add URL`, then replace the URL with the id it prints, after the sentence",
     "markdown drafts",
 )
+EXPIRING_SOURCE_CITED = _rule(
+    "expiring-source-cited",
+    "warn",
+    "A cited source is a redirect that expires within days (a Gemini grounding link): the "
+    "delivered link will lead nowhere.",
+    "open {ids}'s URL, `citeledger add` the address it lands on, and cite the id it prints in "
+    "place of {ids}",
+)
 TOO_MANY_IDS = _rule(
     "too-many-ids",
     "warn",
