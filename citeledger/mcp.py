@@ -172,17 +172,38 @@ def ingest(
 
 def quote(
     source_id: int,
-    text: str,
+    text: str | None = None,
     evidence: str | None = None,
     page_text: str | None = None,
     ledger: str | None = None,
+    drop: int | None = None,
+    drop_text: str | None = None,
 ) -> Outcome:
-    """Attach a verbatim quote to source [source_id], checked against the fetched page: a file
-    path (text, HTML or PDF) as evidence, or the page's text as page_text; with neither, the
-    page ingest kept for that source (from a result that carried the page's text)."""
+    """Attach a verbatim quote (text) to source [source_id], checked against the fetched page:
+    a file path (text, HTML or PDF) as evidence, or the page's text as page_text; with neither,
+    the page ingest kept for that source (from a result that carried the page's text). Or take
+    a quote back: drop, its number K (from 1, in the order list shows the source's quotes), or
+    drop_text, its text."""
     refused = _refuse_stdin(evidence)
     if refused:
         return refused
+    if drop is not None or drop_text is not None:
+        args = ["quote", str(source_id), *_ledger(ledger)]
+        if text is not None:
+            args += ["--text", text]
+        if evidence is not None or page_text is not None:
+            args += ["--from", evidence or "-"]
+        if drop is not None:
+            args += ["--drop", str(drop)]
+        if drop_text is not None:
+            args += ["--drop-text", drop_text]
+        return run_verb(args)
+    if text is None:
+        return {
+            **_one_of("text", "drop"),
+            "error": "give text (a quote to attach), or drop or drop_text (one to take back)",
+            "fix": "pass text with the page's exact words; drop K removes the source's quote K",
+        }
     if evidence is not None and page_text is not None:
         return {
             **_one_of("evidence", "page_text"),

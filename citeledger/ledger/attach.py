@@ -17,7 +17,7 @@ from ..errors import BadInput, EvidenceError, QuoteNotFound
 from .drift import nearest_passage
 from .evidence_pages import Evidence, read_evidence
 from .evidence_store import evidence_dir, read_stored, store_text
-from .light import record
+from .light import pattern, record
 from .model import Quote, Source, today
 from .quotes import MIN_WORDS, quote_in_text, word_count
 from .store import load_ledger, transaction
@@ -26,6 +26,8 @@ from .store import load_ledger, transaction
 MAX_QUOTE = 4_000
 # At most this many differences are named in a refusal.
 _DIFFS_SHOWN = 3
+# Where an agent cut a passage short: three dots (spaced or not, bracketed or not) or "…".
+_ELLIPSIS = pattern(r"\[?(?:\.\s?){3}\]?|\[?\u2026\]?")
 
 
 @record(frozen=True)
@@ -103,7 +105,16 @@ def _kept_page(path: Path, source: Source) -> tuple[Evidence, str]:
 
 
 def refusal(quote: str, page: str) -> str:
-    """The nearest passage of ``page`` and what differs from ``quote``, for a refusal."""
+    """The nearest passage of ``page`` and what differs from ``quote``, for a refusal; for a
+    quote cut with an ellipsis whose parts are each on the page, that, since a quote is one
+    passage (the nearest passage of a joined quote would name words that are on the page)."""
+    parts = [p.strip() for p in _ELLIPSIS.split(quote) if p.strip()]
+    if len(parts) > 1 and all(quote_in_text(p, page) for p in parts):
+        shown = " and ".join(f"\u201c{p}\u201d" for p in parts)
+        return (
+            f"a quote is one passage, and this one is cut with an ellipsis: {shown} are each "
+            "on the page; attach each part as its own quote"
+        )
     near = nearest_passage(quote, page, slack=len(quote) // 4 + 12)
     if near is None:
         return "no passage of the page shares its longest words"

@@ -486,6 +486,12 @@ class Ledger:
         self._changed(source)
         return True
 
+    def drop_quote(self, source: Source, index: int) -> Quote:
+        """Take the quote at ``index`` off ``source`` and return it (``ledger/detach.py``)."""
+        quote = source.quotes.pop(index)
+        self._changed(source)
+        return quote
+
     def add_provider_quote(self, source: Source, text: str, provider: str, origin: str) -> bool:
         """Attach words a provider said ``source`` holds (``ledger/provided.py``) unless the
         source holds the same words already, of either kind; returns whether it was added.

@@ -138,6 +138,16 @@ def quote_in_text(quote: str, page: str) -> bool:
     return found_in(normalize_for_match(quote), page_form(page))
 
 
+def same_quote_at(texts: list[str], text: str) -> int | None:
+    """The index of the first of ``texts`` that is ``text`` under the matching rules (as the
+    ledger keeps one copy of a quote), or None: how ``quote --drop-text`` finds the quote it
+    takes back."""
+    key = normalize_for_match(text)
+    if not key:
+        return None
+    return next((i for i, held in enumerate(texts) if normalize_for_match(held) == key), None)
+
+
 def word_count(text: str) -> int:
     """Words for the minimum-length rule: runs of letters/digits outside CJK scripts count one
     each, and every two CJK characters count one (Chinese and Japanese prose has no spaces)."""

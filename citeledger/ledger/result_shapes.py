@@ -34,7 +34,7 @@ from typing import Any
 
 from ..errors import CiteledgerError
 from .noise import noise_kind
-from .urls import normalize_url
+from .urls import normalize_url, url_key
 
 # Keys whose values hold no source in any shape read here (images, icons, ads, pagination, a
 # site's home page beside a result, the search's own request).
@@ -80,9 +80,10 @@ def read_results(payload: Any, warn: Callable[[str], None]) -> list[Found]:
         hit = _read_node(node, warn)
         if hit is None:
             continue
-        known = found.get(hit.url)
+        key = url_key(hit.url)
+        known = found.get(key)
         if known is None:
-            found[hit.url] = hit
+            found[key] = hit
             continue
         known.title = known.title or hit.title
         if known.page is None and hit.page is not None:

@@ -21,8 +21,11 @@ ledger shows is refused or encoded here, once. The rules, in order:
 - ``" < > ` { } | ^ [ ]`` in the path or query are percent-encoded (the same page to any
   server; raw, they end links in markdown, wiki and TeX syntax), as is a ``%`` that starts no
   escape. Other non-ASCII text in the path stays as written (a reader sees the page's name).
-- The fragment is dropped (it selects a place in the page, not another page), trailing slashes
-  of the path are dropped, scheme and host are lower-cased, a default port is dropped.
+- The fragment is dropped (it selects a place in the page, not another page), scheme and host
+  are lower-cased, a default port is dropped. A trailing slash of the path is kept as written
+  (``/docs/`` is another resource than ``/docs`` to many servers, and a reader opens the
+  address registered) but for the root's (``https://host/`` is ``https://host``); identity
+  (:func:`url_key`) folds it, so both spellings keep one id.
 - The query is kept (it usually selects different content), but for its tracking parameters
   (``utm_*``, ``gclid``, ``fbclid``, ``mc_eid`` and the others of :data:`TRACKING`): they say who
   sent the reader, not which page, and a search API appends them (``?utm_source=openai``), so
@@ -112,6 +115,14 @@ def normalize_url(raw: str) -> str:
             query = drop_tracking(query)
             return f"{base}?{query}" if query else base
         return text
+    base, mark, query = text.partition("?")
+    if base.endswith("/"):
+        # Canonical but for the path's trailing slash, which stays (the root's aside): as fast
+        # as a canonical URL, since a ledger of such URLs is checked one by one when it loads.
+        trimmed = base.rstrip("/")
+        if trimmed.find("/", 8) > 0 and is_canonical(trimmed + mark + query):
+            kept = drop_tracking(query) if query else query
+            return f"{base}?{kept}" if kept else base
     return _normalize(text)
 
 
@@ -216,10 +227,12 @@ def _normalize(text: str) -> str:
     netloc = host
     if port is not None and str(port) != _DEFAULT_PORTS[scheme]:
         netloc = f"{host}:{port}"
-    path = _encode(parts.path).rstrip("/")
+    path = _encode(parts.path)
+    if not path.strip("/"):  # the root: ``https://host/`` and ``https://host`` are one address
+        path = ""
     query = drop_tracking(_encode(parts.query))
-    if host in _DOI_HOSTS and path.startswith("/10."):
-        return str(urlunsplit(("https", "doi.org", path, query, "")))
+    if host in _DOI_HOSTS and path.startswith("/10."):  # a DOI, as doi:10.x/y writes it
+        return str(urlunsplit(("https", "doi.org", path.rstrip("/"), query, "")))
     return str(urlunsplit((scheme, netloc, path, query, "")))
 
 
@@ -279,14 +292,21 @@ def _doi_url(doi: str, text: str) -> str:
 
 
 def url_key(url: str) -> str:
-    """The lookup key of a stored URL: its canonical form. A ledger carried over from
-    sources.py may hold text that is not a URL (``example.com/page``); it must still be found,
-    under sources.py's own identity for it: stripped, fragment and trailing slashes dropped."""
+    """The lookup key of a stored URL: its canonical form, the path's trailing slash folded.
+    A ledger carried over from sources.py may hold text that is not a URL
+    (``example.com/page``); it must still be found, under sources.py's own identity for it:
+    stripped, fragment and trailing slashes dropped."""
     try:
-        return normalize_url(url)
+        canonical = normalize_url(url)
     except BadURL:
         text = (url or "").strip().split("#", 1)[0]
         return text.rstrip("/") or text
+    # The path's trailing slash is folded here, not in the stored URL: ``/docs/`` and ``/docs``
+    # are one page to most servers (and older ledgers stored the second), another to some.
+    if canonical.endswith("/") or "/?" in canonical:
+        base, mark, query = canonical.partition("?")
+        return base.rstrip("/") + mark + query
+    return canonical
 
 
 def is_legacy(url: str) -> bool:

@@ -27,10 +27,12 @@ from ..ledger import Ledger, normalize_for_match
 from ..ledger.display import display_text
 from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
 from ..ledger.model import Quote, Source
+from ..ledger.noise import noise_kind
 from ..tree import Blocks, Inlines, Walk, stringify
 from .report import id_list, snippet
 from .rules import (
     ALL_CLAIMS_UNVERIFIED,
+    EXPIRING_SOURCE_CITED,
     IDS_AT_PARAGRAPH_END,
     QUOTE_FROM_OTHER_SOURCE,
     RAW_URL_IN_PROSE,
@@ -167,6 +169,11 @@ class Misplaced:
     source: Source
     quote: Quote
     others: list[int]
+
+    @property
+    def number(self) -> int:
+        """The quote's number under its source, as ``quote N --drop K`` takes it."""
+        return next(k for k, q in enumerate(self.source.quotes, 1) if q is self.quote)
 
 
 def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
@@ -321,6 +328,22 @@ class AgentChecks:
                 fix,
             )
 
+    def expiring(self, first: dict[int, str]) -> None:
+        """A cited source whose URL is a redirect that expires (ingest registered it with a
+        warning, as the only handle an answer gave): every build would publish a dead link."""
+        for sid, where in first.items():
+            source = self.ledger.get(sid)
+            if source is None or noise_kind(source.url) != "expiring":
+                continue
+            self.add(
+                EXPIRING_SOURCE_CITED,
+                f"[{sid}] is {source.url}, a redirect that expires within days",
+                where,
+                (sid,),
+                f"open [{sid}]'s URL, `citeledger add` the address it lands on, and cite the id "
+                f"it prints in place of [{sid}]",
+            )
+
     def misplaced_quotes(self, first: dict[int, str]) -> None:
         """A cited source's quote found only in another source's kept page: the quote, and
         perhaps the claim, belongs to that other source."""
@@ -336,6 +359,6 @@ class AgentChecks:
                 first[sid],
                 (sid,),
                 f"cite [{owner}] for that claim, attach the quote to it (`citeledger quote "
-                f'{owner} --text "{short}" --from PAGE`), then delete it from the "quotes" of '
-                f"[{sid}] in {self.ledger.path} (no verb removes a quote)",
+                f'{owner} --text "{short}" --from PAGE`), then take it back from [{sid}] '
+                f"(`citeledger quote {sid} --drop {wrong.number}`)",
             )

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..document.grammar import Marker
 from ..document.locate import heading_location, hit_location
-from ..document.markers import Hit, Scan
+from ..document.markers import Scan
 from ..document.note_citations import NoteCitations
 from ..document.sentences import BIBLIOGRAPHY, Sentence
 from ..document.sources_block import DraftEntry
@@ -27,15 +27,14 @@ from ..tree import Blocks
 from .agent_mistakes import AgentChecks
 from .evidence_trail import recheck_findings
 from .foreign import foreign_findings
+from .marker_style import style_issues
 from .report import Finding, id_list, snippet
 from .rules import (
     FOOTNOTE_URL_NOT_IN_LEDGER,
     FOREIGN_CITATIONS,
-    GROUP_MARKER,
     LINK_URL_MISMATCH,
     LISTED_NOT_CITED,
     LOW_COVERAGE,
-    MARKER_BEFORE_PUNCTUATION,
     MISSING_EVIDENCE,
     MISSING_FROM_SOURCES_BLOCK,
     MISSING_SOURCES_BLOCK,
@@ -46,7 +45,6 @@ from .rules import (
     SECOND_SOURCES_BLOCK,
     SOURCES_ENTRY_NOT_IN_LEDGER,
     SOURCES_URL_MISMATCH,
-    SPACE_BEFORE_MARKER,
     TOO_MANY_IDS,
     UNCITED_LEDGER_SOURCE,
     UNKNOWN_ID,
@@ -59,8 +57,6 @@ from .support.judge import Judge, Progress
 from .support.verdict import ClaimVerdict
 
 MAX_IDS_PER_SENTENCE = 3
-_TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
-_SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
 
 
 def unreadable_slide_findings(slides: Iterable[tuple[int, str]], name: str) -> list[Finding]:
@@ -191,6 +187,7 @@ class Checker(AgentChecks):
         self.piled()
         if self.text is not None and cited:
             self.typed_urls()
+        self.expiring(first)
         self.crowded_sentences()
         self.style()
         if self.options.support or self.options.figures:
@@ -505,42 +502,10 @@ class Checker(AgentChecks):
     # -- the convention's style rules --------------------------------------------------------
 
     def style(self) -> None:
-        """The convention's marker style, each a warning: against the text it supports, one id
-        a bracket, after the sentence's closing punctuation. Warnings: the citation still
-        resolves, only its shape is off."""
-        for k, hit in enumerate(self.found.hits):
-            pieces = hit.pieces
-            ordinal = 0
-            for p, piece in enumerate(pieces):
-                if not isinstance(piece, Marker):
-                    continue
-                if p == 0 and hit.start > 0 and _spaced(hit):
-                    self.add(
-                        SPACE_BEFORE_MARKER,
-                        f"space before the marker {piece.text}",
-                        self.marker_location(k, ordinal),
-                        piece.ids,
-                        f"delete the space: write it against the text it supports "
-                        f"(`water.{piece.text}`)",
-                    )
-                if piece.kind == "group":
-                    self.add(
-                        GROUP_MARKER,
-                        f"several ids in one bracket {piece.text}",
-                        self.marker_location(k, ordinal),
-                        piece.ids,
-                        f"give each id its own brackets: {''.join(f'[{i}]' for i in piece.ids)}",
-                    )
-                nxt = pieces[p + 1] if p + 1 < len(pieces) else None
-                if isinstance(nxt, str) and _ends_sentence(nxt):
-                    self.add(
-                        MARKER_BEFORE_PUNCTUATION,
-                        f"marker {piece.text} stands before the sentence's closing punctuation",
-                        self.marker_location(k, ordinal),
-                        piece.ids,
-                        f"put it after the punctuation: `water.{piece.text}`",
-                    )
-                ordinal += 1
+        """The convention's marker style (:mod:`.marker_style`), each a warning."""
+        for issue in style_issues(self.found.hits):
+            location = self.marker_location(issue.hit, issue.ordinal)
+            self.add(issue.rule, issue.message, location, issue.ids, issue.fix)
 
     def support(self) -> None:
         """Each cited sentence against its sources' evidence (:mod:`.support`): its details
@@ -553,13 +518,3 @@ class Checker(AgentChecks):
         )
         self.claims = check.run([(s, self.sentence_location(s)) for s in self.sentences if s.ids])
         self.findings.extend(check.findings(lambda fix: fix.replace("DRAFT", self.draft)))
-
-
-def _spaced(hit: Hit) -> bool:
-    return bool(hit.container[hit.start - 1].get("t") in _SPACE_BEFORE)
-
-
-def _ends_sentence(text: str) -> bool:
-    if not text or text[0] not in _TERMINAL:
-        return False
-    return not text.startswith("..")

@@ -4,8 +4,8 @@ The text form keeps the grounded-citations ``sources.py verify`` lines (``info: 
 ``warn: ...``, ``FAIL: ...``, then ``citations OK`` or ``verification failed``) so agents and
 scripts written for the seed keep working; each finding now also says where it is. Past
 :data:`SHOWN_PER_RULE` warnings (or infos) of one rule, the text form prints the first ones and
-then one line with the count and the next locations: a long report's 270 style warnings would
-bury the few findings that matter. Every FAIL is printed. ``info`` findings (a search result
+then one line with the count and the ids and lines it folds: a long report's 270 style warnings
+would bury the few findings that matter. Every FAIL is printed. ``info`` findings (a search result
 registered and never cited) are counted in the stats line and listed only with ``-v``. Each
 finding ends with its fix (`` — fix: ...``), the edit or command that clears it, in the
 text form and as the JSON's ``fix``. The JSON form carries every finding
@@ -27,8 +27,8 @@ Level = Literal["info", "warn", "FAIL"]
 LEVELS: tuple[Level, ...] = ("info", "warn", "FAIL")
 # Findings of one rule the text report prints in full before it counts the rest.
 SHOWN_PER_RULE = 3
-# Locations the count line names, after the findings shown.
-_MORE_LOCATIONS = 3
+# Findings the count line names (ids and line), after the findings shown.
+_MORE_LOCATIONS = 12
 # What joins a finding's message and its fix on the finding's one line.
 FIX_MARK = "\u2014 fix: "
 
@@ -122,14 +122,37 @@ def grouped_lines(findings: list[Finding], limit: int | None) -> list[str]:
         else:
             rest.setdefault(f.code, []).append(f)
     for code, more in rest.items():
-        places = [one_line(f.location) for f in more[:_MORE_LOCATIONS]]
-        if len(more) > _MORE_LOCATIONS:
-            places.append("\u2026")
         out.append(
-            f"{more[0].level}: {len(more)} more {code} ({', '.join(places)}); "
+            f"{more[0].level}: {len(more)} more {code}{folded(more)}; "
             "`--format json` lists every finding"
         )
     return out
+
+
+# ``FILE:LINE:COL`` or ``FILE:LINE``, as a finding's location gives a place in a file.
+_PLACE = re.compile(r"(.*?):([0-9]+(?::[0-9]+)?)")
+
+
+def folded(findings: list[Finding]) -> str:
+    """What a count line names of the findings it folds: each one's ids and line, under its
+    file (`` in d.md: [1] at 7:27, [4] at 9:1``; `` in d.md: [5], [6]`` for findings of the
+    whole file), the first :data:`_MORE_LOCATIONS` of them."""
+    files: dict[str, list[str]] = {}
+    for f in findings[:_MORE_LOCATIONS]:
+        place = _PLACE.fullmatch(f.location)
+        where, at = (place.group(1), place.group(2)) if place else (f.location, "")
+        ids = "".join(f"[{i}]" for i in f.ids)
+        item = f"{ids} at {at}" if ids and at else ids or at
+        files.setdefault(one_line(where), []).append(item)
+    parts = []
+    for where, items in files.items():
+        named = ", ".join(i for i in items if i)
+        parts.append(f"{where}: {named}" if named else where)
+    rest = len(findings) - _MORE_LOCATIONS
+    tail = f", and {rest} more" if rest > 0 else ""
+    if len(parts) == 1:
+        return f" in {parts[0]}{tail}"
+    return f": {'; '.join(parts)}{tail}"
 
 
 # C0 and C1 controls (newline, ESC, NEL...) and Unicode's line and paragraph separators.

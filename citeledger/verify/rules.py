@@ -152,8 +152,8 @@ QUOTE_FROM_OTHER_SOURCE = _rule(
     "warn",
     "A cited source's quote is in another source's kept page, not in one of its own.",
     "cite the source whose page holds the quote, attach the quote to it "
-    '(`citeledger quote N --text "…" --from PAGE`), then delete it from the "quotes" of {ids} '
-    "in the ledger file (no verb removes a quote)",
+    '(`citeledger quote N --text "…" --from PAGE`), then take it back from {ids} '
+    "(`citeledger quote {id} --drop K`)",
     "--evidence",
 )
 # The evidence trail (``recheck``).
@@ -225,6 +225,14 @@ RAW_URL_IN_PROSE = _rule(
     "`citeledger add URL`, then replace the URL with the id it prints, after the sentence",
     "markdown drafts",
 )
+EXPIRING_SOURCE_CITED = _rule(
+    "expiring-source-cited",
+    "warn",
+    "A cited source is a redirect that expires within days (a Gemini grounding link): the "
+    "delivered link will lead nowhere.",
+    "open {ids}'s URL, `citeledger add` the address it lands on, and cite the id it prints in "
+    "place of {ids}",
+)
 TOO_MANY_IDS = _rule(
     "too-many-ids",
     "warn",
@@ -241,7 +249,7 @@ SPACE_BEFORE_MARKER = _rule(
     "space-before-marker",
     "warn",
     "A space stands between the text and its marker.",
-    "delete the space: `water.[1]`",
+    "delete the space: write `water[1]`",
 )
 GROUP_MARKER = _rule(
     "group-marker",
@@ -252,8 +260,9 @@ GROUP_MARKER = _rule(
 MARKER_BEFORE_PUNCTUATION = _rule(
     "marker-before-punctuation",
     "warn",
-    "A marker stands before the sentence's closing punctuation.",
-    "put the marker after the punctuation: `water.[1]`",
+    "A marker stands before the sentence's closing punctuation (a space before it as well is "
+    "the same finding: `water [1].`).",
+    "write `water.[1]`: the marker after the punctuation, against the text",
 )
 UNSUPPORTED_DETAIL = _rule(
     "unsupported-detail",

@@ -128,6 +128,7 @@ ANTHROPIC = {
         },
     ],
 }
+GEMINI_URI = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZ"
 GEMINI = {
     "candidates": [
         {
@@ -136,7 +137,7 @@ GEMINI = {
                 "groundingChunks": [
                     {
                         "web": {
-                            "uri": "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZ",
+                            "uri": GEMINI_URI,
                             "title": "wmo.int",
                         }
                     }
@@ -198,7 +199,7 @@ Arctic sea ice extent in September has declined by about 13 percent per decade s
 Reductions are very likely 12.8 percent per decade. The albedo feedback is an extraordinarily
 consequential mechanism.[4][5][6]
 
-The NOAA page at https://www.noaa.gov/arctic-sea-ice tracks it.
+The NOAA page at https://www.noaa.gov/arctic-sea-ice tracks it. Arctic ice shrinks.[7]
 """
 
 
@@ -270,6 +271,10 @@ def _register(folder: Path) -> None:
     assert "expires" in printed["gemini.err"] and "citeledger add" in printed["gemini.err"]
     _id_of(folder, "https://www.copernicus.eu/en/sea-ice")
     _id_of(folder, "https://arctic.noaa.gov/report-card/")
+    # A trailing slash is kept as registered (another resource to many servers), in the
+    # ledger and in what ingest printed.
+    assert IPCC in urls and "https://arctic.noaa.gov/report-card/" in urls
+    assert f"{IPCC} (known)" in printed["anthropic"] or f"{IPCC} (new)" in printed["anthropic"]
 
 
 def _concurrent_adds(folder: Path) -> None:
@@ -357,6 +362,15 @@ def test_the_research_agents_walk_from_search_results_to_a_verified_word_file(
         "absorbs considerably more incoming shortwave radiation",
     ):
         _ok(tmp_path, "quote", str(wmo), "--text", words, "--from", "paper.pdf")
+    # A quote cut with an ellipsis is no passage: refused, saying each part is on the page.
+    cut = _run(
+        tmp_path,
+        "quote",
+        str(nsidc),
+        "--text",
+        "Sea ice has a high albedo ... Open ocean absorbs about 94 percent",
+    )
+    assert cut.returncode == 1 and "attach each part as its own quote" in cut.stderr
     refused = _run(
         tmp_path,
         "quote",
@@ -391,6 +405,8 @@ def test_the_research_agents_walk_from_search_results_to_a_verified_word_file(
     # Step 3: the draft with an LLM's mistakes.
     draft = MISTAKES.replace("[1]", f"[{nsidc}]").replace("[1, 2]", f"[{brief}, {wiki}]")
     draft = draft.replace("[3]", f"[{wiki}]").replace("[4][5][6]", f"[{noaa}][{ipcc}][{wmo}]")
+    redirect = _id_of(tmp_path, GEMINI_URI)
+    draft = draft.replace("[7]", f"[{redirect}]")
     (tmp_path / "draft.md").write_text(draft, encoding="utf-8")
     _ok(tmp_path, "render", "--replace-in", "draft.md")
     gate = ("--strict", "--min-coverage", "0.5", "--evidence")
@@ -398,7 +414,8 @@ def test_the_research_agents_walk_from_search_results_to_a_verified_word_file(
     assert code == 1
     codes = {f["code"] for f in findings}
     for expected in (
-        "space-before-marker",
+        "marker-before-punctuation",
+        "expiring-source-cited",
         "group-marker",
         "ids-at-paragraph-end",
         "raw-url-in-prose",
@@ -406,10 +423,18 @@ def test_the_research_agents_walk_from_search_results_to_a_verified_word_file(
     ):
         assert expected in codes, (expected, codes)
     assert all(f["fix"] for f in findings if f["level"] != "info"), findings
+    # `sunlight [1].` is one mistake: one finding, whose fix is the corrected text.
+    assert "space-before-marker" not in codes
+    spaced = next(f for f in findings if f["code"] == "marker-before-punctuation")
+    assert spaced["fix"] == f"write `sunlight.[{nsidc}]`"
+    expiring = next(f for f in findings if f["code"] == "expiring-source-cited")
+    assert expiring["ids"] == [redirect] and "`citeledger add` the address" in expiring["fix"]
     typed = next(f for f in findings if f["code"] == "raw-url-in-prose")
     assert typed["fix"] == f"replace the URL with [{noaa}] after the sentence it supports"
     wrong = next(f for f in findings if f["code"] == "quote-from-other-source")
     assert f"`citeledger quote {noaa} --text" in wrong["fix"]
+    assert wrong["fix"].endswith(f"(`citeledger quote {wiki} --drop 2`)")
+    take_back = ("quote", str(wiki), "--drop", "2")
 
     # Step 4: fixed by following the fix lines only.
     fixed = f"""# Arctic sea ice
@@ -421,13 +446,12 @@ sunlight that is diffusely reflected.[{wiki}]
 Arctic sea ice extent in September has declined by about 13 percent per decade since
 1979.[{noaa}] Reductions are very likely 12.8 percent per decade.[{ipcc}] The albedo feedback
 is an extraordinarily consequential mechanism.[{wmo}] Thin first-year ice now dominates.[{noaa}]
+According to NOAA, sea ice extent declined by about 13 percent per decade.[{noaa}]
 """
     (tmp_path / "draft.md").write_text(fixed, encoding="utf-8")
-    book = json.loads((tmp_path / "ledger.json").read_text(encoding="utf-8"))
-    for source in book["sources"]:
-        if source["id"] == wiki:
-            source["quotes"] = [q for q in source["quotes"] if "Thin" not in q["text"]]
-    (tmp_path / "ledger.json").write_text(json.dumps(book), encoding="utf-8")
+    # The wrong quote taken back by the command its finding printed.
+    took_back = _ok(tmp_path, *take_back)
+    assert took_back.startswith(f"[{wiki}] quote 2 dropped (1 quote(s) left): “Thin first-year")
     _ok(tmp_path, "render", "--replace-in", "draft.md")
     passed = _run(tmp_path, "verify", "draft.md", *gate)
     assert passed.returncode == 0, passed.stderr
@@ -540,7 +564,7 @@ def test_an_openai_answer_imported_after_search_results_keeps_the_ledgers_ids(
     (tmp_path / "answer.json").write_text(json.dumps(_openai_answer()), encoding="utf-8")
     done = _run(tmp_path, "import", "answer.json", "-o", "report.md")
     assert done.returncode == 0, done.stderr  # verify's verdict on the draft it wrote
-    assert "[1] https://climate.nasa.gov/vital-signs/arctic-sea-ice (known)" in done.stdout
+    assert "[1] https://climate.nasa.gov/vital-signs/arctic-sea-ice/ (known)" in done.stdout
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert text.startswith(
         "Arctic sea ice hit a record low in 2012.[2] Since then the minimum has stayed low.[1]"

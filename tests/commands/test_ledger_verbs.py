@@ -90,6 +90,18 @@ def test_add_is_idempotent(home: Path, cli: Cli) -> None:
     assert (home / "ledger.json").read_bytes() == before
 
 
+def test_a_trailing_slash_stays_in_every_output_and_one_page_keeps_one_id(
+    home: Path, cli: Cli
+) -> None:
+    docs = "https://example.org/docs/"
+    assert cli("add", docs, "--title", "Docs").out == f"[1] {docs}\n"
+    assert cli("add", "https://example.org/docs").out == f"[1] {docs}\n"
+    assert json.loads(cli("add", "https://example.org/docs", "--json").out)[0]["url"] == docs
+    assert cli("list").out == f"[1] {docs}  Docs\n"
+    assert f"[1] {docs} — Docs" in cli("render", "--style", "evidence").out
+    assert load_ledger(home / "ledger.json").sources[0].url == docs
+
+
 def test_add_title_fills_an_empty_title_only(home: Path, cli: Cli) -> None:
     cli("add", "https://a.org")
     cli("add", "https://a.org", "--title", "First title")

@@ -160,3 +160,32 @@ def test_quote_with_no_evidence_checks_the_page_ingest_kept(tmp_path: Path) -> N
     assert ingest["ok"], ingest
     assert quote["ok"] and quote["output"] == "[1] evidence attached (1 quote(s))\n", quote
     assert both["status"] == "bad input" and "not both" in both["error"]
+
+
+def test_the_quote_tool_takes_a_wrong_quote_back(tmp_path: Path) -> None:
+    # The agent that attached a quote to the wrong source takes it back through the same tool,
+    # by its number or its text; a number the source does not hold is bad input naming those
+    # it does.
+    (tmp_path / "page.txt").write_text(PAGE, encoding="utf-8")
+    first, second = "Sea ice floats on the ocean", "frozen water is less dense than liquid water"
+    results = _session(
+        tmp_path,
+        [
+            ("add", {"urls": ["https://a.example/sea-ice"]}),
+            ("quote", {"source_id": 1, "text": first, "evidence": "page.txt"}),
+            ("quote", {"source_id": 1, "text": second, "evidence": "page.txt"}),
+            ("quote", {"source_id": 1, "drop": 3}),
+            ("quote", {"source_id": 1, "drop": 1}),
+            ("quote", {"source_id": 1, "drop_text": second.upper()}),
+            ("quote", {"source_id": 1}),
+            ("list", {}),
+        ],
+    )["results"]
+    missing, by_number, by_text, neither, listed = results[3:]
+    assert (missing["exit_code"], missing["status"]) == (2, "bad input")
+    assert "[1] has no quote 3: it holds 2: 1 \u201cSea ice floats" in missing["error"]
+    assert missing["fix"] == "`citeledger quote 1 --drop K` with K from 1 to 2"
+    assert by_number["ok"] and by_number["output"].startswith("[1] quote 1 dropped (1 quote(s)")
+    assert by_text["ok"] and by_text["output"].startswith("[1] quote 1 dropped (0 quote(s)")
+    assert neither["status"] == "bad input" and "drop" in neither["error"]
+    assert listed["result"][0]["quotes"] == []

@@ -104,7 +104,7 @@ def test_the_openai_inline_link_goes_with_its_parentheses_and_space(cli, tmp_pat
 def test_tracking_parameters_make_no_second_source(cli, tmp_path: Path) -> None:
     _import(cli, tmp_path, "openai_responses")
     urls = [s.url for s in load_ledger(tmp_path / "l.json").sources]
-    assert urls == [PV.rstrip("/"), BNETZA, CLEW]
+    assert urls == [PV, BNETZA, CLEW]
 
 
 def test_gemini_segment_offsets_are_utf8_bytes_not_characters(cli, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from citeledger.errors import BadURL
 from citeledger.ledger import normalize_url
-from citeledger.ledger.urls import _normalize, is_canonical
+from citeledger.ledger.urls import _normalize, is_canonical, url_key
 
 # A loaded CI machine must not turn a slow example into a failure; speed is the benchmarks' job.
 no_deadline = settings(deadline=None)
@@ -18,14 +18,14 @@ no_deadline = settings(deadline=None)
     ("raw", "canonical"),
     [
         ("https://example.com/page#section", "https://example.com/page"),
-        ("https://example.com/page/", "https://example.com/page"),
+        ("https://example.com/page/", "https://example.com/page/"),
         ("https://example.com/", "https://example.com"),
         ("HTTPS://Example.COM/page", "https://example.com/page"),
         ("http://example.com:80/a", "http://example.com/a"),
         ("https://example.com:443/a", "https://example.com/a"),
         ("https://example.com:8443/a", "https://example.com:8443/a"),
         ("https://example.com/a?q=1&r=2#frag", "https://example.com/a?q=1&r=2"),
-        ("https://example.com/a/?q=1", "https://example.com/a?q=1"),
+        ("https://example.com/a/?q=1", "https://example.com/a/?q=1"),
         ("https://example.com/CaseSensitive/Path", "https://example.com/CaseSensitive/Path"),
         ("  https://example.com/a  ", "https://example.com/a"),
         ("https://bücher.DE/Straße", "https://xn--bcher-kva.de/Straße"),
@@ -35,6 +35,24 @@ no_deadline = settings(deadline=None)
 )
 def test_url_identity_rules(raw: str, canonical: str) -> None:
     assert normalize_url(raw) == canonical
+
+
+@pytest.mark.parametrize(
+    ("with_slash", "without"),
+    [
+        ("https://example.org/docs/", "https://example.org/docs"),
+        ("https://example.org/docs/?v=2", "https://example.org/docs?v=2"),
+        ("https://example.org/a//", "https://example.org/a"),
+    ],
+)
+def test_a_trailing_slash_is_kept_as_registered_and_folded_in_identity(
+    with_slash: str, without: str
+) -> None:
+    # Many servers answer /docs/ and /docs with different resources: the stored URL, which
+    # every output links, is the one registered; the lookup key still makes them one source.
+    assert normalize_url(with_slash) == with_slash
+    assert normalize_url(normalize_url(with_slash)) == with_slash
+    assert url_key(with_slash) == url_key(without) == normalize_url(without)
 
 
 def test_query_is_significant() -> None:

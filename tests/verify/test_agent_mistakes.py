@@ -179,8 +179,11 @@ def test_a_quote_attached_to_the_wrong_source_names_the_source_whose_page_holds_
     # second quote on [1] would leave this one where it is.
     fix = wrong[0]["fix"]
     assert '`citeledger quote 2 --text "covers about 71 percent of the planet" --from PAGE`' in fix
-    assert 'delete it from the "quotes" of [1] in ledger.json' in fix
+    assert fix.endswith("then take it back from [1] (`citeledger quote 1 --drop 2`)")
     assert code == 0 and cli("verify", "d.md", *GATE).code == 1
+    # Run as printed, it takes back that quote and no other, and the finding is gone.
+    assert cli("quote", "1", "--drop", "2").code == 0
+    assert "quote-from-other-source" not in cli("verify", "d.md", *GATE).out
 
 
 def test_a_quote_from_the_page_ingest_kept_for_another_result_is_the_wrong_source(
@@ -265,3 +268,24 @@ def test_every_finding_says_its_fix_in_the_text_line_and_the_json(cli, tmp_path)
 
 def test_every_rule_of_the_table_has_a_fix() -> None:
     assert [code for code, rule in RULES.items() if not rule.fix] == []
+
+
+def test_a_cited_grounding_redirect_is_named_with_the_fix_to_cite_its_landing_page(
+    cli, tmp_path
+) -> None:
+    # Gemini's grounding link is the only handle its answer gives: ingest registers it with a
+    # warning; cited, every build would publish a link that leads nowhere within days.
+    redirect = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQGx7"
+    _ledger(tmp_path, {"url": redirect, "quotes": _quoted("Arctic sea ice hit a low")})
+    (tmp_path / "d.md").write_text(
+        f"# Ice\n\nArctic sea ice hit a low in 2024.[1]\n\n## Sources\n\n[1] {redirect}\n",
+        encoding="utf-8",
+    )
+    code, findings = _findings(cli, "d.md")
+    [found] = [f for f in findings if f["code"] == "expiring-source-cited"]
+    assert code == 0 and found["level"] == "warn" and found["location"] == "d.md:3:34"
+    assert found["fix"] == (
+        "open [1]'s URL, `citeledger add` the address it lands on, and cite the id it prints "
+        "in place of [1]"
+    )
+    assert cli("verify", "d.md", *GATE).code == 1

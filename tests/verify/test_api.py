@@ -149,7 +149,9 @@ def test_cli_json_goes_to_stdout(workdir: Path) -> None:
     proc = run("--ledger", "ledger.json", "verify", "draft.md", "--format", "json", cwd=workdir)
     report = json.loads(proc.stdout)
     codes = [f["code"] for f in report["findings"]]
-    assert report["ok"] and codes == ["space-before-marker", "marker-before-punctuation"]
+    # `down [2].`: one mistake, one finding, whose fix writes the corrected text.
+    assert report["ok"] and codes == ["marker-before-punctuation"]
+    assert report["findings"][0]["fix"] == "write `down.[2]`"
     assert proc.stderr.strip() == "citations OK"
 
 

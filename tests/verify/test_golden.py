@@ -127,7 +127,10 @@ def test_more_than_three_ids_in_one_sentence_warns(monkeypatch: pytest.MonkeyPat
 def test_space_before_marker_warns(monkeypatch: pytest.MonkeyPatch) -> None:
     code, _, report = run_case("space-before-marker", monkeypatch)
     spaced = [f for f in report["findings"] if f["code"] == "space-before-marker"]
-    assert code == 0 and [f["location"] for f in spaced] == ["input.md:3:55", "input.md:4:48"]
+    assert code == 0 and [f["location"] for f in spaced] == ["input.md:4:48"]
+    # `water [1].`: the space and the place are one mistake, one finding with one fix.
+    [both] = [f for f in report["findings"] if f["location"] == "input.md:3:55"]
+    assert both["code"] == "marker-before-punctuation" and both["fix"] == "write `water.[1]`"
 
 
 def test_several_ids_in_one_bracket_warns(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,7 +22,13 @@ PACKAGE = ROOT / "citeledger"
 VERIFY = PACKAGE / "verify"
 # The manual's table of findings, written by docs/gen.py.
 TABLE = ROOT / "docs" / "reference" / "rules.md"
-EMITTERS = ("checks.py", "evidence_trail.py", "agent_mistakes.py", "support/check.py")
+EMITTERS = (
+    "checks.py",
+    "evidence_trail.py",
+    "agent_mistakes.py",
+    "marker_style.py",
+    "support/check.py",
+)
 
 
 def _constants() -> dict[str, Rule]:
@@ -89,7 +95,7 @@ def test_a_verify_run_reports_each_finding_at_its_rules_level(cli, tmp_path: Pat
     (tmp_path / "ledger.json").write_text(json.dumps({"version": 1, "sources": sources}))
     draft = tmp_path / "d.md"
     draft.write_text(
-        "# Ice\n\nIce floats on water [1]. Bears hunt seals on it.[7]\n\n## Sources\n\n"
+        "# Ice\n\nIce floats on water [1] and melts. Bears hunt seals on it.[7]\n\n## Sources\n\n"
         "[1] https://a.org/ice — Ice\n[3] https://a.org/three — Three\n",
         encoding="utf-8",
     )

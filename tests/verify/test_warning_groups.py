@@ -28,13 +28,59 @@ def test_past_three_warnings_of_one_rule_the_report_prints_a_count(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     warns = [line for line in done.stdout.splitlines() if line.startswith("warn:")]
     assert [w.split(": ")[1] for w in warns[:3]] == ["d.md:1:27", "d.md:3:27", "d.md:5:27"]
+    # The count line names what it folds: each finding's ids and line.
     assert warns[3:] == [
-        "warn: 5 more space-before-marker (d.md:7:27, d.md:9:27, d.md:11:27, \u2026); "
-        "`--format json` lists every finding"
+        "warn: 5 more space-before-marker in d.md: [1] at 7:27, [1] at 9:27, [1] at 11:27, "
+        "[1] at 13:27, [1] at 15:27; `--format json` lists every finding"
     ]
     as_json = citeledger("verify", "d.md", "--format", "json", cwd=tmp_path)
     codes = [f["code"] for f in json.loads(as_json.stdout)["findings"]]
     assert codes.count("space-before-marker") == 8
+
+
+def test_the_count_line_names_the_ids_of_findings_about_the_whole_file(tmp_path: Path) -> None:
+    # Quoted sources the draft does not cite are findings of the file, not of a line: the
+    # count line names their ids, not the file name again and again.
+    (tmp_path / "p.txt").write_text("Sea ice has a high albedo, reflecting sunlight.\n")
+    urls = [f"https://example.com/{n}" for n in range(1, 8)]
+    assert citeledger("add", *urls, cwd=tmp_path).returncode == 0
+    for n in range(1, 8):
+        quoted = citeledger(
+            "quote", str(n), "--text", "a high albedo", "--from", "p.txt", cwd=tmp_path
+        )
+        assert quoted.returncode == 0, quoted.stderr
+    (tmp_path / "d.md").write_text("Sea ice has a high albedo.[1]\n\n## Sources\n\n[1] " + urls[0])
+    done = citeledger("verify", "d.md", cwd=tmp_path)
+    warns = [line for line in done.stdout.splitlines() if line.startswith("warn:")]
+    assert warns[-1] == (
+        "warn: 3 more quoted-source-not-cited in d.md: [5], [6], [7]; "
+        "`--format json` lists every finding"
+    )
+
+
+def test_past_a_dozen_the_count_line_says_how_many_it_does_not_name() -> None:
+    findings = [
+        Finding("warn", "space-before-marker", "space before the marker", f"d.md:{k}:1", (k,))
+        for k in range(1, 21)
+    ]
+    stats = {
+        "sentences": 1,
+        "covered": 1,
+        "coverage": 1.0,
+        "cited_sentences": 1,
+        "unverified_sentences": 0,
+        "tool_sentences": 0,
+        "policy_sentences": 0,
+        "distinct_cited": 1,
+        "ledger_sources": 1,
+        "sources_with_quotes": 0,
+    }
+    line = Report(findings, stats, [1]).lines()[-2]
+    named = ", ".join(f"[{k}] at {k}:1" for k in range(4, 16))
+    assert line == (
+        f"warn: 17 more space-before-marker in d.md: {named}, and 5 more; "
+        "`--format json` lists every finding"
+    )
 
 
 def test_three_warnings_of_one_rule_print_in_full(tmp_path: Path) -> None:

@@ -50,10 +50,12 @@ class SupportCheck:
             claim = s.plain
             verdict = ClaimVerdict(s.text, claim, location, ids)
             texts: list[str] = []
+            own: list[str] = []
             for i in ids:
                 source = self.shelf.of(i)
                 verdict.evidence[i] = list(source.quotes)
                 texts.extend(source.quotes)
+                own.extend(source.names)
                 if self.shelf.pages:
                     best = source.best_chunks(claim)
                     if best:
@@ -64,7 +66,7 @@ class SupportCheck:
             if not texts:
                 verdict.outcome = "no-evidence"
             else:
-                verdict.missing = missing_details(claim, ClaimEvidence(tuple(texts)))
+                verdict.missing = missing_details(claim, ClaimEvidence(tuple(texts), tuple(own)))
                 if verdict.missing:
                     verdict.outcome = "missing-detail"
                 if self.judge is not None:

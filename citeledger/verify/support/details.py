@@ -72,9 +72,13 @@ class Detail:
 
 @dataclass
 class ClaimEvidence:
-    """The evidence of one claim as the check reads it, made once per set of texts."""
+    """The evidence of one claim as the check reads it, made once per set of texts.
+    ``names``: what the cited sources call themselves (title, site, host): a claim that names
+    its source ("Reuters reports ...") names what the evidence need not repeat. They count
+    for names only, never for a figure, a date or a negation."""
 
     texts: tuple[str, ...]
+    names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         joined = "\n".join(self.texts)
@@ -88,6 +92,8 @@ class ClaimEvidence:
             self.values.update(Decimal(v) for v in (year, day) if v is not None)
         self.normal = normalize_for_match(joined)
         self.words = set(_TOKEN.findall(self.normal))
+        own = normalize_for_match(" ".join(self.names))
+        self.name_words = self.words | set(_TOKEN.findall(own)) if own else self.words
         self.sentences = [s for t in self.texts for s in split_text(t)]
         self._sentence_keys = [stems(normalize_for_match(s)) for s in self.sentences]
 
@@ -135,7 +141,7 @@ def missing_details(claim: str, evidence: ClaimEvidence) -> list[Detail]:
         if not figure.values & evidence.values:
             found.append((figure.start, Detail("number", figure.shown)))
     for start, name in names(claim):
-        if not _name_found(name, evidence.words):
+        if not _name_found(name, evidence.name_words) and _joined(name) not in evidence.name_words:
             found.append((start, Detail("name", name)))
     out = [d for _, d in sorted(found, key=lambda pair: pair[0])]
     negation = negation_change(claim, evidence)
@@ -181,6 +187,11 @@ def names(claim: str) -> list[tuple[int, str]]:
         else:
             out.append((word.start(), token))
     return out
+
+
+def _joined(name: str) -> str:
+    """A name of several words as a host writes it: "Carbon Brief" as ``carbonbrief``."""
+    return "".join(_TOKEN.findall(normalize_for_match(name)))
 
 
 def _is_number_word(word: str) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ...document.sentences import split_text
 from ...ledger import Ledger
@@ -69,6 +70,8 @@ class SourceEvidence:
     source_id: int
     quotes: list[str]
     pages: list[str] = field(default_factory=list)
+    # What the source calls itself: its title, site and host (names a claim may cite it by).
+    names: list[str] = field(default_factory=list)
     pages_missing: int = 0
     _page_chunks: list[str] | None = None
 
@@ -84,6 +87,14 @@ class SourceEvidence:
         scored = [(overlap(claim, c), -k, c) for k, c in enumerate(self.page_chunks())]
         scored = [row for row in scored if row[0] > 0]
         return [c for _, _, c in sorted(scored, reverse=True)[:count]]
+
+
+def _host(url: str) -> str:
+    """The host's labels as words (``www.carbon-brief.org``: ``carbon brief``), without the
+    ``www`` and the top-level domain, which name nothing."""
+    host = (urlsplit(url).hostname or "") if "://" in url else ""
+    labels = host.split(".")[:-1] if "." in host else []
+    return " ".join(label.replace("-", " ") for label in labels if label != "www")
 
 
 class EvidenceShelf:
@@ -108,6 +119,7 @@ class EvidenceShelf:
         if source is None:
             return SourceEvidence(source_id, [])
         found = SourceEvidence(source_id, [q.text for q in source.quotes if q.text.strip()])
+        found.names = [n for n in (source.title, source.site, _host(source.url)) if n]
         if not self.pages:
             return found
         digests: list[str] = []
