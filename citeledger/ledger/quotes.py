@@ -147,6 +147,8 @@ def quote_in_text(quote: str, page: str) -> bool:
 WINDOWED_FROM = 1 << 20
 # The windows looked at, at most, before the whole page is normalised after all.
 _MAX_WINDOWS = 256
+# Raw characters a window holds beyond twice the quote's length on either side of the word.
+_MARGIN = 256
 # How far back a cut looks for the bracket or parenthesis that tells it is outside a link: at
 # first, and at most (further back, the whole page is normalised instead).
 _LOOK_BACK = 1 << 12
@@ -184,7 +186,7 @@ def found_in_windows(needle: str, page: str) -> bool:
     word = max(words, key=len)
     # Without its first letter: one search finds the word in lower case and capitalised.
     anchor = word[1:]
-    margin = 2 * len(needle) + 256
+    margin = 2 * len(needle) + _MARGIN
     n = len(page)
     pos = page.find(anchor)
     covered = 0
