@@ -145,6 +145,9 @@ class TextLedger(Ledger):
         self._urls = urls
         self._keys_are_urls = keys_are_urls
         self._by_url: dict[str, int] | None = None
+        self._file_max = max(ids, default=0)
+        # The sources appended in this transaction, by lookup key.
+        self._new: dict[str, Source] = {}
         # The sources built one at a time, by id: the same objects once all are built.
         self.built: dict[int, Source] = {}
 
@@ -176,8 +179,10 @@ class TextLedger(Ledger):
         if self._all is not None:
             return super().get(id)
         hit = self.built.get(id)
-        if hit is not None or id not in self._id_set:
-            return hit or next((s for s in self.appended if s.id == id), None)
+        if hit is not None:
+            return hit
+        if id not in self._id_set:
+            return next((s for s in self._new.values() if s.id == id), None)
         start = self._text.find(f'\n    {{\n      "id": {id},\n')
         source = _source(_DECODER.raw_decode(self._text, start + 5)[0])
         self.built[id] = source
@@ -193,9 +198,8 @@ class TextLedger(Ledger):
         if self._all is not None or not self._keys_are_urls:
             return super().find_url(url)
         key = url_key(url)
-        for s in self.appended:
-            if url_key(s.url) == key:
-                return s
+        if key in self._new:
+            return self._new[key]
         if self._by_url is None:  # the first source wins, as in Ledger._indexes
             self._by_url = dict(zip(reversed(self._urls), reversed(self._ids), strict=True))
         sid = self._by_url.get(key)
@@ -204,8 +208,8 @@ class TextLedger(Ledger):
     def next_id(self) -> int:
         if self._all is not None:
             return super().next_id()
-        high = max(self._ids, default=0)
-        return max(self.last_id, high, *(s.id for s in self.appended)) + 1
+        # Every id appended here is at most last_id (each append sets it).
+        return max(self.last_id, self._file_max) + 1
 
     def _append(self, canonical: str, title: str, accessed: str) -> Source:
         new_id = self.next_id()
@@ -214,10 +218,11 @@ class TextLedger(Ledger):
         source = Source(id=new_id, url=canonical, title=title, accessed=accessed)
         self.appended.append(source)
         self._appended_ids.add(new_id)
+        self._new[url_key(canonical)] = source
         self.last_id = new_id
         self.dirty = True
         return source
 
     def high_water(self) -> int:
         """The ``last_id`` the file gets: the mark, never below any id."""
-        return max(self.last_id, max(self._ids, default=0), *(s.id for s in self.appended))
+        return max(self.last_id, self._file_max)
