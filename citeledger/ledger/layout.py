@@ -81,9 +81,9 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
     if LAYOUT.fullmatch(text) is None:
         return None
     pairs = _ID_URL.findall(text)
-    ids = list(map(int, [p[0] for p in pairs]))
-    urls = [p[1] for p in pairs]
-    checked = urls + _ARCHIVED.findall(text) if '"archived": ' in text else urls
+    found, urls = zip(*pairs) if pairs else ((), ())
+    ids = list(map(int, found))
+    checked = list(urls) + _ARCHIVED.findall(text) if '"archived": ' in text else list(urls)
     joined = "\n".join(checked)
     if (
         len(set(ids)) != len(ids)
@@ -93,7 +93,9 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
         return None
     tail = _LAST_ID.search(text, max(0, len(text) - 40))
     last_id = int(tail.group(1)) if tail else 0
-    return TextLedger(path, LayoutText(text), ids, urls, last_id, not any_tracking(urls))
+    # Canonical URLs without tracking parameters are their own lookup keys.
+    plain = "?" not in joined or not any_tracking(checked)
+    return TextLedger(path, LayoutText(text), ids, list(urls), last_id, plain)
 
 
 def _source(d: dict[str, Any]) -> Source:
