@@ -81,7 +81,7 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
     if LAYOUT.fullmatch(text) is None:
         return None
     pairs = _ID_URL.findall(text)
-    found, urls = zip(*pairs) if pairs else ((), ())
+    found, urls = zip(*pairs, strict=True) if pairs else ((), ())
     ids = list(map(int, found))
     checked = list(urls) + _ARCHIVED.findall(text) if '"archived": ' in text else list(urls)
     joined = "\n".join(checked)

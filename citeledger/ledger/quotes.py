@@ -190,6 +190,9 @@ def found_in_windows(needle: str, page: str) -> bool:
     n = len(page)
     pos = page.find(anchor)
     covered = 0
+    # The windows together normalise at most a quarter of the page (long lines make long
+    # windows): past that, the whole page costs less than more windows and then the whole.
+    budget = n // 4
     for _ in range(_MAX_WINDOWS):
         if pos < 0:
             return False
@@ -197,7 +200,8 @@ def found_in_windows(needle: str, page: str) -> bool:
             start = _cut(page, page.rfind("\n", 0, max(0, pos - margin)) + 1, -1)
             end = page.find("\n", min(n, pos + margin))
             end = _cut(page, n if end < 0 else end + 1, 1)
-            if start < 0 or end < 0:
+            budget -= end - start
+            if start < 0 or end < 0 or budget < 0:
                 return False
             if found_in(needle, page_form(page[start:end])):
                 return True

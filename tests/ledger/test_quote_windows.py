@@ -116,3 +116,13 @@ def test_a_window_is_never_cut_inside_a_link(monkeypatch, page: str, quote: str)
     for margin in range(0, 40):
         monkeypatch.setattr(quotes, "_MARGIN", margin - 2 * len(needle))
         assert not found_in_windows(needle, page)
+
+
+def test_a_page_without_line_breaks_is_normalised_once(monkeypatch) -> None:
+    """One line of 2 MB: a window would be the whole page, so none is made."""
+    page = "alpha beta gamma delta " * 100_000
+    seen: list[int] = []
+    real = quotes.page_form
+    monkeypatch.setattr(quotes, "page_form", lambda text: seen.append(len(text)) or real(text))
+    assert quote_in_text("beta gamma delta", page)
+    assert seen == [len(page)]
