@@ -4,7 +4,7 @@ ledger.
 ``dump_ledger`` writes one layout (two-space indented JSON, keys in one order). A ledger in that
 layout whose sources hold the common fields only (id, url, title, accessed, issued, site,
 archived, page_sha256, page_origin and quotes of text, added, sha256, origin, text_sha256) is
-checked here by one compiled pattern over the whole text (:data:`LAYOUT`) instead of field by
+checked here by one compiled pattern over the whole text (:func:`layout`) instead of field by
 field in Python: the pattern spells out valid JSON of exactly that shape, every string a valid
 JSON string without an escaped surrogate, every id a whole number from 1 to 999,999, every
 ``url`` and ``archived`` a URL in canonical form (:func:`~citeledger.ledger.urls.is_canonical`:
@@ -31,8 +31,10 @@ from typing import Any
 from .model import MAX_ID, Ledger, Quote, Source
 from .urls import _BAD_ESCAPE, MAX_URL_LENGTH, any_tracking, url_key
 
-# A JSON string without control characters and without an escaped surrogate (which the
-# field-by-field load checks on a walk of its own).
+# A JSON string without control characters; the second also with escapes, but for an escaped
+# surrogate (which the field-by-field load checks on a walk of its own). A text without a
+# backslash takes the first, which sre runs as one loop over a character class.
+_PLAIN_STR = r'"[^"\\\x00-\x1f]*+"'
 _STR = (
     r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})'
     r'[^"\\\x00-\x1f]*+)*+"'
@@ -44,27 +46,51 @@ _URL = (
     r'"https?://(?!(?:dx\.|www\.)?doi\.org[/?"])[a-z0-9-]++(?:\.[a-z0-9-]++)*+'
     rf'(?:/[{_U}/]*+(?<!/))?(?:\?[{_U}/?]++)?"'
 )
-_QUOTE = (
-    rf'        \{{\n          "text": {_STR},\n          "added": {_STR}'
-    rf'(?:,\n          "sha256": {_STR})?(?:,\n          "origin": {_STR})?'
-    rf'(?:,\n          "text_sha256": {_STR})?\n        \}}'
-)
-_SOURCE = (
-    rf'    \{{\n      "id": [1-9][0-9]{{0,5}},\n      "url": {_URL},\n'
-    rf'      "title": {_STR},\n      "accessed": {_STR},\n'
-    rf'(?:      "issued": {_STR},\n)?(?:      "site": {_STR},\n)?'
-    rf'(?:      "archived": {_URL},\n)?(?:      "page_sha256": "[0-9a-f]{{64}}",\n)?'
-    rf'(?:      "page_origin": {_STR},\n)?'
-    rf'      "quotes": (?:\[\]|\[\n{_QUOTE}(?:,\n{_QUOTE})*+\n      \])\n    \}}'
-)
-LAYOUT = re.compile(
-    rf'\{{\n  "version": 1,\n  "sources": (?:\[\]|\[\n{_SOURCE}(?:,\n{_SOURCE})*+\n  \])'
-    r'(?:,\n  "last_id": (?:0|[1-9][0-9]{0,17}))?\n\}\n'
-)
+
+
+def _pattern(string: str) -> str:
+    """The whole file, with ``string`` for a JSON string. Each list is written with its item
+    once (an item, then a comma only where another item follows), which keeps the pattern,
+    and the time Python takes to compile it at every call, small."""
+    quote = (
+        rf'\n        \{{\n          "text": {string},\n          "added": {string}'
+        rf'(?:,\n          "sha256": {string})?(?:,\n          "origin": {string})?'
+        rf'(?:,\n          "text_sha256": {string})?\n        \}}'
+    )
+    source = (
+        rf'\n    \{{\n      "id": [1-9][0-9]{{0,5}},\n      "url": {_URL},\n'
+        rf'      "title": {string},\n      "accessed": {string},\n'
+        rf'(?:      "issued": {string},\n)?(?:      "site": {string},\n)?'
+        rf'(?:      "archived": {_URL},\n)?(?:      "page_sha256": "[0-9a-f]{{64}}",\n)?'
+        rf'(?:      "page_origin": {string},\n)?'
+        rf'      "quotes": (?:\[\]|\[(?:{quote}(?:,(?=\n        \{{)|(?=\n      \])))++'
+        r'\n      \])\n    \}'
+    )
+    return (
+        rf'\{{\n  "version": 1,\n  "sources": (?:\[\]|\[(?:{source}(?:,(?=\n    \{{)|'
+        r'(?=\n  \])))++\n  \])(?:,\n  "last_id": (?:0|[1-9][0-9]{0,17}))?\n\}\n'
+    )
+
+
+# The two patterns, compiled when first used: a call that reads no ledger pays for neither.
+_COMPILED: dict[bool, re.Pattern[str]] = {}
+
+
+def layout(escapes: bool) -> re.Pattern[str]:
+    """The pattern of the whole file (see the module docstring); ``escapes``: for a text that
+    holds a backslash."""
+    if escapes not in _COMPILED:
+        _COMPILED[escapes] = re.compile(_pattern(_STR if escapes else _PLAIN_STR))
+    return _COMPILED[escapes]
+
+
+def layout_match(text: str) -> bool:
+    """Whether :func:`layout` takes the whole of ``text``."""
+    return layout("\\" in text).fullmatch(text) is not None
 
 
 class LayoutText(str):
-    """The text of a ledger :data:`LAYOUT` took (``Ledger.loaded_text``): its entries may be
+    """The text of a ledger :func:`layout` took (``Ledger.loaded_text``): its entries may be
     replaced in place without reading the whole file back (``store.updated_text``)."""
 
 
@@ -76,9 +102,9 @@ _DECODER = json.JSONDecoder()
 
 
 def fast_ledger(path: Path, text: str) -> TextLedger | None:
-    """The ledger in ``text`` when :data:`LAYOUT` takes it and its ids are distinct and its
+    """The ledger in ``text`` when :func:`layout` takes it and its ids are distinct and its
     URLs' escapes and lengths sound; None sends the caller to the field-by-field load."""
-    if LAYOUT.fullmatch(text) is None:
+    if not layout_match(text):
         return None
     pairs = _ID_URL.findall(text)
     found, urls = zip(*pairs, strict=True) if pairs else ((), ())
@@ -99,7 +125,7 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
 
 
 def _source(d: dict[str, Any]) -> Source:
-    """A source from its JSON object, which :data:`LAYOUT` has checked field by field."""
+    """A source from its JSON object, which :func:`layout` has checked field by field."""
     return Source(
         d["id"],
         d["url"],
@@ -122,7 +148,7 @@ def _source(d: dict[str, Any]) -> Source:
 
 
 class TextLedger(Ledger):
-    """A ledger read from a text :data:`LAYOUT` took, whose sources are built when asked for:
+    """A ledger read from a text :func:`layout` took, whose sources are built when asked for:
     ``add`` looks a URL up and appends, ``quote`` builds the one source it changes, and the
     store writes the file by inserting their entries into the text read (``store.updated_text``).
     Anything that wants every source (``sources``, the lists, a whole rewrite) builds them all

@@ -392,7 +392,7 @@ def _text_ledger_text(ledger: TextLedger) -> str | None:
 
 def _proven(ledger: Ledger, old: str, text: str) -> bool:
     """Whether the edited ``text`` is known to read back as the ledger in memory without a
-    parse: the text read was in the layout :data:`~.layout.LAYOUT` takes (so each line ``    {``
+    parse: the text read was in the layout :func:`~.layout.layout` takes (so each line ``    {``
     opens an entry of the sources list, and every entry not edited reads back as the source it
     was built from), and the high-water mark it ends with is the one the ledger would write."""
     if not isinstance(old, LayoutText):
