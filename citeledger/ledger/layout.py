@@ -64,7 +64,7 @@ def _pattern(string: str) -> str:
         rf'(?:      "archived": {_URL},\n)?(?:      "page_sha256": "[0-9a-f]{{64}}",\n)?'
         rf'(?:      "page_origin": {string},\n)?'
         rf'      "quotes": (?:\[\]|\[(?:{quote}(?:,(?=\n        \{{)|(?=\n      \])))++'
-        r'\n      \])\n    \}'
+        r"\n      \])\n    \}"
     )
     return (
         rf'\{{\n  "version": 1,\n  "sources": (?:\[\]|\[(?:{source}(?:,(?=\n    \{{)|'
@@ -126,15 +126,21 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
 
 def _source(d: dict[str, Any]) -> Source:
     """A source from its JSON object, which :func:`layout` has checked field by field."""
+    if len(d) == 5:  # id, url, title, accessed and quotes alone: the common entry
+        quotes = d["quotes"]
+        return Source(
+            d["id"],
+            d["url"],
+            d["title"],
+            d["accessed"],
+            [_quote(q) for q in quotes] if quotes else [],
+        )
     return Source(
         d["id"],
         d["url"],
         d["title"],
         d["accessed"],
-        [
-            Quote(q["text"], q["added"], q.get("sha256"), q.get("origin"), q.get("text_sha256"))
-            for q in d["quotes"]
-        ],
+        [_quote(q) for q in d["quotes"]],
         {},
         None,
         d.get("issued"),
@@ -145,6 +151,10 @@ def _source(d: dict[str, Any]) -> Source:
         d.get("page_origin"),
         [],
     )
+
+
+def _quote(q: dict[str, Any]) -> Quote:
+    return Quote(q["text"], q["added"], q.get("sha256"), q.get("origin"), q.get("text_sha256"))
 
 
 class TextLedger(Ledger):
