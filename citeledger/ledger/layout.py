@@ -9,7 +9,9 @@ field in Python: the pattern spells out valid JSON of exactly that shape, every 
 JSON string without an escaped surrogate, every id a whole number from 1 to 999,999, every
 ``url`` and ``archived`` a URL in canonical form (:func:`~citeledger.ledger.urls.is_canonical`:
 its characters, host, path and query; the escapes and the length are checked beside the pattern),
-``page_sha256`` a digest. A text the pattern takes is therefore one the field-by-field load
+``page_sha256`` a digest (a ledger whose URLs are not all canonical is matched with any string
+in their place, and each of those URLs gets the full check of the field-by-field load,
+:func:`_odd_urls`). A text the pattern takes is therefore one the field-by-field load
 (``Ledger.from_dict``) takes, with the same result; the sources are built from the parsed JSON
 without checking each field again (:func:`fast_ledger`). Anything else (another layout, a field
 such as ``author``, ``key`` or ``provider_quotes``, a key this version does not know, a bad
@@ -28,8 +30,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .model import MAX_ID, Ledger, Quote, Source
-from .urls import _BAD_ESCAPE, MAX_URL_LENGTH, any_tracking, url_key
+from .model import MAX_ID, Ledger, Quote, Source, archived_problem
+from .urls import (
+    _BAD_ESCAPE,
+    MAX_URL_LENGTH,
+    any_tracking,
+    is_canonical,
+    stored_url_problem,
+    url_key,
+)
 
 # A JSON string without control characters; the second also with escapes, but for an escaped
 # surrogate (which the field-by-field load checks on a walk of its own). A text without a
@@ -48,7 +57,12 @@ _URL = (
 )
 
 
-def _pattern(string: str) -> str:
+# Any JSON string without an escape: a URL the canonical pattern does not take (a DOI address,
+# a path in another script) is checked on its own (:func:`_odd_urls`).
+_ANY_URL = r'"[^"\\\x00-\x1f]++"'
+
+
+def _pattern(string: str, url: str) -> str:
     """The whole file, with ``string`` for a JSON string. Each list is written with its item
     once (an item, then a comma only where another item follows), which keeps the pattern,
     and the time Python takes to compile it at every call, small."""
@@ -58,35 +72,38 @@ def _pattern(string: str) -> str:
         rf'(?:,\n          "text_sha256": {string})?\n        \}}'
     )
     source = (
-        rf'\n    \{{\n      "id": [1-9][0-9]{{0,5}},\n      "url": {_URL},\n'
+        rf'\n    \{{\n      "id": [1-9][0-9]{{0,5}},\n      "url": {url},\n'
         rf'      "title": {string},\n      "accessed": {string},\n'
         rf'(?:      "issued": {string},\n)?(?:      "site": {string},\n)?'
-        rf'(?:      "archived": {_URL},\n)?(?:      "page_sha256": "[0-9a-f]{{64}}",\n)?'
+        rf'(?:      "archived": {url},\n)?(?:      "page_sha256": "[0-9a-f]{{64}}",\n)?'
         rf'(?:      "page_origin": {string},\n)?'
         rf'      "quotes": (?:\[\]|\[(?:{quote}(?:,(?=\n        \{{)|(?=\n      \])))++'
         r"\n      \])\n    \}"
     )
     return (
         rf'\{{\n  "version": 1,\n  "sources": (?:\[\]|\[(?:{source}(?:,(?=\n    \{{)|'
-        r'(?=\n  \])))++\n  \])(?:,\n  "last_id": (?:0|[1-9][0-9]{0,17}))?\n\}\n'
+        r'(?=\n  \])))++\n  \])(?:,\n  "last_id": (?:0|[1-9][0-9]{0,17}))?\n\}\n?'
     )
 
 
-# The two patterns, compiled when first used: a call that reads no ledger pays for neither.
-_COMPILED: dict[bool, re.Pattern[str]] = {}
+# The patterns, compiled when first used: a call that reads no ledger pays for none.
+_COMPILED: dict[tuple[bool, bool], re.Pattern[str]] = {}
 
 
-def layout(escapes: bool) -> re.Pattern[str]:
+def layout(escapes: bool, canonical: bool = True) -> re.Pattern[str]:
     """The pattern of the whole file (see the module docstring); ``escapes``: for a text that
-    holds a backslash."""
-    if escapes not in _COMPILED:
-        _COMPILED[escapes] = re.compile(_pattern(_STR if escapes else _PLAIN_STR))
-    return _COMPILED[escapes]
+    holds a backslash; ``canonical``: every URL in canonical form (else any string without an
+    escape, each then checked on its own)."""
+    key = (escapes, canonical)
+    if key not in _COMPILED:
+        url = _URL if canonical else _ANY_URL
+        _COMPILED[key] = re.compile(_pattern(_STR if escapes else _PLAIN_STR, url))
+    return _COMPILED[key]
 
 
-def layout_match(text: str) -> bool:
+def layout_match(text: str, canonical: bool = True) -> bool:
     """Whether :func:`layout` takes the whole of ``text``."""
-    return layout("\\" in text).fullmatch(text) is not None
+    return layout("\\" in text, canonical).fullmatch(text) is not None
 
 
 class LayoutText(str):
@@ -98,32 +115,52 @@ class LayoutText(str):
 _ID = re.compile(r'\n    \{\n      "id": ([0-9]+),')
 _URL_LINE = re.compile(r'\n      "url": "([^"]*)"')
 _ARCHIVED = re.compile(r'\n      "archived": "([^"]*)"')
-_LAST_ID = re.compile(r'"last_id": ([0-9]+)\n\}\n\Z')
+_LAST_ID = re.compile(r'"last_id": ([0-9]+)\n\}\n?\Z')
 _DECODER = json.JSONDecoder()
 
 
 def fast_ledger(path: Path, text: str) -> TextLedger | None:
     """The ledger in ``text`` when :func:`layout` takes it and its ids are distinct and its
-    URLs' escapes and lengths sound; None sends the caller to the field-by-field load."""
-    if not layout_match(text):
+    URLs sound; None sends the caller to the field-by-field load."""
+    canonical = layout_match(text)
+    if not canonical and not layout_match(text, canonical=False):
         return None
     # The pattern took the text: each source's first lines are its id's and its URL's, so the
     # two lists are in step (two searches: transposing pairs costs more than either).
     ids = list(map(int, _ID.findall(text)))
     urls = _URL_LINE.findall(text)
-    checked = urls + _ARCHIVED.findall(text) if '"archived": ' in text else urls
+    archived = _ARCHIVED.findall(text) if '"archived": ' in text else []
+    if len(set(ids)) != len(ids):
+        return None
+    checked = urls + archived
     joined = "\n".join(checked)
-    if (
-        len(set(ids)) != len(ids)
-        or (checked and max(map(len, checked)) > MAX_URL_LENGTH)
+    if canonical and (
+        (checked and max(map(len, checked)) > MAX_URL_LENGTH)
         or ("%" in joined and _BAD_ESCAPE.search(joined))
     ):
-        return None
+        canonical = False  # the pattern's URLs are a part of what the loose one takes
+    if canonical:
+        plain = "?" not in joined or not any_tracking(checked)
+    else:
+        odd = _odd_urls(urls, archived)
+        if odd is None:
+            return None
+        plain = odd
     tail = _LAST_ID.search(text, max(0, len(text) - 40))
     last_id = int(tail.group(1)) if tail else 0
-    # Canonical URLs without tracking parameters are their own lookup keys.
-    plain = "?" not in joined or not any_tracking(checked)
     return TextLedger(path, LayoutText(text), ids, urls, last_id, plain)
+
+
+def _odd_urls(urls: list[str], archived: list[str]) -> bool | None:
+    """For a ledger whose URLs are not all canonical: None when one of them is refused (the
+    field-by-field load names it), else whether every URL is its own lookup key."""
+    odd = [u for u in urls if not is_canonical(u)]
+    if any(stored_url_problem(u) for u in odd):
+        return None
+    if any(archived_problem(u) for u in archived if not is_canonical(u)):
+        return None
+    plain = all(url_key(u) == u for u in odd)
+    return plain and ("?" not in "".join(urls) or not any_tracking(urls))
 
 
 def _source(d: dict[str, Any]) -> Source:

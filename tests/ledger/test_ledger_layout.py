@@ -127,23 +127,31 @@ def _entry(sid: int, url: str = "") -> dict[str, object]:
 
 
 @pytest.mark.parametrize(
-    "url",
+    ("url", "taken"),
     [
-        "javascript:alert(1)",
-        "https://good.example@evil.example/x",
-        "https://Example.org/x",
-        "https://example.org/x/",
-        "https://example.org/a%zz",
-        "https://example.org/" + "a" * 5000,
-        "http://doi.org/10.1/x",
+        ("javascript:alert(1)", False),
+        ("https://good.example@evil.example/x", False),
+        ("https://example.org/" + "a" * 5000, False),
+        ("https://Example.org/x", True),  # the full check takes these too, as they are
+        ("https://example.org/x/", True),
+        ("https://example.org/a%zz", True),
+        ("http://doi.org/10.1/x", True),
+        ("example.org/page", True),  # a sources.py entry without a scheme
     ],
 )
-def test_a_url_that_is_not_canonical_is_never_taken_by_the_pattern(url: str) -> None:
-    """Such a URL goes to the field-by-field check (which takes the fixable ones, e.g. an
-    upper-case host, and names the others)."""
+def test_a_url_that_is_not_canonical_is_checked_on_its_own(url: str, taken: bool) -> None:
+    """The one-pass load takes a URL the canonical pattern leaves only when the full check of
+    that URL takes it; then it reads and finds what the field-by-field load does."""
     data = {"version": 1, "sources": [_entry(1), _entry(2, url)], "last_id": 2}
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    assert fast_ledger(Path("x.json"), text) is None
+    fast = fast_ledger(Path("x.json"), text)
+    assert (fast is not None) == taken
+    if fast is not None:
+        slow = Ledger.from_dict(Path("x.json"), data)
+        assert fast.to_dict() == slow.to_dict()
+        found = fast.find_url(url)
+        assert found is not None and found.id == 2
+        assert fast.find_url(url.lower()) == slow.find_url(url.lower())
 
 
 def test_a_bad_url_deep_in_a_large_ledger_is_named_with_its_place(tmp_path: Path) -> None:
@@ -208,3 +216,18 @@ def test_a_tracking_parameter_in_a_stored_url_is_found_by_its_clean_form(tmp_pat
     with transaction(path) as book:
         found, created = book.add("https://example.org/p")
     assert (found.id, created) == (2, False)
+
+
+def test_urls_the_full_check_takes_as_they_are_keep_the_one_pass_load(tmp_path: Path) -> None:
+    """A DOI address and a path in another script are stored as written (normalize_url gives
+    them back) though the canonical pattern leaves them: the load checks those alone."""
+    path = tmp_path / "ledger.json"
+    odd = ["https://doi.org/10.21105/joss.01686", "https://ru.wikibooks.org/wiki/Ассемблер"]
+    _write(path, [_entry(1), _entry(2, odd[0]), _entry(3, odd[1])])
+    ledger = load_ledger(path)
+    assert isinstance(ledger, TextLedger)
+    assert ledger.to_dict() == _slow(path).to_dict()
+    with transaction(path) as book:
+        assert book.add(odd[1])[0].id == 3
+        assert book.add("doi:10.21105/joss.01686")[0].id == 2
+        assert not book.whole
