@@ -67,7 +67,7 @@ def attach_quote(path: Path, sid: int, text: str, evidence: str | None) -> Attac
         )
     # The text is kept before the ledger names it: a failure between the two leaves an unnamed
     # file in the evidence folder, never a quote whose text is missing.
-    stored = store_text(evidence_dir(path), page.text)
+    stored = store_text(evidence_dir(path), page.text, encoded=page.encoded)
     with transaction(path) as book:
         held = book.get(sid)
         if held is None:  # removed by a reset since the check above

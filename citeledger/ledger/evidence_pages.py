@@ -51,6 +51,16 @@ class Evidence:
     sha256: str
     origin: str
     kind: str  # "pdf", "html" or "text"
+    # The bytes read, when ``text`` is exactly their UTF-8 reading (``sha256`` is then the
+    # digest of the text's UTF-8 too): the evidence trail keeps them without encoding again.
+    # (A plain field: ``light.record`` has no repr/compare switches, and two readings of the
+    # same bytes compare equal either way.)
+    utf8: bytes | None = None
+
+    @property
+    def encoded(self) -> tuple[bytes, str] | None:
+        """The text's UTF-8 bytes and their sha256, when they are at hand."""
+        return None if self.utf8 is None else (self.utf8, self.sha256)
 
 
 def read_evidence(
@@ -69,7 +79,9 @@ def read_evidence(
         or (suffix in _HTML_SUFFIXES and data.lstrip()[:1] == b"<")
     ):
         return Evidence(html_to_text(_decode(data, name, html=True)), digest, source, "html")
-    return Evidence(_decode(data, name, html=False), digest, source, "text")
+    text, utf8 = _reading(data, name, html=False)
+    # Read as UTF-8 without a BOM: the text's UTF-8 is the bytes read, hashed already.
+    return Evidence(text, digest, source, "text", data if utf8 else None)
 
 
 _TOO_LARGE_HINT = "save only the page text that holds the quote"
@@ -96,9 +108,14 @@ def _read_bytes(source: str, stdin: BinaryIO | None, max_bytes: int) -> bytes:
 
 
 def _decode(data: bytes, name: str, *, html: bool) -> str:
+    return _reading(data, name, html=html)[0]
+
+
+def _reading(data: bytes, name: str, *, html: bool) -> tuple[str, bool]:
+    """The text of ``data``, and whether it is ``data`` read as UTF-8 without a BOM."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            return data.decode("utf-16"), False
         except UnicodeDecodeError:
             pass
     if b"\x00" in data[:8192]:
@@ -107,13 +124,13 @@ def _decode(data: bytes, name: str, *, html: bool) -> str:
             hint="save the page as text, HTML or PDF",
         )
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), not data.startswith(b"\xef\xbb\xbf")
     except UnicodeDecodeError:
         pass
     declared = _CHARSET.search(data[:8192]) if html else None
     for encoding in ([declared.group(1).decode("ascii")] if declared else []) + ["cp1252"]:
         try:
-            return data.decode(encoding)
+            return data.decode(encoding), False
         except (LookupError, UnicodeDecodeError):
             continue
     raise EvidenceError(

@@ -95,13 +95,18 @@ def _ensure_folder(folder: Path) -> None:
         )
 
 
-def store_text(folder: Path, text: str) -> str:
+def store_text(folder: Path, text: str, *, encoded: tuple[bytes, str] | None = None) -> str:
     """Keep ``text`` in ``folder`` under its digest and return the digest (see the module
-    docstring). Nothing is written when the file already holds that text."""
-    # A lone surrogate (no decoder citeledger uses makes one) cannot be UTF-8: stored as "?".
-    data = text.encode("utf-8", "replace")
-    digest = sha256_hex(data)
-    _store(folder, digest, data)  # hashed on the line above: not twice (a page may be 50 MB)
+    docstring). Nothing is written when the file already holds that text. ``encoded``: the
+    text's UTF-8 bytes and their sha256, when the caller has them (a UTF-8 page read from a file
+    is those bytes: a 50 MB page is not encoded and hashed a second time)."""
+    if encoded is not None:
+        data, digest = encoded
+    else:
+        # A lone surrogate (no decoder citeledger uses makes one) cannot be UTF-8: stored as "?".
+        data = text.encode("utf-8", "replace")
+        digest = sha256_hex(data)
+    _store(folder, digest, data)  # hashed above: not twice (a page may be 50 MB)
     return digest
 
 
@@ -117,7 +122,7 @@ def store_bytes(folder: Path, digest: str, data: bytes) -> bool:
 def _store(folder: Path, digest: str, data: bytes) -> bool:
     path = evidence_path(folder, digest)
     _ensure_folder(folder)
-    if read_stored(folder, digest).status == "ok":
+    if _holds(path, data):
         return False
     write_bytes(
         path,
@@ -127,6 +132,34 @@ def _store(folder: Path, digest: str, data: bytes) -> bool:
         hint="check the folder's permissions and free space",
     )
     return True
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the regular file at ``path`` holds exactly ``data``: its size, then its bytes
+    compared a megabyte at a time (hashing them again would cost more, and a 50 MB page is not
+    held twice in memory). Anything else (missing, a FIFO, unreadable) does not hold it."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        view = memoryview(data)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            for at in range(0, len(data), _CHUNK):
+                if handle.read(_CHUNK) != view[at : at + _CHUNK]:
+                    return False
+            return handle.read(1) == b""
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+_CHUNK = 1 << 20
 
 
 @record(frozen=True)

@@ -134,8 +134,132 @@ def found_in(needle: str, page: str) -> bool:
 
 def quote_in_text(quote: str, page: str) -> bool:
     """True when ``quote`` appears in ``page`` under the matching rules; an empty quote never
-    matches (it would prove nothing)."""
-    return found_in(normalize_for_match(quote), page_form(page))
+    matches (it would prove nothing). A large page is first looked at in windows around one of
+    the quote's words (:func:`found_in_windows`); only when they do not hold it is the whole
+    page put in its matching form."""
+    needle = normalize_for_match(quote)
+    if not needle:
+        return False
+    if len(page) >= WINDOWED_FROM and found_in_windows(needle, page):
+        return True
+    return found_in(needle, page_form(page))
+
+
+# Pages from this many characters on are first searched in windows (below, the whole page's
+# form costs less than the search).
+WINDOWED_FROM = 1 << 20
+# The windows looked at, at most, before the whole page is normalised after all.
+_MAX_WINDOWS = 256
+# Raw characters a window holds beyond twice the quote's length on either side of the word.
+_MARGIN = 256
+# How far back a cut looks for the bracket or parenthesis that tells it is outside a link: at
+# first, and at most (further back, the whole page is normalised instead).
+_LOOK_BACK = 1 << 12
+_LOOK_BACK_MAX = 1 << 20
+_ANCHOR = re.compile(r"[a-z0-9]{4,}")
+# Every character NFKC turns into text holding a bracket, a parenthesis, a hyphen or white space
+# (tests/ledger/test_quote_windows.py recomputes the set with the running Python's Unicode
+# tables): where one is near a cut, the raw text does not tell what the matching form holds.
+_NFKC_SPECIAL = re.compile(
+    "[\u00a0\u00a8\u00af\u00b4\u00b8\u02d8-\u02dd\u037a\u0384-\u0385\u1fbd"
+    "\u1fbf-\u1fc1\u1fcd-\u1fcf\u1fdd-\u1fdf\u1fed-\u1fee\u1ffd-\u1ffe\u2000-\u200a"
+    "\u2011\u2017\u202f\u203e\u205f\u207d-\u207e\u208d-\u208e\u2474-\u2487"
+    "\u249c-\u24b5\u3000\u309b-\u309c\u3200-\u321e\u3220-\u3243\ufc5e-\ufc63"
+    "\ufdfa-\ufdfb\ufe35-\ufe36\ufe47-\ufe4c\ufe59-\ufe5a\ufe63\ufe70\ufe72\ufe74"
+    "\ufe76\ufe78\ufe7a\ufe7c\ufe7e\uff08-\uff09\uff0d\uff3b\uff3d\uffe3"
+    "\U0001f110-\U0001f129]"
+)
+
+
+def found_in_windows(needle: str, page: str) -> bool:
+    """Whether ``needle`` (a :func:`normalize_for_match` form) is in the matching form of
+    windows of ``page`` around its longest word: True only when :func:`found_in` on the whole
+    page's form would say so. False says nothing (the word is spelled otherwise in the page, or
+    the windows cannot be cut safely): the caller then normalises the whole page.
+
+    A window is whole lines, and each of its two cuts is one where the page's form is the form
+    of the text before it, a space, and the form of the text after it (:func:`_safe_cut`), so
+    the window's form is a stretch of the page's form: no link, hyphenated line break or run of
+    white space the page's form reads across the cut is read differently in the window. Every
+    step is a ``str`` search of the raw page: a 50 MB page with the quote in it is searched,
+    not normalised."""
+    words = _ANCHOR.findall(needle)
+    if not words:
+        return False
+    word = max(words, key=len)
+    # Without its first letter: one search finds the word in lower case and capitalised.
+    anchor = word[1:]
+    margin = 2 * len(needle) + _MARGIN
+    n = len(page)
+    pos = page.find(anchor)
+    covered = 0
+    # The windows together normalise at most a quarter of the page (long lines make long
+    # windows): past that, the whole page costs less than more windows and then the whole.
+    budget = n // 4
+    for _ in range(_MAX_WINDOWS):
+        if pos < 0:
+            return False
+        if pos + margin > covered:
+            start = _cut(page, page.rfind("\n", 0, max(0, pos - margin)) + 1, -1)
+            end = page.find("\n", min(n, pos + margin))
+            end = _cut(page, n if end < 0 else end + 1, 1)
+            budget -= end - start
+            if start < 0 or end < 0 or budget < 0:
+                return False
+            if found_in(needle, page_form(page[start:end])):
+                return True
+            covered = end
+        pos = page.find(anchor, pos + 1)
+    return False
+
+
+def _cut(page: str, at: int, step: int) -> int:
+    """The first safe cut from the line start ``at`` on, a line at a time in the direction of
+    ``step``; -1 when a few lines give none."""
+    for _ in range(16):
+        if at <= 0 or at >= len(page) or _safe_cut(page, at):
+            return max(0, min(at, len(page)))
+        if step < 0:
+            at = page.rfind("\n", 0, at - 1) + 1
+        else:
+            found = page.find("\n", at)
+            at = len(page) if found < 0 else found + 1
+    return -1
+
+
+def _safe_cut(page: str, at: int) -> bool:
+    """Whether the page's form reads nothing across the line break before ``at``: it ends no
+    hyphenated line break (the line does not end in a hyphen), and it is inside no inline link
+    (the nearest bracket before it is no ``[``, the nearest parenthesis no ``(``: a link's text
+    holds no bracket, and the parts of its target that may hold a line break no parenthesis).
+    Characters NFKC turns into any of these make the raw text no guide: not safe."""
+    back = max(0, at - 66)
+    if _NFKC_SPECIAL.search(page, back, at):
+        return False
+    line = page[back : at - 1]
+    if line.endswith("\r"):
+        line = line[:-1]
+    line = line.rstrip(" \t")
+    if not line or line[-1] in "-\u00ad\u2010\u2011":
+        return False
+    return _outside(page, at, "[", "]") and _outside(page, at, "(", ")")
+
+
+def _outside(page: str, at: int, opening: str, closing: str) -> bool:
+    """Whether the nearest of ``opening`` and ``closing`` before ``at`` is ``closing`` (or
+    there is none), with no character NFKC could turn into either on the way."""
+    end, span = at, _LOOK_BACK
+    while span <= _LOOK_BACK_MAX:
+        start = max(0, end - span)
+        if _NFKC_SPECIAL.search(page, start, end):
+            return False
+        hit = max(page.rfind(opening, start, end), page.rfind(closing, start, end))
+        if hit >= 0:
+            return page[hit] == closing
+        if start == 0:
+            return True
+        end, span = start, span * 4
+    return False
 
 
 def same_quote_at(texts: list[str], text: str) -> int | None:

@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from operator import attrgetter
 
 from ..errors import BadInput
 from ..escape import (
@@ -218,10 +219,13 @@ def bibtex_details(s: Source) -> list[str]:
 def pick_sources(ledger: Ledger, ids: Iterable[int] | None) -> list[Source]:
     """The ledger's sources whose ids are in ``ids`` (all when ``None``), in id order; ids the
     ledger does not hold are skipped (the caller reports them if it cares)."""
-    wanted = None if ids is None else set(ids)
-    return sorted(
-        (s for s in ledger.sources if wanted is None or s.id in wanted), key=lambda s: s.id
-    )
+    if ids is None:  # every source (list, a whole block): no filter, and a C-speed key
+        return sorted(ledger.sources, key=_BY_ID)
+    wanted = set(ids)
+    return sorted((s for s in ledger.sources if s.id in wanted), key=_BY_ID)
+
+
+_BY_ID = attrgetter("id")
 
 
 def render_block(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import json
 import os
 import re
@@ -32,6 +33,7 @@ from pathlib import Path
 from ..errors import LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
+from .layout import LayoutText, TextLedger, fast_ledger
 from .lock_file import lock_path, prepare_lock_path
 from .model import Ledger, Source
 
@@ -153,6 +155,19 @@ def load_ledger(path: Path, *, missing_ok: bool = False) -> Ledger:
 
 def parse_ledger(path: Path, raw: bytes) -> Ledger:
     """Validate the bytes of a ledger file (see ``load_ledger``)."""
+    # A ledger is tens of thousands of objects made at once and kept: the cyclic collector,
+    # triggered by their count, would walk them all again and again (a 50,000-source load
+    # spent most of its time there). They hold no cycle; collection resumes afterwards.
+    if not gc.isenabled():
+        return _parse_ledger(path, raw)
+    gc.disable()
+    try:
+        return _parse_ledger(path, raw)
+    finally:
+        gc.enable()
+
+
+def _parse_ledger(path: Path, raw: bytes) -> Ledger:
     if not raw.strip():
         raise LedgerError(
             f"ledger {path} is empty ({len(raw)} bytes), probably an interrupted write",
@@ -164,6 +179,10 @@ def parse_ledger(path: Path, raw: bytes) -> Ledger:
         raise LedgerError(
             f"ledger {path} is not UTF-8 text (bad byte at offset {exc.start})", hint=_RECOVER
         ) from None
+    # The common ledger, in the layout citeledger writes, is checked in one pass (layout.py).
+    fast = fast_ledger(path, text)
+    if fast is not None:
+        return fast
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -307,6 +326,10 @@ def updated_text(ledger: Ledger) -> str:
     entries laid out as it writes them, the new and changed entries go into the text that was
     read (an add into 10,000 sources writes out one entry, not all): the same JSON value, byte
     for byte the same file when it was citeledger's."""
+    if isinstance(ledger, TextLedger) and not ledger.whole:
+        done = _text_ledger_text(ledger)
+        if done is not None:
+            return done
     old = ledger.loaded_text
     new = ledger.appended
     kept = len(ledger.sources) - len(new)
@@ -335,7 +358,7 @@ def updated_text(ledger: Ledger) -> str:
         high = max(ledger.last_id, max(s.id for s in new))
         entries = "".join(",\n" + _entry_text(s) for s in new)
         text = f'{text[:cut]}{entries}\n  ],\n  "last_id": {high}\n}}\n'
-    if ledger.changed_ids:
+    if ledger.changed_ids and not _proven(ledger, old, text):
         # An entry found by its opening lines is checked as a whole: the text must read back
         # as the ledger in memory (one C-speed parse and comparison, far cheaper than the
         # pure-Python indenting encoder), else the file is written whole.
@@ -346,6 +369,40 @@ def updated_text(ledger: Ledger) -> str:
         if not same:
             return dump_ledger(ledger)
     return text
+
+
+def _text_ledger_text(ledger: TextLedger) -> str | None:
+    """The file text of a :class:`~.layout.TextLedger` whose sources were not all built: the
+    text read, each changed source's entry replaced (the layout proves each line ``    {``
+    opens an entry of the sources list, so the one that opens with its id is its entry), the new
+    entries inserted before the list closes, and the high-water mark written after it, as
+    :func:`dump_ledger` writes them all. None when that does not apply (an empty ledger, many
+    changed entries): the caller builds every source and goes the general way."""
+    text: str = ledger._text
+    if not ledger._ids or len(ledger.changed_ids) > _EDITS:
+        return None
+    for sid in sorted(ledger.changed_ids):
+        start = text.find(f'\n    {{\n      "id": {sid},\n')
+        end = text.find("\n    }", start + 1)
+        text = text[: start + 1] + _entry_text(ledger.built[sid]) + text[end + 6 :]
+    cut = text.rfind("\n  ]")
+    entries = "".join(",\n" + _entry_text(s) for s in ledger.appended)
+    return f'{text[:cut]}{entries}\n  ],\n  "last_id": {ledger.high_water()}\n}}\n'
+
+
+def _proven(ledger: Ledger, old: str, text: str) -> bool:
+    """Whether the edited ``text`` is known to read back as the ledger in memory without a
+    parse: the text read was in the layout :func:`~.layout.layout` takes (so each line ``    {``
+    opens an entry of the sources list, and every entry not edited reads back as the source it
+    was built from), and the high-water mark it ends with is the one the ledger would write."""
+    if not isinstance(old, LayoutText):
+        return False
+    tail = _TAIL_ID.search(text, max(0, len(text) - 64))
+    high = max(ledger.last_id, max((s.id for s in ledger.sources), default=0))
+    return tail is not None and int(tail.group(1)) == high
+
+
+_TAIL_ID = re.compile(r'\n  \],\n  "last_id": ([0-9]{1,18})\n\}\n\Z')
 
 
 # At most this many changed entries are rewritten in place; more, and the file is written whole.

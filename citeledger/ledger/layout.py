@@ -1,0 +1,305 @@
+"""The ledger file as citeledger writes it, recognised in one pass: a cheap load for the common
+ledger.
+
+``dump_ledger`` writes one layout (two-space indented JSON, keys in one order). A ledger in that
+layout whose sources hold the common fields only (id, url, title, accessed, issued, site,
+archived, page_sha256, page_origin and quotes of text, added, sha256, origin, text_sha256) is
+checked here by one compiled pattern over the whole text (:func:`layout`) instead of field by
+field in Python: the pattern spells out valid JSON of exactly that shape, every string a valid
+JSON string without an escaped surrogate, every id a whole number from 1 to 999,999, every
+``url`` and ``archived`` a URL in canonical form (:func:`~citeledger.ledger.urls.is_canonical`:
+its characters, host, path and query; the escapes and the length are checked beside the pattern),
+``page_sha256`` a digest (a ledger whose URLs are not all canonical is matched with any string
+in their place, and each of those URLs gets the full check of the field-by-field load,
+:func:`_odd_urls`). A text the pattern takes is therefore one the field-by-field load
+(``Ledger.from_dict``) takes, with the same result; the sources are built from the parsed JSON
+without checking each field again (:func:`fast_ledger`). Anything else (another layout, a field
+such as ``author``, ``key`` or ``provider_quotes``, a key this version does not know, a bad
+entry) returns None and takes the field-by-field load, which names what is wrong and where.
+
+The pattern also proves that the text's indentation tells its structure: each line ``    {``
+opens a source of the sources list, so a source's entry can be found and replaced in the text
+(``store.updated_text``).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from .model import MAX_ID, Ledger, Quote, Source, archived_problem
+from .urls import (
+    _BAD_ESCAPE,
+    MAX_URL_LENGTH,
+    any_tracking,
+    is_canonical,
+    stored_url_problem,
+    url_key,
+)
+
+# A JSON string without control characters; the second also with escapes, but for an escaped
+# surrogate (which the field-by-field load checks on a walk of its own). A text without a
+# backslash takes the first, which sre runs as one loop over a character class.
+_PLAIN_STR = r'"[^"\\\x00-\x1f]*+"'
+_STR = (
+    r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})'
+    r'[^"\\\x00-\x1f]*+)*+"'
+)
+# is_canonical's pattern (urls._CANONICAL_ONE) ending at the closing quote of a JSON string: a
+# canonical URL holds no character JSON escapes.
+_U = r"A-Za-z0-9\-._~!$&'()*+,;=:@%"
+_URL = (
+    r'"https?://(?!(?:dx\.|www\.)?doi\.org[/?"])[a-z0-9-]++(?:\.[a-z0-9-]++)*+'
+    rf'(?:/[{_U}/]*+(?<!/))?(?:\?[{_U}/?]++)?"'
+)
+
+
+# Any JSON string without an escape: a URL the canonical pattern does not take (a DOI address,
+# a path in another script) is checked on its own (:func:`_odd_urls`).
+_ANY_URL = r'"[^"\\\x00-\x1f]++"'
+
+
+def _pattern(string: str, url: str) -> str:
+    """The whole file, with ``string`` for a JSON string. Each list is written with its item
+    once (an item, then a comma only where another item follows), which keeps the pattern,
+    and the time Python takes to compile it at every call, small."""
+    quote = (
+        rf'\n        \{{\n          "text": {string},\n          "added": {string}'
+        rf'(?:,\n          "sha256": {string})?(?:,\n          "origin": {string})?'
+        rf'(?:,\n          "text_sha256": {string})?\n        \}}'
+    )
+    source = (
+        rf'\n    \{{\n      "id": [1-9][0-9]{{0,5}},\n      "url": {url},\n'
+        rf'      "title": {string},\n      "accessed": {string},\n'
+        rf'(?:      "issued": {string},\n)?(?:      "site": {string},\n)?'
+        rf'(?:      "archived": {url},\n)?(?:      "page_sha256": "[0-9a-f]{{64}}",\n)?'
+        rf'(?:      "page_origin": {string},\n)?'
+        rf'      "quotes": (?:\[\]|\[(?:{quote}(?:,(?=\n        \{{)|(?=\n      \])))++'
+        r"\n      \])\n    \}"
+    )
+    return (
+        rf'\{{\n  "version": 1,\n  "sources": (?:\[\]|\[(?:{source}(?:,(?=\n    \{{)|'
+        r'(?=\n  \])))++\n  \])(?:,\n  "last_id": (?:0|[1-9][0-9]{0,17}))?\n\}\n?'
+    )
+
+
+# The patterns, compiled when first used: a call that reads no ledger pays for none.
+_COMPILED: dict[tuple[bool, bool], re.Pattern[str]] = {}
+
+
+def layout(escapes: bool, canonical: bool = True) -> re.Pattern[str]:
+    """The pattern of the whole file (see the module docstring); ``escapes``: for a text that
+    holds a backslash; ``canonical``: every URL in canonical form (else any string without an
+    escape, each then checked on its own)."""
+    key = (escapes, canonical)
+    if key not in _COMPILED:
+        url = _URL if canonical else _ANY_URL
+        _COMPILED[key] = re.compile(_pattern(_STR if escapes else _PLAIN_STR, url))
+    return _COMPILED[key]
+
+
+def layout_match(text: str, canonical: bool = True) -> bool:
+    """Whether :func:`layout` takes the whole of ``text``."""
+    return layout("\\" in text, canonical).fullmatch(text) is not None
+
+
+class LayoutText(str):
+    """The text of a ledger :func:`layout` took (``Ledger.loaded_text``): its entries may be
+    replaced in place without reading the whole file back (``store.updated_text``)."""
+
+
+# Each source's id and URL, and each archived copy's address, as the layout writes them.
+_ID = re.compile(r'\n    \{\n      "id": ([0-9]+),')
+_URL_LINE = re.compile(r'\n      "url": "([^"]*)"')
+_ARCHIVED = re.compile(r'\n      "archived": "([^"]*)"')
+_LAST_ID = re.compile(r'"last_id": ([0-9]+)\n\}\n?\Z')
+_DECODER = json.JSONDecoder()
+
+
+def fast_ledger(path: Path, text: str) -> TextLedger | None:
+    """The ledger in ``text`` when :func:`layout` takes it and its ids are distinct and its
+    URLs sound; None sends the caller to the field-by-field load."""
+    canonical = layout_match(text)
+    if not canonical and not layout_match(text, canonical=False):
+        return None
+    # The pattern took the text: each source's first lines are its id's and its URL's, so the
+    # two lists are in step (two searches: transposing pairs costs more than either).
+    ids = list(map(int, _ID.findall(text)))
+    urls = _URL_LINE.findall(text)
+    archived = _ARCHIVED.findall(text) if '"archived": ' in text else []
+    if len(set(ids)) != len(ids):
+        return None
+    checked = urls + archived
+    joined = "\n".join(checked)
+    if canonical and (
+        (checked and max(map(len, checked)) > MAX_URL_LENGTH)
+        or ("%" in joined and _BAD_ESCAPE.search(joined))
+    ):
+        canonical = False  # the pattern's URLs are a part of what the loose one takes
+    if canonical:
+        plain = "?" not in joined or not any_tracking(checked)
+    else:
+        odd = _odd_urls(urls, archived)
+        if odd is None:
+            return None
+        plain = odd
+    tail = _LAST_ID.search(text, max(0, len(text) - 40))
+    last_id = int(tail.group(1)) if tail else 0
+    return TextLedger(path, LayoutText(text), ids, urls, last_id, plain)
+
+
+def _odd_urls(urls: list[str], archived: list[str]) -> bool | None:
+    """For a ledger whose URLs are not all canonical: None when one of them is refused (the
+    field-by-field load names it), else whether every URL is its own lookup key."""
+    odd = [u for u in urls if not is_canonical(u)]
+    if any(stored_url_problem(u) for u in odd):
+        return None
+    if any(archived_problem(u) for u in archived if not is_canonical(u)):
+        return None
+    plain = all(url_key(u) == u for u in odd)
+    return plain and ("?" not in "".join(urls) or not any_tracking(urls))
+
+
+def _source(d: dict[str, Any]) -> Source:
+    """A source from its JSON object, which :func:`layout` has checked field by field."""
+    if len(d) == 5:  # id, url, title, accessed and quotes alone: the common entry
+        quotes = d["quotes"]
+        return Source(
+            d["id"],
+            d["url"],
+            d["title"],
+            d["accessed"],
+            [_quote(q) for q in quotes] if quotes else [],
+        )
+    return Source(
+        d["id"],
+        d["url"],
+        d["title"],
+        d["accessed"],
+        [_quote(q) for q in d["quotes"]],
+        {},
+        None,
+        d.get("issued"),
+        d.get("site"),
+        None,
+        d.get("archived"),
+        d.get("page_sha256"),
+        d.get("page_origin"),
+        [],
+    )
+
+
+def _quote(q: dict[str, Any]) -> Quote:
+    return Quote(q["text"], q["added"], q.get("sha256"), q.get("origin"), q.get("text_sha256"))
+
+
+class TextLedger(Ledger):
+    """A ledger read from a text :func:`layout` took, whose sources are built when asked for:
+    ``add`` looks a URL up and appends, ``quote`` builds the one source it changes, and the
+    store writes the file by inserting their entries into the text read (``store.updated_text``).
+    Anything that wants every source (``sources``, the lists, a whole rewrite) builds them all
+    once, and from then on this is a plain :class:`Ledger`. The text was checked on load like
+    any ledger: the pattern, distinct ids, every URL canonical."""
+
+    def __init__(
+        self,
+        path: Path,
+        text: LayoutText,
+        ids: list[int],
+        urls: list[str],
+        last_id: int,
+        keys_are_urls: bool,
+    ) -> None:
+        super().__init__(path, None, last_id=last_id)
+        self._all: list[Source] | None = None
+        self.loaded_text = text
+        self._text = text
+        self._ids = ids
+        self._id_set = set(ids)
+        self._urls = urls
+        self._keys_are_urls = keys_are_urls
+        self._by_url: dict[str, int] | None = None
+        self._file_max = max(ids, default=0)
+        # The sources appended in this transaction, by lookup key.
+        self._new: dict[str, Source] = {}
+        # The sources built one at a time, by id: the same objects once all are built.
+        self.built: dict[int, Source] = {}
+
+    @property
+    def sources(self) -> list[Source]:
+        if self._all is None:
+            gc_was = gc.isenabled()
+            gc.disable()  # see store.parse_ledger
+            try:
+                data = _DECODER.decode(self._text)
+                built = self.built
+                self._all = [built.get(d["id"]) or _source(d) for d in data["sources"]]
+            finally:
+                if gc_was:
+                    gc.enable()
+            self._all += self.appended
+        return self._all
+
+    @sources.setter
+    def sources(self, value: list[Source]) -> None:
+        self._all = value
+
+    @property
+    def whole(self) -> bool:
+        """Whether every source has been built (the text alone no longer tells the ledger)."""
+        return self._all is not None
+
+    def get(self, id: int) -> Source | None:
+        if self._all is not None:
+            return super().get(id)
+        hit = self.built.get(id)
+        if hit is not None:
+            return hit
+        if id not in self._id_set:
+            return next((s for s in self._new.values() if s.id == id), None)
+        start = self._text.find(f'\n    {{\n      "id": {id},\n')
+        source = _source(_DECODER.raw_decode(self._text, start + 5)[0])
+        self.built[id] = source
+        return source
+
+    def source(self, id: int) -> Source:
+        found = self.get(id)
+        if found is None:
+            raise KeyError(id)
+        return found
+
+    def find_url(self, url: str) -> Source | None:
+        if self._all is not None or not self._keys_are_urls:
+            return super().find_url(url)
+        key = url_key(url)
+        if key in self._new:
+            return self._new[key]
+        if self._by_url is None:  # the first source wins, as in Ledger._indexes
+            self._by_url = dict(zip(reversed(self._urls), reversed(self._ids), strict=True))
+        sid = self._by_url.get(key)
+        return None if sid is None else self.get(sid)
+
+    def next_id(self) -> int:
+        if self._all is not None:
+            return super().next_id()
+        # Every id appended here is at most last_id (each append sets it).
+        return max(self.last_id, self._file_max) + 1
+
+    def _append(self, canonical: str, title: str, accessed: str) -> Source:
+        new_id = self.next_id()
+        if self._all is not None or new_id > MAX_ID:
+            return super()._append(canonical, title, accessed)  # the full ledger's error
+        source = Source(id=new_id, url=canonical, title=title, accessed=accessed)
+        self.appended.append(source)
+        self._appended_ids.add(new_id)
+        self._new[url_key(canonical)] = source
+        self.last_id = new_id
+        self.dirty = True
+        return source
+
+    def high_water(self) -> int:
+        """The ``last_id`` the file gets: the mark, never below any id."""
+        return max(self.last_id, self._file_max)
