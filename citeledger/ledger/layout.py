@@ -28,7 +28,6 @@ import gc
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from .model import MAX_ID, Ledger, Quote, Source, archived_problem
 from .urls import (
@@ -39,6 +38,11 @@ from .urls import (
     stored_url_problem,
     url_key,
 )
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # A JSON string without control characters; the second also with escapes, but for an escaped
 # surrogate (which the field-by-field load checks on a walk of its own). A text without a
