@@ -192,9 +192,7 @@ def url_label(url: str, breaks: UrlBreaks = "none") -> Inlines:
     return [str_(url)]
 
 
-def entry_inlines(
-    source: Source, *, with_url: bool = True, breaks: UrlBreaks = "none"
-) -> Inlines:
+def entry_inlines(source: Source, *, with_url: bool = True, breaks: UrlBreaks = "none") -> Inlines:
     """``Title. URL (accessed DATE) (archived URL)`` with live links: the text of a note or a
     list entry (the archived part only when the ledger holds an archived copy's address);
     ``breaks`` says how the shown URLs get their break opportunities."""
