@@ -94,6 +94,11 @@ def plan(engine: str, text: str, meta: dict[str, MetaValue], draft: Path) -> Pla
     found = letters_by_script(text)
     result = Plan({s.name: chars for s, chars in found.items()})
     if not found:
+        # Symbols in the prose Latin Modern lacks (≥, ∈, ✓) get a fallback of their own.
+        if engine != "pdflatex" and "mainfont" not in meta and _symbols(text):
+            fallen = _fallbacks(engine, text, found, meta, draft)
+            if fallen is not None:
+                result.header.append(fallen)
         return result
     if engine == "pdflatex":
         names = " and ".join(s.name for s in found)
@@ -198,11 +203,32 @@ def _fallbacks(
                 mono if usable(mono) and mono is not None and covers(mono, chars) else serif,
             )
         )
+    symbols = _symbols(text)
+    serif = best_font(symbols, prefer=("Serif", "Sans"))
+    if symbols and usable(serif) and serif is not None:
+        held = {c for c in symbols if covers(serif, {c})}
+        sans = best_font(held, prefer=("Sans", "Serif"))
+        sans = sans if usable(sans) and sans is not None and covers(sans, held) else serif
+        scripts.append(ScriptFonts("symbols", frozenset(held), serif, sans, sans))
+    if not scripts:
+        return None
     if engine == "xelatex":
         return xetex_header(scripts)
     fonts = {k: str(meta[k]) if isinstance(meta.get(k), str) else "" for k in _ROLE_DEFAULT}
     main, sans, mono = (fonts[k] or default for k, default in _ROLE_DEFAULT.items())
     return luatex_header(scripts, main, sans, mono)
+
+
+def _symbols(text: str) -> set[str]:
+    """The symbols of the prose (past Latin-1) that Latin Modern lacks and an installed font
+    has; none when fontconfig does not know Latin Modern (nothing to compare with)."""
+    candidates = {
+        c for c in text if ord(c) >= 0x2000 and unicodedata.category(c) in ("Sm", "So", "Sc")
+    }
+    if not candidates or not dict(_fonts()).get(LATIN_MODERN):
+        return set()
+    lacking = {c for c in candidates if not covers(LATIN_MODERN, {c})}
+    return {c for c in lacking if best_font({c}) is not None}
 
 
 # The fonts pandoc's template leaves fontspec to pick: Latin Modern's.

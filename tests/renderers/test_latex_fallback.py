@@ -87,3 +87,12 @@ def test_a_few_chinese_words_take_a_cjk_fallback(engine: str, tmp_path: Path) ->
     assert body_fonts(found) and all("LMRoman" in f for f in body_fonts(found)), found[:8]
     cjk = fonts_of(found, "科技爱好者周刊")
     assert cjk and all("CJK" in f for f in cjk), cjk
+
+
+@pytest.mark.parametrize("engine", ["xelatex", "lualatex"])
+def test_a_symbol_latin_modern_lacks_comes_from_a_fallback(engine: str, tmp_path: Path) -> None:
+    text = "---\ntitle: Ice\nlang: en\n---\n\n# Ice\n\n" + PROSE * 2 + "For each g ∈ G, t ≥ g.[1]\n"
+    found = runs(build(tmp_path, text, engine))
+    assert body_fonts(found) and all("LMRoman" in f for f in body_fonts(found)), found[:8]
+    symbols = fonts_of(found, "∈≥")
+    assert symbols and not any("LMRoman" in f for f in symbols), symbols
