@@ -6,11 +6,12 @@ left-aligned ragged lines (no stretched gaps between words), and characters no f
 from __future__ import annotations
 
 import shutil
+import struct
 import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
-from PIL import Image
 from pypdf import PdfReader
 
 from tests.helpers import make_ledger, need, require_writer, run_citeledger
@@ -37,10 +38,27 @@ DRAFT = (
 )
 
 
+def solid_png(width: int, height: int) -> bytes:
+    """A one-colour PNG (no imaging library in the test extra)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    row = b"\x00" + bytes((120, 160, 200)) * width
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(row * height))
+        + chunk(b"IEND", b"")
+    )
+
+
 def build(tmp_path: Path, draft: str) -> tuple[Path, str]:
     require_writer("typst")
     make_ledger(tmp_path / "ledger.json", SOURCES)
-    Image.new("RGB", (1200, 900), (120, 160, 200)).save(tmp_path / "big.png")
+    (tmp_path / "big.png").write_bytes(solid_png(1200, 900))
     (tmp_path / "d.md").write_text(draft, encoding="utf-8")
     proc = run_citeledger("convert", "d.md", "-o", "d.pdf", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
