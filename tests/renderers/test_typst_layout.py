@@ -146,3 +146,22 @@ def test_characters_no_font_has_are_named_with_their_line(tmp_path: Path) -> Non
     assert len(warned) == 1, stderr
     assert "d.md:10:" in warned[0] and "\U0001f680 (U+1F680)" in warned[0]
     assert "fonts-noto-color-emoji" in warned[0] and "mainfont" in warned[0]
+
+
+def test_a_figure_inside_a_list_or_a_quote_stays_after_its_text(tmp_path: Path) -> None:
+    draft = (
+        "---\ntitle: Ice\nlang: en\n---\n\n# Ice\n\n- An item introducing its figure:\n\n"
+        "  ![Figure in the list.](big.png){width=30%}\n\n"
+        "> A quote introducing its figure:\n>\n> ![Figure in the quote.](big.png){width=30%}\n\n"
+        "Closing words.[1]\n"
+    )
+    pdf, _ = build(tmp_path, draft)
+    first = pieces(pdf)[0]
+
+    def height(words: str) -> float:
+        return next(p.y for p in first if words in p.text)
+
+    # PDF heights grow upwards: the text that introduces a figure stands above it.
+    assert height("An item introducing") > height("Figure in the list")
+    assert height("Figure in the list") > height("A quote introducing")
+    assert height("A quote introducing") > height("Figure in the quote")
