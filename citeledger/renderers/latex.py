@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..errors import CiteledgerError
-from ..tree import MetaValue
+from ..tree import MetaValue, stringify
 from .box import stage_box
 from .fallback import ScriptFonts, luatex_header, usable, xetex_header
 from .fonts import CJK, NOTO, SCRIPTS, Script, script_of
@@ -214,9 +214,21 @@ def _fallbacks(
         return None
     if engine == "xelatex":
         return xetex_header(scripts)
-    fonts = {k: str(meta[k]) if isinstance(meta.get(k), str) else "" for k in _ROLE_DEFAULT}
+    # A role the draft names keeps its font (its fallbacks added); the others are Latin Modern.
+    fonts = {k: _meta_text(meta[k]) if k in meta else "" for k in _ROLE_DEFAULT}
+    fonts = {k: v if usable(v) else "" for k, v in fonts.items()}
     main, sans, mono = (fonts[k] or default for k, default in _ROLE_DEFAULT.items())
     return luatex_header(scripts, main, sans, mono)
+
+
+def _meta_text(value: MetaValue) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and value.get("t") == "MetaString":
+        return str(value.get("c", ""))
+    if isinstance(value, dict) and value.get("t") in ("MetaInlines", "MetaBlocks"):
+        return stringify(value["c"])
+    return ""
 
 
 def _symbols(text: str) -> set[str]:
