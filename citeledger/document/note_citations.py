@@ -227,6 +227,7 @@ def _urls(blocks: list[Json]) -> list[str]:
         for el in elements(blocks)
         if el["t"] == "Link" and el["c"][2][0].startswith(("http://", "https://"))
     ]
-    for m in _URL.finditer(stringify(blocks)):
+    # A shown URL's zero-width spaces are its line breaks (filters/base.url_label), not part of it.
+    for m in _URL.finditer(stringify(blocks).replace("\u200b", "")):
         targets.append(m.group(0).rstrip(_TRAILING))
     return list(dict.fromkeys(url_key(t) for t in targets))

@@ -11,7 +11,7 @@ that never drifts from the format's rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from ..document.grammar import Marker
 from ..document.markers import Scan
@@ -28,6 +28,7 @@ from ..tree import (
     link,
     para,
     raw_block,
+    raw_inline,
     str_,
     text_to_inlines,
 )
@@ -160,9 +161,46 @@ def add_header_include(doc: PandocDoc, fmt: str, text: str) -> None:
 ARCHIVED = "citeledger-archived"
 
 
-def entry_inlines(source: Source, *, with_url: bool = True) -> Inlines:
+# Where a URL shown in an entry may break: after these, as a reader of a printed URL expects
+# ("https://example.org/" / "annual-reports/"), never inside a word, where a break reads as a
+# hyphenated word. The LaTeX header's \citeledgerurl breaks after the same characters.
+URL_BREAKS_AFTER = "/.-?&=#_"
+# How a writer is told where: "wbr" an HTML <wbr> element, "zwsp" a zero-width space (Word and
+# LibreOffice break there), "none" the writer's own rules.
+UrlBreaks = Literal["none", "wbr", "zwsp"]
+
+
+def url_pieces(url: str) -> list[str]:
+    """``url`` cut after each run of :data:`URL_BREAKS_AFTER` characters: "https://",
+    "example.", "org/", "a-", "b"."""
+    pieces: list[str] = []
+    start = 0
+    for i, ch in enumerate(url[:-1]):
+        if ch in URL_BREAKS_AFTER and url[i + 1] not in URL_BREAKS_AFTER:
+            pieces.append(url[start : i + 1])
+            start = i + 1
+    pieces.append(url[start:])
+    return [p for p in pieces if p]
+
+
+def url_label(url: str, breaks: UrlBreaks = "none") -> Inlines:
+    """The shown text of a URL link, with the break opportunities ``breaks`` names."""
+    if breaks == "zwsp":
+        return [str_("\u200b".join(url_pieces(url)))]
+    if breaks == "wbr":
+        out: Inlines = []
+        for piece in url_pieces(url):
+            if out:
+                out.append(raw_inline("html", "<wbr>"))
+            out.append(str_(piece))
+        return out
+    return [str_(url)]
+
+
+def entry_inlines(source: Source, *, with_url: bool = True, breaks: UrlBreaks = "none") -> Inlines:
     """``Title. URL (accessed DATE) (archived URL)`` with live links: the text of a note or a
-    list entry (the archived part only when the ledger holds an archived copy's address)."""
+    list entry (the archived part only when the ledger holds an archived copy's address);
+    ``breaks`` says how the shown URLs get their break opportunities."""
     out: Inlines = []
     title = source.lead_sentence  # one line: a newline in a Str could start markup
     if title:
@@ -170,11 +208,12 @@ def entry_inlines(source: Source, *, with_url: bool = True) -> Inlines:
     if with_url:
         if out:
             out.append({"t": "Space"})
-        out.append(link([str_(source.url)], source.href, classes=["url"]))
+        out.append(link(url_label(source.url, breaks), source.href, classes=["url"]))
     if source.display_accessed:
         out += [{"t": "Space"}, *text_to_inlines(f"(accessed {source.display_accessed})")]
     if source.archived:
-        archived = link([str_(source.archived)], source.archived_href, classes=["url", ARCHIVED])
+        shown = url_label(source.archived, breaks)
+        archived = link(shown, source.archived_href, classes=["url", ARCHIVED])
         out += [{"t": "Space"}, str_("(archived"), {"t": "Space"}, archived, str_(")")]
     return out
 

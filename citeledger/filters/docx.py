@@ -125,10 +125,13 @@ class DocxPlacement(base.BasePlacement):
             if sid in self._body_ids:
                 return [self._noteref(sid, as_mark=True)]
             # Cited only inside the draft's own footnotes: Word has no note in a note.
-            return [str_("["), *entry_inlines(source), str_("]")]
+            return [str_("["), *_entry(source), str_("]")]
         if sid not in self._noted:
             self._noted.add(sid)
-            note = {"t": "Note", "c": [para(unbroken_date(entry_inlines(source), source))]}
+            note = {
+                "t": "Note",
+                "c": [para(unbroken_date(_entry(source), source))],
+            }
             return [raw(bookmark_start(sid)), note, raw(bookmark_end(sid))]
         if self._short:
             self._repeats += 1
@@ -160,12 +163,16 @@ class DocxPlacement(base.BasePlacement):
     def entry(self, source: Source, number: int) -> Inlines:
         if self.notes == "list":
             label = span([str_(f"[{number}]")], f"src-{source.id}")
-            return [label, {"t": "Space"}, *unbroken_date(entry_inlines(source), source)]
+            return [
+                label,
+                {"t": "Space"},
+                *unbroken_date(_entry(source), source),
+            ]
         if source.id in self._noted:
             label = self._noteref(source.id, as_mark=False)
-            entry = unbroken_date(entry_inlines(source), source)
+            entry = unbroken_date(_entry(source), source)
             return [str_("["), label, str_("]"), {"t": "Space"}, *entry]
-        return unbroken_date(entry_inlines(source), source)
+        return unbroken_date(_entry(source), source)
 
     def sources_blocks(self) -> list[Block]:
         return super().sources_blocks() if self._list else []
@@ -200,6 +207,12 @@ def unbroken_date(inlines: Inlines, source: Source) -> Inlines:
             el = str_(el["c"].replace("-", "\u2011"))
         out.append(el)
     return out
+
+
+def _entry(source: Source) -> Inlines:
+    """A note's or an entry's text; its URL breaks at zero-width spaces after its slashes,
+    dots and hyphens, where Word and LibreOffice break a line, never inside a word."""
+    return entry_inlines(source, breaks="zwsp")
 
 
 def short_entry_inlines(source: Source) -> Inlines:

@@ -56,13 +56,18 @@ class HtmlEntries(base.BaseEntries):
     def __init__(self, fmt: str, options: Options) -> None:
         super().__init__(fmt, options)
         self.raw_anchors = formats.raw_html_anchors(self.fmt)
+        # A web page breaks a URL after its slashes and dots (<wbr>); a text format keeps
+        # the URL as written, since its reader copies it.
+        found = formats.find(self.fmt)
+        self.url_breaks: base.UrlBreaks = "wbr" if found and found.kind == "html" else "none"
 
     def entry(self, source: Source, number: int) -> Inlines:
         inlines: Inlines = []
         if self.raw_anchors:
             anchor = source_anchor(source.id)
             inlines.append(raw_inline("html", f'<a id="{anchor}"></a>'))
-        inlines += [str_(f"[{number}]"), {"t": "Space"}, *entry_inlines(source)]
+        inlines += [str_(f"[{number}]"), {"t": "Space"}]
+        inlines += entry_inlines(source, breaks=self.url_breaks)
         if not self.raw_anchors:  # a date breaks nowhere ("2025-02-" / "10)")
             inlines = [span([el], classes=[NOWRAP]) if _is_date(el) else el for el in inlines]
         return inlines

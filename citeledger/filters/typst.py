@@ -35,6 +35,14 @@ from . import base
 WORD_JOINER = "#sym.wj"
 
 
+def url_link(url: str) -> str:
+    """A link showing ``url``, which breaks only after its slashes, dots, hyphens and the like
+    (``base.url_pieces``): each piece is a box, and typst breaks between boxes, never inside
+    one (typst's own rule for a link's URL breaks it after any letter when it runs long)."""
+    pieces = "".join(f"#box({typst_string(p)})" for p in base.url_pieces(url))
+    return f"#link({typst_string(url)})[{pieces}]"
+
+
 class TypstPlacement(base.BasePlacement):
     joins_marks = True
 
@@ -59,12 +67,12 @@ class TypstPlacement(base.BasePlacement):
         parts: list[str] = []
         if source.lead_sentence:
             parts.append(typst_markup(source.lead_sentence))
-        parts.append(f"#link({typst_string(source.url)})")
+        parts.append(url_link(source.url))
         if source.display_accessed:
             # A date breaks nowhere: "(accessed 2025-02-" / "10)" reads as two dates.
             parts.append("#box[" + typst_markup(f"(accessed {source.display_accessed})") + "]")
         if source.archived:
-            parts.append("(archived " + f"#link({typst_string(source.archived)})" + ")")
+            parts.append("(archived " + url_link(source.archived) + ")")
         return " ".join(parts)
 
     def list_blocks(self, sources: list[Source]) -> list[Block]:

@@ -6,8 +6,11 @@ families it lacks, which a machine with another CJK font does not miss). A Japan
 machine without a CJK font would come out with blank lines and no word of it. So after each
 compile (``renderers/typst.compile_pdf``) the scripts of the typst source are compared with the
 text of the PDF it got back: a script whose characters are mostly absent from the PDF is named
-in one line with the Debian package that provides a font for it. Only drafts holding such
-scripts pay for reading the PDF back.
+in one line with the Debian package that provides a font for it. Other characters no font had
+(an emoji, a rare symbol: typst prints an empty box, whose text in the PDF is no character) are
+named a set at a time (emoji, symbols, letters), each with the draft's line where the first
+of them stands and how to get a font for them. Only drafts holding characters outside what
+typst's own fonts surely hold (Latin, Greek, Cyrillic, punctuation) pay for reading the PDF.
 
 The script table is also where ``renderers/latex.py`` starts when it picks fonts for LaTeX.
 """
@@ -89,3 +92,63 @@ def font_warning(out: str, missing: list[Script]) -> str:
         f"warn: {out}: no font for the {names} text, which typst drew blank; install one and "
         f"convert again (Debian: apt-get install {packages})"
     )
+
+
+# What typst's own fonts (Libertinus Serif, New Computer Modern) hold for certain: a character
+# in these is never a reason to read the PDF back.
+_HELD = ((0xA0, 0x24F), (0x2B0, 0x2FF), (0x370, 0x52F), (0x1E00, 0x1FFF), (0x2010, 0x205E))
+_SILENT = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Mc", "Me"})
+EMOJI_PACKAGE = "fonts-noto-color-emoji"
+SYMBOL_PACKAGE = "fonts-symbola"
+
+
+def _candidate(char: str) -> bool:
+    code = ord(char)
+    if code < 0x80 or any(lo <= code <= hi for lo, hi in _HELD):
+        return False
+    if unicodedata.category(char) in _SILENT:
+        return False
+    return script_of(char, SCRIPTS) is None  # the scripts' own check names those
+
+
+def missing_glyphs(source: str, pdf: bytes) -> list[str]:
+    """The characters of ``source`` (typst text) that no font had: absent from the PDF's
+    text. Read back only when ``source`` holds a character typst's fonts may lack."""
+    wanted = sorted({c for c in unicodedata.normalize("NFC", source) if _candidate(c)})
+    if not wanted:
+        return []
+    text = pdf_text(pdf)
+    if text is None:
+        return []
+    drawn = set(text) | set(unicodedata.normalize("NFKC", text))
+    return [c for c in wanted if c not in drawn and unicodedata.normalize("NFKC", c) not in drawn]
+
+
+def _kind(char: str) -> str:
+    code = ord(char)
+    if code >= 0x1F000 or 0x2600 <= code <= 0x27BF or 0x2B00 <= code <= 0x2BFF:
+        return "emoji"
+    return "symbols" if unicodedata.category(char).startswith("S") else "characters"
+
+
+def glyph_warnings(out: str, missing: list[str], draft_name: str, draft_text: str) -> list[str]:
+    """One line per set of ``missing`` characters (emoji, symbols, other characters): which,
+    the first line of the draft holding one, and how to get a font that has them."""
+    groups: dict[str, list[str]] = {}
+    for char in missing:
+        groups.setdefault(_kind(char), []).append(char)
+    lines = draft_text.splitlines()
+    warnings: list[str] = []
+    for kind, chars in groups.items():
+        first = next((n for n, line in enumerate(lines, 1) if any(c in line for c in chars)), None)
+        where = f"{draft_name}:{first}" if first else draft_name
+        package = {"emoji": EMOJI_PACKAGE, "symbols": SYMBOL_PACKAGE}.get(kind, NOTO)
+        shown = " ".join(f"{c} (U+{ord(c):04X})" for c in chars[:8])
+        more = f" and {len(chars) - 8} more" if len(chars) > 8 else ""
+        warnings.append(
+            f"warn: {where}: no font has the {kind} {shown}{more}, which typst printed as "
+            f"empty boxes in {out}; install a font that has them (Debian: apt-get install "
+            f"{package}; typst finds it by itself) or name one with -M mainfont=FONT, then "
+            "convert again"
+        )
+    return warnings

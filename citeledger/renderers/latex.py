@@ -39,8 +39,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..errors import CiteledgerError
-from ..tree import MetaValue
+from ..tree import MetaValue, stringify
 from .box import stage_box
+from .fallback import ScriptFonts, luatex_header, usable, xetex_header
 from .fonts import CJK, NOTO, SCRIPTS, Script, script_of
 
 # fonts' table holds the scripts typst's own fonts lack; Latin Modern lacks these too.
@@ -93,6 +94,11 @@ def plan(engine: str, text: str, meta: dict[str, MetaValue], draft: Path) -> Pla
     found = letters_by_script(text)
     result = Plan({s.name: chars for s, chars in found.items()})
     if not found:
+        # Symbols in the prose Latin Modern lacks (≥, ∈, ✓) get a fallback of their own.
+        if engine != "pdflatex" and "mainfont" not in meta and _symbols(text):
+            fallen = _fallbacks(engine, text, found, meta, draft)
+            if fallen is not None:
+                result.header.append(fallen)
         return result
     if engine == "pdflatex":
         names = " and ".join(s.name for s in found)
@@ -105,6 +111,13 @@ def plan(engine: str, text: str, meta: dict[str, MetaValue], draft: Path) -> Pla
     cjk_scripts = [s for s in found if s.name in _CJK_NAMES]
     cjk = set().union(*(found[s] for s in cjk_scripts))
     other = set().union(*(chars for s, chars in found.items() if s.name not in _CJK_NAMES))
+    # A draft written in a script the main font lacks gets a main font of that script; a few
+    # words of it in a Latin draft get a fallback font for them alone (renderers/fallback).
+    if "mainfont" not in meta and not _mostly_foreign(text, found):
+        fallen = _fallbacks(engine, text, found, meta, draft)
+        if fallen is not None:
+            result.header.append(fallen)
+            return result
     # Letters the document's main fonts must hold; CJK text goes to a CJK package if any.
     wanted = set(other)
     if cjk and "CJKmainfont" not in meta:
@@ -147,6 +160,95 @@ def plan(engine: str, text: str, meta: dict[str, MetaValue], draft: Path) -> Pla
         if "lang" not in meta:
             result.variables["lang"] = rtl
     return result
+
+
+def _mostly_foreign(text: str, found: dict[Script, set[str]]) -> bool:
+    """Whether the letters of ``found``'s scripts outnumber the draft's Latin letters: the
+    draft is written in them, so they are its main font's business."""
+    chars = set().union(*found.values())
+    foreign = sum(1 for c in text if c in chars)
+    latin = sum(1 for c in text if c.isascii() and c.isalpha())
+    return foreign > latin
+
+
+def _fallbacks(
+    engine: str, text: str, found: dict[Script, set[str]], meta: dict[str, MetaValue], draft: Path
+) -> str | None:
+    """The header that sets each script of ``found`` in fonts of its own, the document's fonts
+    kept; None when the engine has no way (lualatex needs luaotfload's fallback)."""
+    if engine == "lualatex" and not _tex_has("luaotfload-fallback.lua"):
+        return None
+    scripts: list[ScriptFonts] = []
+    for script, letters in found.items():
+        # Every character of the script in the draft, its punctuation and marks too.
+        chars = {c for c in unicodedata.normalize("NFC", text) if script.holds(c)} | letters
+        cjk = script.name in _CJK_NAMES
+        prefer_serif = _cjk_preference(found) if cjk else ("Serif", "Sans")
+        prefer_sans = (
+            tuple(p.replace("Serif", "Sans") for p in prefer_serif)
+            if cjk
+            else tuple(reversed(prefer_serif))
+        )
+        serif = best_font(chars, prefer=prefer_serif)
+        if not usable(serif) or serif is None or not covers(serif, chars):
+            _refuse(draft, engine, [script], chars)
+        sans = best_font(chars, prefer=prefer_sans)
+        mono = best_font(chars, prefer=prefer_serif, mono=True)
+        scripts.append(
+            ScriptFonts(
+                script.name,
+                frozenset(chars),
+                serif,
+                sans if usable(sans) and sans is not None and covers(sans, chars) else serif,
+                mono if usable(mono) and mono is not None and covers(mono, chars) else serif,
+            )
+        )
+    symbols = _symbols(text)
+    serif = best_font(symbols, prefer=("Serif", "Sans"))
+    if symbols and usable(serif) and serif is not None:
+        held = {c for c in symbols if covers(serif, {c})}
+        sans = best_font(held, prefer=("Sans", "Serif"))
+        sans = sans if usable(sans) and sans is not None and covers(sans, held) else serif
+        scripts.append(ScriptFonts("symbols", frozenset(held), serif, sans, sans))
+    if not scripts:
+        return None
+    if engine == "xelatex":
+        return xetex_header(scripts)
+    # A role the draft names keeps its font (its fallbacks added); the others are Latin Modern.
+    fonts = {k: _meta_text(meta[k]) if k in meta else "" for k in _ROLE_DEFAULT}
+    fonts = {k: v if usable(v) else "" for k, v in fonts.items()}
+    main, sans, mono = (fonts[k] or default for k, default in _ROLE_DEFAULT.items())
+    return luatex_header(scripts, main, sans, mono)
+
+
+def _meta_text(value: MetaValue) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and value.get("t") == "MetaString":
+        return str(value.get("c", ""))
+    if isinstance(value, dict) and value.get("t") in ("MetaInlines", "MetaBlocks"):
+        return stringify(value["c"])
+    return ""
+
+
+def _symbols(text: str) -> set[str]:
+    """The symbols of the prose (past Latin-1) that Latin Modern lacks and an installed font
+    has; none when fontconfig does not know Latin Modern (nothing to compare with)."""
+    candidates = {
+        c for c in text if ord(c) >= 0x2000 and unicodedata.category(c) in ("Sm", "So", "Sc")
+    }
+    if not candidates or not dict(_fonts()).get(LATIN_MODERN):
+        return set()
+    lacking = {c for c in candidates if not covers(LATIN_MODERN, {c})}
+    return {c for c in lacking if best_font({c}) is not None}
+
+
+# The fonts pandoc's template leaves fontspec to pick: Latin Modern's.
+_ROLE_DEFAULT = {
+    "mainfont": LATIN_MODERN,
+    "sansfont": "Latin Modern Sans",
+    "monofont": "Latin Modern Mono",
+}
 
 
 # The package that sets CJK text under each engine, and the Debian package that has it.

@@ -36,7 +36,7 @@ from ..errors import CiteledgerError
 from ..messages import Say
 from ..pandoc import run_child
 from .box import stage_box
-from .fonts import font_warning, missing_scripts
+from .fonts import font_warning, glyph_warnings, missing_glyphs, missing_scripts
 
 TIME_ENV = "CITELEDGER_TYPST_TIMEOUT"
 MEMORY_ENV = "CITELEDGER_TYPST_MEMORY"
@@ -97,6 +97,14 @@ def compile_pdf(source: bytes, draft: Path, out: Path, fetched: list[Path], say:
     missing = missing_scripts(text, pdf)
     if missing:
         say(font_warning(str(out), missing))
+    blank = missing_glyphs(text, pdf)
+    if blank:
+        try:
+            draft_text = draft.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            draft_text = ""
+        for line in glyph_warnings(str(out), blank, str(draft), draft_text):
+            say(line)
     return pdf
 
 

@@ -78,7 +78,7 @@ def test_convert_renders_a_references_list_once(folder: Path) -> None:
     html = (folder / "d.html").read_text(encoding="utf-8")
     # Two markers, two citation links: the old list's labels are not citations.
     assert len(re.findall(r'class="citeledger-cite"', html)) == 2
-    assert html.count("https://example.com/a</a>") == 1
+    assert html.replace("<wbr>", "").count("https://example.com/a</a>") == 1
     assert ">References</h" in html and ">Sources</h" not in html
 
 

@@ -27,7 +27,9 @@ class Built:
 
 
 def _xml_text(data: bytes) -> str:
-    return " ".join(a or b for a, b in _XML_TEXT.findall(data.decode("utf-8")))
+    # A shown URL's zero-width spaces are where Word may break it, not part of its text.
+    text = " ".join(a or b for a, b in _XML_TEXT.findall(data.decode("utf-8")))
+    return text.replace("\u200b", "")
 
 
 def build_all(draft: Path, ledger: Path, *, from_format: str | None = None) -> Built:

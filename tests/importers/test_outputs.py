@@ -37,7 +37,8 @@ def _html(path: Path) -> list[str]:
 def _note_url(note: str, links: dict[str, str]) -> str | None:
     """The URL a footnote names: in its text, or (a repeat's short note, its title alone)
     as the target of its hyperlink."""
-    shown = _URL.search(re.sub(r"<[^>]+>", " ", note))
+    # A shown URL's zero-width spaces are where Word may break it, not part of it.
+    shown = _URL.search(re.sub(r"<[^>]+>", " ", note).replace("\u200b", ""))
     if shown:
         return shown.group()
     link = re.search(r'<w:hyperlink [^>]*r:id="([^"]+)"', note)

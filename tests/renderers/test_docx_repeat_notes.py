@@ -33,7 +33,8 @@ def note_texts(docx: Path) -> list[str]:
     with zipfile.ZipFile(docx) as zf:
         root = etree.fromstring(zf.read("word/footnotes.xml"))
     return [
-        "".join(t.text or "" for t in note.iter(f"{W}t")).strip()
+        # A shown URL's zero-width spaces are where Word may break it, not part of its text.
+        "".join(t.text or "" for t in note.iter(f"{W}t")).replace("\u200b", "").strip()
         for note in root.iter(f"{W}footnote")
         if note.get(f"{W}type") is None
     ]

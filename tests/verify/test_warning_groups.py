@@ -127,5 +127,5 @@ def test_a_title_that_is_its_url_shows_the_url_once(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stderr
     html = (tmp_path / "d.html").read_text(encoding="utf-8")
     entry = html[html.index('id="src-1"') :]
-    entry = entry[: entry.index("</div>")]
+    entry = entry[: entry.index("</div>")].replace("<wbr>", "")  # the URL's break points
     assert entry.count("example.com/a") == 2  # the link's target and its text
