@@ -112,9 +112,17 @@ def ledger_rows(work: Path, bin_dir: Path, sizes: list[int], runs: int) -> list[
     return rows
 
 
-def report_rows(work: Path, bin_dir: Path, sizes_kb: list[int], runs: int) -> list[Row]:
+def report_rows(
+    work: Path,
+    bin_dir: Path,
+    sizes_kb: list[int],
+    runs: int,
+    keep: Callable[[list[Row]], None] | None = None,
+) -> list[Row]:
     """verify, the filter (docx) and convert on reports of growing size; the last size
-    given is made dense (every sentence cited: about 24,000 citations a MB)."""
+    given is made dense (every sentence cited: about 24,000 citations a MB). ``keep`` hears
+    the rows measured so far after each size: a 10 MB report takes most of an hour on a
+    busy machine, and a run cut short keeps the sizes it finished."""
     pandoc = pandoc_path()
     folder = work / "reports"
     folder.mkdir()
@@ -180,6 +188,8 @@ def report_rows(work: Path, bin_dir: Path, sizes_kb: list[int], runs: int) -> li
                 x,
             )
         )
+        if keep is not None:
+            keep(rows)
     return rows
 
 

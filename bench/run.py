@@ -433,6 +433,14 @@ def main() -> None:
             os.environ.pop("PYTHONPATH", None)
         info = machine()  # the load now, after the install, as the measuring starts
         drafts = [bench_filter.make_report(work, kb) for kb in sizes_kb]
+        left_now: list[str] = []  # the step being measured and those after it
+
+        def keep(done: list[Row]) -> None:
+            """A long step's rows so far, recorded as it goes (the step is named unfinished)."""
+            if args.record or args.plot:
+                elapsed = time.perf_counter() - started
+                report(args, rows + done, info, runs, big, elapsed, left_now)
+
         # Cheapest first: a run cut short (a deadline, a busy machine) has recorded the most.
         steps: list[tuple[str, Callable[[], list[Row]]]] = [
             ("agent", lambda: agent_rows(work, runs)),
@@ -440,7 +448,7 @@ def main() -> None:
             ("growth-ledger", lambda: bench_growth.ledger_rows(work, BIN, ledger_sizes, runs)),
             ("quote", lambda: [quote_row(work, quote_mb, runs)]),
             ("verify", lambda: verify_rows(work, drafts, runs)),
-            ("growth-report", lambda: bench_growth.report_rows(work, BIN, report_kb, big)),
+            ("growth-report", lambda: bench_growth.report_rows(work, BIN, report_kb, big, keep)),
             ("growth-wiki", lambda: bench_growth.wiki_rows(work, wiki_pages, big)),
             ("filter", lambda: filter_rows(work, drafts, sizes_kb, runs)),
             ("convert", lambda: convert_rows(work, drafts[-1], runs)),
@@ -449,6 +457,7 @@ def main() -> None:
         wanted = {w for w in args.only.split(",") if w}
         todo = [(n, step) for n, step in steps if not wanted or n in wanted]
         for k, (name, step) in enumerate(todo):
+            left_now[:] = [n for n, _ in todo[k:]]
             print(f"measuring {name} ... (load {_load()})", file=sys.stderr, flush=True)
             rows += step()
             if args.record or args.plot:  # after each step: a run cut short keeps its rows
@@ -528,12 +537,24 @@ def report(
             *growth,
             "",
         ]
-        (HERE / "RESULTS.md").write_text("\n".join(doc), encoding="utf-8")
+        (HERE / "RESULTS.md").write_text("\n".join(doc) + _kept_by_hand(), encoding="utf-8")
         (HERE / "results.json").write_text(
             json.dumps([_row_json(r) for r in rows], indent=1) + "\n", encoding="utf-8"
         )
         if final:
             print(f"wrote {HERE.name}/RESULTS.md", file=sys.stderr)
+
+
+KEPT = "<!-- Written by hand from here on: run.py --record keeps it. -->"
+
+
+def _kept_by_hand() -> str:
+    """The before-and-after sections measured by hand at the end of RESULTS.md (after the
+    ``KEPT`` line): a record redoes the tables above them, not them."""
+    old = HERE / "RESULTS.md"
+    text = old.read_text(encoding="utf-8") if old.exists() else ""
+    at = text.find(KEPT)
+    return "" if at < 0 else "\n" + text[at:]
 
 
 def merged(kept: list[Row], new: list[Row]) -> list[Row]:

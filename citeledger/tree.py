@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any, Protocol, TypedDict
 
 # The named shapes (see the module docstring).
@@ -233,6 +233,28 @@ def elements(node: Json) -> Iterator[Element]:
             c = cur.get("c")
             if isinstance(c, list):
                 stack.append(c)
+
+
+def elements_of(node: Json, kinds: Container[str]) -> Iterator[Element]:
+    """The elements under ``node`` whose type is one of ``kinds``, depth first in document
+    order, as :func:`elements` finds them (an element is read after the caller has seen it,
+    so a change to it is walked as changed). Several times faster than filtering
+    :func:`elements`: no text element is pushed, popped or handed back."""
+    stack: list[Iterator[Json]] = [iter((node,))]
+    while stack:
+        for item in stack[-1]:
+            if item.__class__ is dict:
+                if item.get("t") in kinds:
+                    yield item
+                c = item.get("c")
+                if c.__class__ is list:
+                    stack.append(iter(c))
+                    break
+            elif item.__class__ is list:
+                stack.append(iter(item))
+                break
+        else:
+            stack.pop()
 
 
 # The walk ---------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from .. import formats
 from ..messages import Say
 from ..options import Options, from_meta
+from ..options.survey import Survey
 from ..options.trust import check_nesting, front_options, nesting_error, vet
 from ..pandoc import read_text_draft, run_pandoc
 from ..tree import PandocDoc, no_gc
@@ -51,6 +52,8 @@ class Draft:
     text: str | None
     tree: PandocDoc
     _located: dict[tuple[str, ...], Locator] = field(default_factory=dict, repr=False)
+    # The trust model's walk of the tree as read (``options/survey.py``), for :meth:`vet`.
+    surveyed: Survey | None = field(default=None, repr=False)
 
     def locator(self, titles: Sequence[str]) -> Locator | None:
         """Where the draft's markers are in its text, its Sources block found under
@@ -77,7 +80,9 @@ class Draft:
             text=self.text,
             say=say,
             refuse_raw=builds,
+            surveyed=self.surveyed,
         )
+        self.surveyed = None  # the tree is the caller's to change from here
 
     def options(self, flags: Options, say: Say) -> Options:
         """The run's options: the front matter's, no looser than the project's, under the
@@ -108,11 +113,12 @@ def open_draft(
             tree: PandocDoc = read_output(path, fmt, pipeline)
     except RecursionError:
         raise nesting_error(name) from None
-    check_nesting(tree, name)
+    surveyed: Survey | None = check_nesting(tree, name)
     if formats.splits_brackets(fmt):
         join_bracket_spans(tree)
         highlighting_as_code(tree)
-    draft = Draft(path, name, fmt, text, tree)
+        surveyed = None  # the tree changed: vet walks it again
+    draft = Draft(path, name, fmt, text, tree, surveyed=surveyed)
     if ahead is not None and titles is not None:
         located = ahead.result()[1]
         if located is not None:

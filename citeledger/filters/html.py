@@ -212,8 +212,7 @@ class HtmlPlacement(base.BasePlacement):
         tables in their own scrolling box, the page's language and its main landmark."""
         doc = self.state.doc
         html_page.bind_marks(doc["blocks"], lambda el: id(el) in self.marks)
-        html_page.figure_alts(doc["blocks"], set(self.state.seen))
-        images, links = html_page.unnamed(doc["blocks"])
+        images, links, tables = html_page.figure_alts(doc["blocks"], set(self.state.seen))
         if images or links:
             counts = [cards.plural(images, "image"), cards.plural(links, "link")]
             missing = " and ".join(m for m in counts if not m.startswith("0 "))
@@ -225,7 +224,8 @@ class HtmlPlacement(base.BasePlacement):
         if formats.is_slides(self.entries.fmt):
             html_page.page_lang(doc, self.state.say, self.state.caller.source_name)
             return
-        html_page.table_boxes(doc["blocks"])
+        if tables:
+            html_page.table_boxes(doc["blocks"])
         html_page.page_lang(doc, self.state.say, self.state.caller.source_name)
 
     def card_blocks(self, sources: list[Source]) -> list[Block]:

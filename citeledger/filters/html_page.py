@@ -36,6 +36,7 @@ from ..tree import (
     Json,
     attr,
     elements,
+    elements_of,
     inline_lists,
     raw_block,
     span,
@@ -200,39 +201,54 @@ def _is_block(el: Json) -> bool:
     return el.get("t") in _BLOCKS
 
 
-def figure_alts(blocks: list[Block], cited: set[int]) -> None:
-    """Every image's alt text without the citation markers it holds (ids in ``cited``)."""
-    for el in elements(blocks):
-        if el.get("t") != "Image":
-            continue
-        if any(i.get("t") == "Link" for i in elements(el["c"][1])):
-            continue  # pandoc 2's figure: the alt text is the caption, its marks placed
-        alt = stringify(el["c"][1])
-        if not any(int(m.group(1)) in cited for m in _MARKER.finditer(alt)):
-            continue
-        bare = _MARKER.sub(lambda m: "" if int(m.group(1)) in cited else m.group(0), alt)
-        el["c"][1] = [{"t": "Str", "c": bare.strip()}] if bare.strip() else []
-
-
-def unnamed(blocks: list[Block]) -> tuple[int, int]:
-    """The draft's images with no alt text get ``alt=""`` (a screen reader skips them rather
-    than reading their address), and its links with no text an ``aria-label`` of their target
-    (MyST's ``[](target)`` that pandoc leaves empty). Returns how many of each, for a warning:
-    only the author can say what an image shows."""
+def figure_alts(blocks: list[Block], cited: set[int]) -> tuple[int, int, bool]:
+    """In one walk: every image's alt text without the citation markers it holds (ids in
+    ``cited``), and the images and links no one named (:func:`_unnamed`). Returns how many
+    images and links were unnamed, and whether ``blocks`` hold a table (a page without one
+    needs no walk for :func:`table_boxes`)."""
     images = links = 0
-    for el in elements(blocks):
+    tables = False
+    for el in elements_of(blocks, _NAMED):
         t = el.get("t")
-        if t == "Image" and not stringify(el["c"][1]).strip():
-            keys = el["c"][0][2]
-            if not any(k in ("alt", "aria-label", "title") for k, _ in keys) and not el["c"][2][1]:
-                keys.append(["alt", ""])
-                images += 1
-        elif t == "Link" and not el["c"][1]:
-            keys = el["c"][0][2]
-            if not any(k in ("aria-label", "title") for k, _ in keys):
-                keys.append(["aria-label", el["c"][2][1] or el["c"][2][0]])
-                links += 1
-    return images, links
+        if t == "Image":
+            _figure_alt(el, cited)
+            images += _unnamed(el)
+        elif t == "Link":
+            links += _unnamed(el)
+        elif t == "Table":
+            tables = True
+    return images, links, tables
+
+
+_NAMED = frozenset({"Image", "Link", "Table"})
+
+
+def _figure_alt(el: Json, cited: set[int]) -> None:
+    if any(i.get("t") == "Link" for i in elements(el["c"][1])):
+        return  # pandoc 2's figure: the alt text is the caption, its marks placed
+    alt = stringify(el["c"][1])
+    if not any(int(m.group(1)) in cited for m in _MARKER.finditer(alt)):
+        return
+    bare = _MARKER.sub(lambda m: "" if int(m.group(1)) in cited else m.group(0), alt)
+    el["c"][1] = [{"t": "Str", "c": bare.strip()}] if bare.strip() else []
+
+
+def _unnamed(el: Json) -> int:
+    """A draft's image with no alt text gets ``alt=""`` (a screen reader skips it rather than
+    reading its address), and its link with no text an ``aria-label`` of its target (MyST's
+    ``[](target)`` that pandoc leaves empty). Returns 1 when it did, for a warning: only the
+    author can say what an image shows."""
+    if el["t"] == "Image" and not stringify(el["c"][1]).strip():
+        keys = el["c"][0][2]
+        if not any(k in ("alt", "aria-label", "title") for k, _ in keys) and not el["c"][2][1]:
+            keys.append(["alt", ""])
+            return 1
+    elif el["t"] == "Link" and not el["c"][1]:
+        keys = el["c"][0][2]
+        if not any(k in ("aria-label", "title") for k, _ in keys):
+            keys.append(["aria-label", el["c"][2][1] or el["c"][2][0]])
+            return 1
+    return 0
 
 
 def main_landmark(doc: Json, fmt: str) -> None:

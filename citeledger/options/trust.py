@@ -47,8 +47,11 @@ from typing import Any
 from ..errors import BadInput
 from ..ledger.light import pattern  # compiled on first use: start-up time
 from ..messages import Say
-from ..tree import Json, Meta, PandocDoc, elements, stringify
+from ..tree import Json, Meta, PandocDoc, elements_of, stringify
 from . import BY_KEY, Options, from_meta
+from .survey import MAX_NESTING, OWN_ID, Survey, nesting_error, survey
+
+__all__ = ["MAX_NESTING", "OWN_ID", "Survey", "nesting_error", "survey"]
 
 TRUST_ENV = "CITELEDGER_TRUST_DRAFT"
 TRUST_FLAG = "--trust-draft"
@@ -195,10 +198,7 @@ _PLAIN_ARG = r"(?:\[[^\\{}\[\]%^#~&$]*\])?\{[^\\{}%^#~&$]*\}"
 _TEX_TOKEN = rf"\\(?:(?:{_BARE_TEX})(?![A-Za-z])|(?:{_ARGUMENT_TEX})\*?{_PLAIN_ARG})"
 _HARMLESS_TEX = pattern(rf"\s*(?:{_TEX_TOKEN}\s*)+")
 
-# citeledger's own anchors: the jump of a citation, its evidence card, the cards' switch.
-OWN_ID = pattern(r"(?:src-\d+|cite-\d+-\d+|[\w-]*card-\d+|citeledgerCards)")
 OWN_ID_PREFIX = "draft-"
-MAX_NESTING = 200
 
 
 def env_trusts(environ: Mapping[str, str]) -> bool:
@@ -299,48 +299,23 @@ def _target_of(el: dict[str, Any]) -> str | None:
 # Nesting ----------------------------------------------------------------------------------
 
 
-def check_nesting(doc: Json, name: str, *, rename: bool = False) -> list[str]:
+def check_nesting(doc: Json, name: str, *, rename: bool = False) -> Survey:
     """Refuse a tree nested deeper than :data:`MAX_NESTING` elements (a 1 KB draft of 500
-    block quotes), found without recursion, before any walk recurses into it. ``rename``: in
-    the same walk, rename the draft's ids that are citeledger's own (``src-1`` becomes
-    ``draft-src-1``); returns the ids renamed."""
-    renamed: list[str] = []
-    stack: list[tuple[Json, int]] = [(doc, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
-            if "t" in node:
-                depth += 1
-                if depth > MAX_NESTING:
-                    raise nesting_error(name)
-            stack.extend((v, depth) for v in node.values() if isinstance(v, (list, dict)))
-        elif isinstance(node, list):
-            if rename and _is_attr(node) and node[0] and OWN_ID.fullmatch(node[0]):
-                renamed.append(node[0])
-                node[0] = OWN_ID_PREFIX + node[0]
-            stack.extend((v, depth) for v in node if isinstance(v, (list, dict)))
-    return renamed
+    block quotes) before any walk recurses into it; ``rename``: rename the draft's ids that
+    are citeledger's own (``src-1`` becomes ``draft-src-1``). Returns the walk's
+    :class:`~.survey.Survey`, which :func:`vet` takes instead of walking the tree again."""
+    found = survey(doc, name)
+    if rename:
+        rename_own_ids(found)
+    return found
 
 
-def nesting_error(name: str) -> BadInput:
-    return BadInput(
-        f"{name}: nested deeper than {MAX_NESTING} levels (block quotes, lists or spans "
-        "inside each other)",
-        hint="flatten the nesting; no document needs it this deep",
-    )
-
-
-# Own ids ------------------------------------------------------------------------------------
-
-
-def _is_attr(node: list[Any]) -> bool:
-    return (
-        len(node) == 3
-        and isinstance(node[0], str)
-        and isinstance(node[1], list)
-        and isinstance(node[2], list)
-        and all(isinstance(c, str) for c in node[1])
-    )
+def rename_own_ids(found: Survey) -> None:
+    """The attributes ``found`` holding one of citeledger's own ids renamed in place; once."""
+    for attr in found.own_ids:
+        if OWN_ID.fullmatch(attr[0]):
+            attr[0] = OWN_ID_PREFIX + attr[0]
+    found.own_ids = []
 
 
 # Raw elements -----------------------------------------------------------------------------
@@ -358,14 +333,12 @@ def check_raw(doc: PandocDoc, name: str, text: str | None) -> None:
     """Refuse the first raw element (body or front matter) an untrusted draft may not hold,
     in one line naming its line (a markdown draft's) or its place and ``--trust-draft``."""
     nodes = [doc.get("blocks", []), list(doc.get("meta", {}).values())]
-    for el in elements(nodes):
+    for el in elements_of(nodes, ("RawBlock", "RawInline")):
         kind = el.get("t")
-        if kind not in ("RawBlock", "RawInline"):
+        if not _refused(el):
             continue
         c = el.get("c")
         fmt, raw = (str(c[0]), str(c[1])) if isinstance(c, list) and len(c) == 2 else ("?", "")
-        if not refused_raw(fmt, raw):
-            continue
         what = "block" if kind == "RawBlock" else "inline"
         shown = " ".join(raw.split())[:40]
         raise BadInput(
@@ -373,6 +346,21 @@ def check_raw(doc: PandocDoc, name: str, text: str | None) -> None:
             "draft runs no code and reads no file",
             hint=TRUST_HINT,
         )
+
+
+def _refused(el: Json) -> bool:
+    c = el.get("c")
+    fmt, raw = (str(c[0]), str(c[1])) if isinstance(c, list) and len(c) == 2 else ("?", "")
+    return refused_raw(fmt, raw)
+
+
+def _link_changes(el: Json) -> bool:
+    """Whether :func:`_unlink_live` changes this link or image: a live target, or one with a
+    control character."""
+    target = _target_of(el)
+    if target is None:
+        return False
+    return _CONTROL.search(target) is not None or is_live_url(target, image=el["t"] == "Image")
 
 
 def _where(name: str, text: str | None, raw: str) -> str:
@@ -567,14 +555,19 @@ def vet(
     say: Callable[[str], None],
     ledger_inside: Path | None = None,
     refuse_raw: bool = True,
+    surveyed: Survey | None = None,
 ) -> None:
     """Make ``doc`` (a draft as read, before ``-M`` entries and the user's citeproc) what the
     trust model lets it be; every verb that reads a draft and the filter call this once.
-    ``refuse_raw`` false: a reading that builds nothing (verify) keeps the raw code."""
-    check_nesting(doc, name, rename=True)
+    ``refuse_raw`` false: a reading that builds nothing (verify) keeps the raw code.
+    ``surveyed``: :func:`check_nesting`'s walk of this same tree, unchanged since (the
+    reading of a draft makes it); else the tree is walked here, once for every question."""
+    found = surveyed if surveyed is not None else survey(doc, name)
+    rename_own_ids(found)
     if trusted:
         return
-    if refuse_raw:
-        check_raw(doc, name, text)
-    _unlink_live([doc.get("blocks", []), list(doc.get("meta", {}).values())])
+    if refuse_raw and any(_refused(el) for el in found.raws):
+        check_raw(doc, name, text)  # names the first refused one, in document order
+    if any(_link_changes(el) for el in found.links):
+        _unlink_live([doc.get("blocks", []), list(doc.get("meta", {}).values())])
     vet_front_matter(doc.setdefault("meta", {}), name, folder, say, ledger_inside)

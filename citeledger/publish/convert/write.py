@@ -35,6 +35,7 @@ from ...tree import (
     Inlines,
     PandocDoc,
     elements,
+    elements_of,
     join_words,
     replace_elements,
     stringify,
@@ -239,9 +240,7 @@ def embed_page_images(doc: PandocDoc, confinement: Confinement) -> int:
     a ``data:`` address, so the page shows it wherever it is written or moved; an image the
     folders do not hold stays as the draft names it. Returns how many were embedded."""
     embedded: dict[str, str] = {}
-    for el in elements(doc.get("blocks", [])):
-        if el.get("t") != "Image":
-            continue
+    for el in elements_of(doc.get("blocks", []), ("Image",)):
         target = el["c"][2][0]
         if not isinstance(target, str) or not target or is_remote(target):
             continue
@@ -331,9 +330,7 @@ def embed_images(doc: PandocDoc, draft: Path) -> None:
 
     cache: dict[str, str] = {}
     nodes = [doc.get("blocks", []), list(doc.get("meta", {}).values())]
-    for el in elements(nodes):
-        if el.get("t") != "Image":
-            continue
+    for el in elements_of(nodes, ("Image",)):
         target = str(el["c"][2][0])
         if target.startswith(("data:", "http://", "https://")) or not target:
             continue
