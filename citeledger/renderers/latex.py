@@ -117,6 +117,13 @@ def plan(engine: str, text: str, meta: dict[str, MetaValue], draft: Path) -> Pla
         fallen = _fallbacks(engine, text, found, meta, draft)
         if fallen is not None:
             result.header.append(fallen)
+            if engine == "xelatex" and (cjk or any(s.name == "Thai" for s in found)):
+                # A run of CJK (or Thai) has no spaces: without the locale's rules XeTeX
+                # finds no break in it, and a line of it runs off the page.
+                locale = "zh" if cjk else "th"
+                result.header.append(
+                    f'\\XeTeXlinebreaklocale "{locale}"\\XeTeXlinebreakskip=0pt plus 1pt'
+                )
             return result
     # Letters the document's main fonts must hold; CJK text goes to a CJK package if any.
     wanted = set(other)

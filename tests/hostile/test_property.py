@@ -507,9 +507,14 @@ def latex_is_inert(
 
 def _typst_code(text: str, urls: list[str]) -> int:
     """Code sites of a typst file: ``#`` not escaped by a backslash, once the URLs' string
-    literals (which may hold a ``#``) are taken out."""
+    literals (which may hold a ``#``) are taken out, and each shown URL (a link of one box per
+    piece it breaks between, ``filters.typst.url_link``: as many boxes as the URL has pieces)
+    is counted as one plain link."""
     from citeledger.escape import typst_string
+    from citeledger.filters.typst import url_link
 
+    for url in sorted(urls, key=len, reverse=True):
+        text = text.replace(url_link(url), '#link("")')
     for url in sorted(urls, key=len, reverse=True):
         text = text.replace(typst_string(url), '""')
     return len(re.findall(r"(?<!\\)(?:\\\\)*#", text))
