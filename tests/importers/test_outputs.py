@@ -78,12 +78,13 @@ def _docx(path: Path) -> list[str]:
 
 
 def _pptx(path: Path) -> list[str]:
-    with zipfile.ZipFile(path) as z:
-        names = sorted(
-            (n for n in z.namelist() if re.fullmatch(r"ppt/slides/slide[0-9]+\.xml", n)),
-            key=lambda n: int(re.findall(r"[0-9]+", n)[0]),
-        )
-        slides = [" ".join(re.findall(r"<a:t>([^<]*)</a:t>", z.read(n).decode())) for n in names]
+    from pptx import Presentation
+
+    # In the deck's order (a continuation slide's file is numbered after all the others).
+    slides = [
+        " ".join(re.findall(r"<a:t>([^<]*)</a:t>", slide.part.blob.decode()))
+        for slide in Presentation(str(path)).slides
+    ]
     listed: dict[str, str] = {}
     body: list[str] = []
     for text in slides:
