@@ -121,13 +121,18 @@ def start_citeledger(
     *args: str, cwd: Path, env: Mapping[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
     """``python -m citeledger ARGS`` started and left running, streams piped as bytes: for a
-    test that signals it while it works."""
+    test that signals it while it works. Ctrl-C reaches it as it reaches a command run at a
+    terminal, even when the tests themselves run as a background job (whose shell starts them
+    with SIGINT ignored, which every child would inherit)."""
+    import signal
+
     return subprocess.Popen(
         [*CITELEDGER, *args],
         cwd=cwd,
         env=dict(os.environ if env is None else env),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
     )
 
 
