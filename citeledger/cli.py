@@ -14,15 +14,16 @@ ends the run quietly, as ``git log | head`` does.
 
 from __future__ import annotations
 
+# The C module under ``signal``, which wraps it in enums: ``enum`` alone is a third of a bare
+# Python start, and the fast lane of ``add`` and ``list`` loads no module that needs it.
+import _signal as signal
 import errno
 import os
-import signal
 import sys
 
 from .commands._console import colour_wanted, paint
 from .commands._quick import run_quick
 from .errors import BadInput, CiteledgerError
-from .escape import terminal_text
 
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
 TYPE_CHECKING = False
@@ -77,7 +78,13 @@ class _TerminalSafe:
 
     def write(self, text: str) -> int:
         # Colour after the escaping: only citeledger's own fixed sequences reach the terminal.
-        safe = terminal_text(text)
+        # Printable text (new lines and tabs aside) holds nothing to escape: no import needed.
+        if text.replace("\n", "").replace("\t", "").isprintable():
+            safe = text
+        else:
+            from .escape import terminal_text
+
+            safe = terminal_text(text)
         return self._stream.write(paint(safe) if self._colour else safe)
 
     @property

@@ -20,7 +20,6 @@ Standard library and the ledger core only: ``citeledger add`` imports it at star
 from __future__ import annotations
 
 import os
-import re
 
 from ..ledger.light import pattern, record
 
@@ -38,14 +37,14 @@ _RED, _YELLOW, _GREEN, _BOLD_RED = "\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[1;3
 _RESET = "\x1b[0m"
 # The word that carries a line's verdict, at the start of the line, and its colour.
 _PAINTED = (
-    (pattern(r"^FAIL(?=[: ])", re.M), _BOLD_RED),
-    (pattern(r"^warn(?=:)", re.M), _YELLOW),
-    (pattern(r"^citations OK$", re.M), _GREEN),
-    (pattern(r"^verification failed$", re.M), _BOLD_RED),
+    (pattern(r"(?m)^FAIL(?=[: ])"), _BOLD_RED),
+    (pattern(r"(?m)^warn(?=:)"), _YELLOW),
+    (pattern(r"(?m)^citations OK$"), _GREEN),
+    (pattern(r"(?m)^verification failed$"), _BOLD_RED),
 )
 _PREFIXED = (
-    (pattern(r"^(citeledger: )(error)(?=:)", re.M), _RED),
-    (pattern(r"^(citeledger: )(warning)(?=:)", re.M), _YELLOW),
+    (pattern(r"(?m)^(citeledger: )(error)(?=:)"), _RED),
+    (pattern(r"(?m)^(citeledger: )(warning)(?=:)"), _YELLOW),
 )
 # A grouped finding: a message that ends in a list of several ids (then its fix).
 _GROUPED = pattern(r"^((?:warn|info): .*?: )(\[\d+\](?:, \[\d+\])+)( \u2014 fix: .*)?$")

@@ -10,13 +10,10 @@ parses it as it always did. Standard library and the ledger core only.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from ..ledger import load_ledger
-from ..ledger.store import locate_ledger
-from ._add_sources import add_sources
-from ._io import echo, parse_id
+# Read by type checkers only: ``typing`` and ``pathlib`` are no cost of a quick verb.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # The group's flags this module reads before the verb, and those it lets pass (they change
 # nothing a quick verb prints).
@@ -26,6 +23,10 @@ _GLOBAL_FLAGS = ("-q", "--quiet", "-v", "--verbose")
 def where_ledger(explicit: str | None, global_value: str | None) -> tuple[Path, str]:
     """The ledger a command works on and why: its own ``--ledger``, else the one given before
     the verb, else the project file's, else the environment and default (``locate_ledger``)."""
+    from pathlib import Path
+
+    from ..ledger.store import locate_ledger
+
     if explicit:
         return locate_ledger(explicit)
     if global_value:
@@ -41,6 +42,10 @@ def where_ledger(explicit: str | None, global_value: str | None) -> tuple[Path, 
 
 def list_lines(path: Path, why: str, as_json: bool) -> list[str]:
     """What ``citeledger list`` prints: ``[n] url  title  (k quotes)`` a source, or the JSON."""
+    import json
+
+    from ..ledger import load_ledger
+
     # In id order, as ``render``'s pick_sources gives them: the renderers are no cost of a list.
     sources = sorted(load_ledger(path, missing_ok=True).sources, key=lambda s: s.id)
     if as_json:
@@ -141,6 +146,13 @@ def _run_verb(verb: str, words: list[str], global_ledger: str | None) -> bool:
         return False
     arguments, given = parsed
     explicit = _last(given, "--ledger")
+    lines = _in_lane(verb, arguments, given, explicit or global_ledger)
+    if lines is not None:
+        for line in lines:
+            print(line)
+        return True
+    from ._io import echo
+
     if verb == "list":
         if arguments:
             return False
@@ -152,6 +164,8 @@ def _run_verb(verb: str, words: list[str], global_ledger: str | None) -> bool:
         return False
     if verb == "quote":
         return _quote(arguments, given, explicit, global_ledger)
+    from ._add_sources import add_sources
+
     add_sources(
         lambda: where_ledger(explicit, global_ledger)[0],
         arguments,
@@ -176,8 +190,25 @@ def _quote(
         return False
     # Loaded here: the page readers are no cost of add and list.
     from ..ledger.attach import attach_quote
+    from ._io import echo, parse_id
 
     path = where_ledger(explicit, glob)[0]
     done = attach_quote(path, parse_id(arguments[0]), text, _last(given, "--from"))
     echo(f"[{done.id}] evidence attached ({done.count} quote(s))")
     return True
+
+
+def _in_lane(
+    verb: str, arguments: list[str], given: dict[str, list[str]], ledger: str | None
+) -> list[str] | None:
+    """What ``add`` or ``list`` prints when the ledger core's fast lane
+    (:mod:`citeledger.ledger.lane`) takes the call, done; None for the general way."""
+    if verb == "list" and not arguments and not given.keys() - {"--ledger"}:
+        from ..ledger.lane import listed
+
+        return listed(ledger)
+    if verb == "add" and arguments and not given.keys() - {"--ledger", "--title"}:
+        from ..ledger.lane import add
+
+        return add(ledger, arguments, given.get("--title", []))
+    return None

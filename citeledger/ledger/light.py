@@ -23,12 +23,11 @@ which is several times faster per byte.
 
 from __future__ import annotations
 
-import re
-
 # The typing module is no cost of a quick verb either: type checkers read this name as true.
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    import re
     from dataclasses import FrozenInstanceError, field
     from dataclasses import dataclass as record
     from typing import Any, overload
@@ -135,6 +134,8 @@ else:
             self._args = (source, flags)
 
         def __getattr__(self, name):
+            import re  # here: the fast lane (lane.py) loads this module, and re costs
+
             compiled = re.compile(*self._args)
             for attr in _PATTERN_ATTRS:
                 setattr(self, attr, getattr(compiled, attr))

@@ -90,8 +90,16 @@ def test_the_wheel_carries_the_metadata_templates_and_console_scripts(
     assert "Programming Language :: Python :: 3 :: Only" in meta.get_all("Classifier")
     assert "citeledger/templates/reference.docx" in names
     assert "citeledger/templates/latex-report.tex" in names
-    assert "citeledger = citeledger.cli:main" in scripts
+    # `citeledger` is a script of its own (scripts/citeledger): pip's script for an entry point
+    # would import re before citeledger starts.
+    assert "citeledger = citeledger.cli:main" not in scripts
     assert "pandoc-citeledger = citeledger.filters.main:main" in scripts
+    with zipfile.ZipFile(dists["wheel"]) as wheel:
+        (script,) = (n for n in names if n.endswith(".data/scripts/citeledger"))
+        text = wheel.read(script).decode("utf-8")
+    assert text.startswith("#!python\n")  # the installer points it at the environment's Python
+    assert "from citeledger.cli import main" in text
+    assert "import re" not in text
 
 
 @pytest.mark.slow
