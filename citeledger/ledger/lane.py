@@ -38,8 +38,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# Larger ledgers take the core's one-pass pattern, faster per byte than the checks here.
+# Larger ledgers are checked with the core's one-pass pattern (lane_large.py), faster per
+# byte than the checks here; larger than the second, they go to the core.
 LANE_BYTES = 256 * 1024
+LARGE_BYTES = 64 * 1024 * 1024
 # As in the core (tests/ledger/test_lane.py holds them equal).
 MAX_ID = 999_999
 MAX_TITLE = 2_000
@@ -226,31 +228,49 @@ def _sound_source(d: Any) -> bool:
     return True
 
 
-def read(path: str) -> dict[str, Any] | None:
-    """The ledger at ``path`` as parsed JSON when it is the ordinary case (see the module
-    docstring); ``{}`` for no file; None for anything else."""
+def read_text(path: str, limit: int) -> str | None:
+    """The text of the ledger file at ``path``: "" for no file; None for a file that is not a
+    regular one, holds more than ``limit`` bytes or a byte-order mark, or is not UTF-8."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        return {}
+        return ""
     except OSError:
         return None
     try:
         st = os.fstat(fd)
-        if (st.st_mode & 0o170000) != 0o100000 or st.st_size > LANE_BYTES:  # a regular file
+        if (st.st_mode & 0o170000) != 0o100000 or st.st_size > limit:  # a regular file
             return None
-        raw = os.read(fd, LANE_BYTES + 1)
+        parts = []
+        while chunk := os.read(fd, limit + 1):
+            parts.append(chunk)
+            if sum(map(len, parts)) > limit:
+                return None
     except OSError:
         return None
     finally:
         os.close(fd)
-    if len(raw) > LANE_BYTES or raw.startswith(b"\xef\xbb\xbf"):
+    raw = b"".join(parts)
+    if raw.startswith(b"\xef\xbb\xbf"):
         return None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def read(path: str) -> dict[str, Any] | None:
+    """The ledger at ``path`` as parsed JSON when it is the ordinary case (see the module
+    docstring); ``{}`` for no file; None for anything else."""
+    text = read_text(path, LANE_BYTES)
+    return None if text is None else parsed(text)
+
+
+def parsed(text: str) -> dict[str, Any] | None:
+    """The ledger in ``text`` (see :func:`read`); ``{}`` for ""."""
+    if not text:
+        return {}
     if "\\u" in text:
         return None
     data = _parse(text)
@@ -385,7 +405,7 @@ def _writable(path: str) -> int | None:
     return mode
 
 
-def _write(path: str, text: str, mode: int) -> bool:
+def write_file(path: str, text: str, mode: int) -> bool:
     """``text`` into ``path`` as ``files.write_bytes`` puts it: a new file beside it, synced,
     then renamed over it, and the folder synced. False, with nothing changed, when a step fails
     (the core then does the same and names the fault)."""
@@ -449,8 +469,15 @@ def add(explicit: str | None, urls: list[str], titles: list[str]) -> list[str] |
         return None
     try:
         mode = _writable(path)
-        data = None if mode is None else read(path)
-        if mode is None or data is None:
+        text = None if mode is None else read_text(path, LARGE_BYTES)
+        if mode is None or text is None:
+            return None
+        if len(text) > LANE_BYTES:  # characters: at least as many bytes
+            from .lane_large import add_large
+
+            return add_large(path, text, clean, named, mode)
+        data = parsed(text)
+        if data is None:
             return None
         if not data:
             data = {"version": 1, "sources": [], "last_id": 0}
@@ -489,7 +516,7 @@ def _register(
         lines.append(f"[{entry['id']}] {entry['url']}")
     if changed:
         data["last_id"] = high
-        if not _write(path, dumped(data) + "\n", mode):
+        if not write_file(path, dumped(data) + "\n", mode):
             return None
     return lines
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import gc
 import json
-import re
 from pathlib import Path
 
+from .layout_pattern import ARCHIVED_LINE, ID_LINE, LAST_ID, URL_LINE, layout_match
 from .model import MAX_ID, Ledger, Quote, Source, archived_problem
 from .urls import (
     _BAD_ESCAPE,
@@ -44,82 +44,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# A JSON string without control characters; the second also with escapes, but for an escaped
-# surrogate (which the field-by-field load checks on a walk of its own). A text without a
-# backslash takes the first, which sre runs as one loop over a character class.
-_PLAIN_STR = r'"[^"\\\x00-\x1f]*+"'
-_STR = (
-    r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})'
-    r'[^"\\\x00-\x1f]*+)*+"'
-)
-# is_canonical's pattern (urls._CANONICAL_ONE) ending at the closing quote of a JSON string: a
-# canonical URL holds no character JSON escapes.
-_U = r"A-Za-z0-9\-._~!$&'()*+,;=:@%"
-_URL = (
-    r'"https?://(?!(?:dx\.|www\.)?doi\.org[/?"])[a-z0-9-]++(?:\.[a-z0-9-]++)*+'
-    rf'(?:/[{_U}/]*+(?<!/))?(?:\?[{_U}/?]++)?"'
-)
-
-
-# Any JSON string without an escape: a URL the canonical pattern does not take (a DOI address,
-# a path in another script) is checked on its own (:func:`_odd_urls`).
-_ANY_URL = r'"[^"\\\x00-\x1f]++"'
-
-
-def _pattern(string: str, url: str) -> str:
-    """The whole file, with ``string`` for a JSON string. Each list is written with its item
-    once (an item, then a comma only where another item follows), which keeps the pattern,
-    and the time Python takes to compile it at every call, small."""
-    quote = (
-        rf'\n        \{{\n          "text": {string},\n          "added": {string}'
-        rf'(?:,\n          "sha256": {string})?(?:,\n          "origin": {string})?'
-        rf'(?:,\n          "text_sha256": {string})?\n        \}}'
-    )
-    source = (
-        rf'\n    \{{\n      "id": [1-9][0-9]{{0,5}},\n      "url": {url},\n'
-        rf'      "title": {string},\n      "accessed": {string},\n'
-        rf'(?:      "issued": {string},\n)?(?:      "site": {string},\n)?'
-        rf'(?:      "archived": {url},\n)?(?:      "page_sha256": "[0-9a-f]{{64}}",\n)?'
-        rf'(?:      "page_origin": {string},\n)?'
-        rf'      "quotes": (?:\[\]|\[(?:{quote}(?:,(?=\n        \{{)|(?=\n      \])))++'
-        r"\n      \])\n    \}"
-    )
-    return (
-        rf'\{{\n  "version": 1,\n  "sources": (?:\[\]|\[(?:{source}(?:,(?=\n    \{{)|'
-        r'(?=\n  \])))++\n  \])(?:,\n  "last_id": (?:0|[1-9][0-9]{0,17}))?\n\}\n?'
-    )
-
-
-# The patterns, compiled when first used: a call that reads no ledger pays for none.
-_COMPILED: dict[tuple[bool, bool], re.Pattern[str]] = {}
-
-
-def layout(escapes: bool, canonical: bool = True) -> re.Pattern[str]:
-    """The pattern of the whole file (see the module docstring); ``escapes``: for a text that
-    holds a backslash; ``canonical``: every URL in canonical form (else any string without an
-    escape, each then checked on its own)."""
-    key = (escapes, canonical)
-    if key not in _COMPILED:
-        url = _URL if canonical else _ANY_URL
-        _COMPILED[key] = re.compile(_pattern(_STR if escapes else _PLAIN_STR, url))
-    return _COMPILED[key]
-
-
-def layout_match(text: str, canonical: bool = True) -> bool:
-    """Whether :func:`layout` takes the whole of ``text``."""
-    return layout("\\" in text, canonical).fullmatch(text) is not None
-
 
 class LayoutText(str):
     """The text of a ledger :func:`layout` took (``Ledger.loaded_text``): its entries may be
     replaced in place without reading the whole file back (``store.updated_text``)."""
 
 
-# Each source's id and URL, and each archived copy's address, as the layout writes them.
-_ID = re.compile(r'\n    \{\n      "id": ([0-9]+),')
-_URL_LINE = re.compile(r'\n      "url": "([^"]*)"')
-_ARCHIVED = re.compile(r'\n      "archived": "([^"]*)"')
-_LAST_ID = re.compile(r'"last_id": ([0-9]+)\n\}\n?\Z')
 _DECODER = json.JSONDecoder()
 
 
@@ -131,9 +61,9 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
         return None
     # The pattern took the text: each source's first lines are its id's and its URL's, so the
     # two lists are in step (two searches: transposing pairs costs more than either).
-    ids = list(map(int, _ID.findall(text)))
-    urls = _URL_LINE.findall(text)
-    archived = _ARCHIVED.findall(text) if '"archived": ' in text else []
+    ids = list(map(int, ID_LINE.findall(text)))
+    urls = URL_LINE.findall(text)
+    archived = ARCHIVED_LINE.findall(text) if '"archived": ' in text else []
     if len(set(ids)) != len(ids):
         return None
     checked = urls + archived
@@ -150,7 +80,7 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
         if odd is None:
             return None
         plain = odd
-    tail = _LAST_ID.search(text, max(0, len(text) - 40))
+    tail = LAST_ID.search(text, max(0, len(text) - 40))
     last_id = int(tail.group(1)) if tail else 0
     return TextLedger(path, LayoutText(text), ids, urls, last_id, plain)
 

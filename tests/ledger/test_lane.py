@@ -314,7 +314,8 @@ def _odd_cases(tmp_path: Path) -> dict[str, tuple[Path, dict[str, str]]]:
 def test_the_lane_hands_back_what_it_cannot_prove_ordinary(tmp_path: Path) -> None:
     for name, (path, _env) in _odd_cases(tmp_path).items():
         before = path.read_bytes()
-        assert lane.add(str(path), ["https://example.org/new"], []) is None, name
+        if name != "large":  # add takes a large ledger in lane_large.py (tests below)
+            assert lane.add(str(path), ["https://example.org/new"], []) is None, name
         assert path.read_bytes() == before, name
         if name not in ("read-only", "orphan", "no-lock-folder", "link"):
             assert lane.listed(str(path)) is None, name
@@ -425,3 +426,98 @@ def test_the_lane_loads_no_regular_expression(tmp_path: Path, args: list[str]) -
     loaded = set(done.stdout.splitlines()[-1].split())
     hits = [m for m in loaded for n in NEVER_IN_LANE if m == n or m.startswith(n + ".")]
     assert hits == []
+
+
+# --- large ledgers (lane_large.py) ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def large_text(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A ledger above lane.LANE_BYTES as the core writes it: titled and untitled entries,
+    quotes, a site, an archived copy, a query."""
+    path = tmp_path_factory.mktemp("large") / "ledger.json"
+    with transaction(path) as book:
+        for n in range(2600):
+            title = "" if n % 7 == 0 else f'Sea ice, part {n} \u2014 \u00e9t\u00e9 "notes"'
+            source = book.add(f"https://example.org/ice/{n}?page={n % 3}", title=title)[0]
+            if n % 5 == 0:
+                book.add_quote(source, Quote(text=f"ice floats {n} times", added="2026-01-02"))
+            if n % 11 == 0:
+                book.fill_details(source, Details(site="Ice Site"))
+            if n % 13 == 0:
+                book.set_archived(source, f"https://web.archive.org/web/2024/ice/{n}")
+    text = path.read_text("utf-8")
+    assert len(text.encode("utf-8")) > lane.LANE_BYTES
+    return text
+
+
+@pytest.mark.parametrize(
+    ("urls", "titles", "taken"),
+    [
+        (["https://example.org/new"], ["New"], True),
+        (["https://example.org/ice/5?page=2"], ["Another"], True),  # held, titled: as it is
+        (["https://example.org/ice/7?page=1"], [], True),  # held, untitled, no title given
+        (["https://example.org/ice/7?page=1"], ["Now titled"], False),  # the core fills it
+        (["https://example.org/n1", "https://example.org/n1", "https://example.org/n2"], [], True),
+        (["https://example.org/n1", "https://example.org/n1"], ["", "Second"], True),
+    ],
+)
+def test_add_on_a_large_ledger_writes_what_the_core_does(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    large_text: str,
+    urls: list[str],
+    titles: list[str],
+    taken: bool,
+) -> None:
+    paths = []
+    for side in ("lane", "core"):
+        (tmp_path / side).mkdir()
+        path = tmp_path / side / "ledger.json"
+        path.write_text(large_text, encoding="utf-8")
+        prepare_lock_path(path)
+        paths.append(path)
+    lines = lane.add(str(paths[0]), urls, titles)
+    if not taken:
+        assert lines is None
+        assert paths[0].read_text("utf-8") == large_text
+        return
+    assert lines is not None
+    capsys.readouterr()
+    add_sources(lambda: paths[1], urls, titles)
+    assert capsys.readouterr().out.splitlines() == lines
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("https://example.org/ice/4?page=1", "https://example.org/ice/4?utm_source=x"),
+        ("https://example.org/ice/4?page=1", "https://example.org/ice/4%4a"),
+        ('"id": 9,', '"id": 8,'),
+        ("https://example.org/ice/4?page=1", "https://Example.org/ice/4"),
+        ('"title": "Sea ice, part 4', '"author": [], "title": "Sea ice, part 4'),
+    ],
+    ids=["tracking", "escape", "duplicate-id", "not-canonical", "layout"],
+)
+def test_a_large_ledger_it_cannot_prove_goes_to_the_core(
+    tmp_path: Path, large_text: str, old: str, new: str
+) -> None:
+    path = tmp_path / "ledger.json"
+    assert old in large_text
+    odd = large_text.replace(old, new, 1)
+    path.write_text(odd, encoding="utf-8")
+    prepare_lock_path(path)
+    assert lane.add(str(path), ["https://example.org/new"], []) is None
+    assert path.read_text("utf-8") == odd
+
+
+def test_a_ledger_beyond_the_large_lane_goes_to_the_core(
+    tmp_path: Path, large_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "ledger.json"
+    path.write_text(large_text, encoding="utf-8")
+    prepare_lock_path(path)
+    monkeypatch.setattr(lane, "LARGE_BYTES", len(large_text) - 1)
+    assert lane.add(str(path), ["https://example.org/new"], []) is None
+    assert path.read_text("utf-8") == large_text
