@@ -13,7 +13,7 @@ a title now, goes to the core, which rewrites that entry.
 
 from __future__ import annotations
 
-from .lane import MAX_ID, MAX_URL_LENGTH, dumped, tracking, write_file
+from .lane_file import MAX_ID, MAX_URL_LENGTH, dumped, tracking, write_file
 
 _TITLE_LINE = '\n      "title": '
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from citeledger.commands._add_sources import add_sources
 from citeledger.commands._quick import list_lines
-from citeledger.ledger import Quote, lane, model, store, transaction, urls
+from citeledger.ledger import Quote, lane, lane_file, model, store, transaction, urls
 from citeledger.ledger.bibliography import Details
 from citeledger.ledger.lock_file import FOLDER, prepare_lock_path
 from tests.helpers import ROOT
@@ -27,18 +27,18 @@ from tests.helpers import ROOT
 
 
 def test_the_lane_repeats_the_cores_constants() -> None:
-    assert lane.MAX_ID == model.MAX_ID
-    assert lane.MAX_TITLE == model.MAX_TITLE
-    assert lane.MAX_TITLE_SHOWN == model.MAX_TITLE_SHOWN
-    assert lane.MAX_URL_LENGTH == urls.MAX_URL_LENGTH
-    assert lane.ENV_VARS == store.ENV_VARS
-    assert lane.DEFAULT_NAME == store.DEFAULT_NAME
-    assert lane.LOCK_FOLDER == FOLDER
-    assert lane.DOI_HOSTS == urls._DOI_HOSTS
+    assert lane_file.MAX_ID == model.MAX_ID
+    assert lane_file.MAX_TITLE == model.MAX_TITLE
+    assert lane_file.MAX_TITLE_SHOWN == model.MAX_TITLE_SHOWN
+    assert lane_file.MAX_URL_LENGTH == urls.MAX_URL_LENGTH
+    assert lane_file.ENV_VARS == store.ENV_VARS
+    assert lane_file.DEFAULT_NAME == store.DEFAULT_NAME
+    assert lane_file.LOCK_FOLDER == FOLDER
+    assert lane_file.DOI_HOSTS == urls._DOI_HOSTS
     # The tracking names, as the core's pattern spells them.
     source = urls._TRACKING_HINT.pattern
     names = source[source.index("(?:utm_") + 3 : source.rindex(")")]
-    assert tuple(names.split("|")) == lane.TRACKING_HINTS
+    assert tuple(names.split("|")) == lane_file.TRACKING_HINTS
 
 
 # --- URLs ----------------------------------------------------------------------------------
@@ -84,20 +84,20 @@ _KNOWN = [
 
 @pytest.mark.parametrize("url", _KNOWN)
 def test_canonical_is_the_cores_canonical_on_known_cases(url: str) -> None:
-    assert lane.canonical(url) is urls.is_canonical(url)
+    assert lane_file.canonical(url) is urls.is_canonical(url)
 
 
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(_URLISH, _FROM_HTTP))
 def test_canonical_is_the_cores_canonical(url: str) -> None:
-    assert lane.canonical(url) is urls.is_canonical(url)
+    assert lane_file.canonical(url) is urls.is_canonical(url)
 
 
 @settings(max_examples=2000, deadline=None)
 @given(_FROM_HTTP)
 def test_tracking_is_the_cores_tracking_on_canonical_urls(url: str) -> None:
     if urls.is_canonical(url):
-        assert lane.tracking(url) is urls.any_tracking([url])
+        assert lane_file.tracking(url) is urls.any_tracking([url])
 
 
 def test_printable_text_holds_nothing_the_terminal_escapes() -> None:
@@ -126,7 +126,7 @@ _JSON = st.recursive(
 @settings(max_examples=500, deadline=None)
 @given(_JSON)
 def test_dumped_is_json_dumps(value: object) -> None:
-    assert lane.dumped(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    assert lane_file.dumped(value) == json.dumps(value, indent=2, ensure_ascii=False)
 
 
 # Titles as pages give them, now and then with a character that needs an escape or care.
@@ -302,7 +302,7 @@ def _odd_cases(tmp_path: Path) -> dict[str, tuple[Path, dict[str, str]]]:
     path.write_text(path.read_text("utf-8").replace('"id": 3', '"id": 1'), encoding="utf-8")
     path = case("large")
     with transaction(path) as book:
-        for n in range(lane.LANE_BYTES // 100):
+        for n in range(lane_file.LANE_BYTES // 100):
             book.add(f"https://example.org/many/{n}", title="A title of some length " * 2)
     path = case("not-json")
     path.write_text(path.read_text("utf-8")[:-3], encoding="utf-8")
@@ -339,7 +339,7 @@ def test_the_lane_hands_back_urls_the_core_normalises(tmp_path: Path) -> None:
 def test_where_hands_back_what_the_core_must_find(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for var in (*lane.ENV_VARS, "HERMES_HOME"):
+    for var in (*lane_file.ENV_VARS, "HERMES_HOME"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.chdir(tmp_path)
     assert lane.where(None) == ("ledger.json", lane._DEFAULT_WHY)
@@ -433,7 +433,7 @@ def test_the_lane_loads_no_regular_expression(tmp_path: Path, args: list[str]) -
 
 @pytest.fixture(scope="module")
 def large_text(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A ledger above lane.LANE_BYTES as the core writes it: titled and untitled entries,
+    """A ledger above lane_file.LANE_BYTES as the core writes it: titled and untitled entries,
     quotes, a site, an archived copy, a query."""
     path = tmp_path_factory.mktemp("large") / "ledger.json"
     with transaction(path) as book:
@@ -447,7 +447,7 @@ def large_text(tmp_path_factory: pytest.TempPathFactory) -> str:
             if n % 13 == 0:
                 book.set_archived(source, f"https://web.archive.org/web/2024/ice/{n}")
     text = path.read_text("utf-8")
-    assert len(text.encode("utf-8")) > lane.LANE_BYTES
+    assert len(text.encode("utf-8")) > lane_file.LANE_BYTES
     return text
 
 
