@@ -201,8 +201,9 @@ def _quote(
 def _in_lane(
     verb: str, arguments: list[str], given: dict[str, list[str]], ledger: str | None
 ) -> list[str] | None:
-    """What ``add`` or ``list`` prints when the ledger core's fast lane
-    (:mod:`citeledger.ledger.lane`) takes the call, done; None for the general way."""
+    """What ``add``, ``list`` or ``quote`` prints when the ledger core's fast lane
+    (:mod:`citeledger.ledger.lane`, :mod:`~citeledger.ledger.lane_quote`) takes the call, done;
+    None for the general way."""
     if verb == "list" and not arguments and not given.keys() - {"--ledger"}:
         from ..ledger.lane import listed
 
@@ -211,4 +212,11 @@ def _in_lane(
         from ..ledger.lane import add
 
         return add(ledger, arguments, given.get("--title", []))
+    text, evidence = given.get("--text"), given.get("--from")
+    if verb == "quote" and len(arguments) == 1 and text and evidence:
+        if given.keys() - {"--ledger", "--text", "--from"}:
+            return None
+        from ..ledger.lane_quote import quote
+
+        return quote(ledger, arguments[0], text[-1], evidence[-1])
     return None

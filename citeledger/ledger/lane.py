@@ -121,7 +121,7 @@ def _names_citeledger(path: str) -> bool:
         return True  # the core tells what is wrong with it
 
 
-def _locked(path: str) -> int | None:
+def locked(path: str) -> int | None:
     """The descriptor of the ledger's lock file, locked, when its folder is ready (``store``
     makes it); None for the core to make it or to lock another way."""
     folder = os.path.join(os.path.dirname(path) or ".", LOCK_FOLDER)
@@ -144,7 +144,7 @@ def _locked(path: str) -> int | None:
     return fd
 
 
-def _writable(path: str) -> int | None:
+def writable_mode(path: str) -> int | None:
     """The mode the new file keeps (that of the file replaced, else the umask's), when the
     ledger may be replaced here: not read-only, no link, no temporary file of a killed writer
     beside it (the core removes those). None otherwise."""
@@ -195,11 +195,11 @@ def add(explicit: str | None, urls: list[str], titles: list[str]) -> list[str] |
     if found is None:
         return None
     path = found[0]
-    fd = _locked(path)
+    fd = locked(path)
     if fd is None:
         return None
     try:
-        mode = _writable(path)
+        mode = writable_mode(path)
         text = None if mode is None else read_text(path, LARGE_BYTES)
         if mode is None or text is None:
             return None

@@ -259,20 +259,23 @@ def parsed(text: str) -> dict[str, Any] | None:
     return data
 
 
-def write_file(path: str, text: str, mode: int) -> bool:
-    """``text`` into ``path`` as ``files.write_bytes`` puts it: a new file beside it, synced,
-    then renamed over it, and the folder synced. False, with nothing changed, when a step fails
-    (the core then does the same and names the fault)."""
+def write_file(path: str, content: str | bytes, mode: int) -> bool:
+    """``content`` (text as UTF-8) into ``path`` as ``files.write_bytes`` puts it: a new file
+    beside it (``.NAME.PID.HEX.tmp.EXT``), synced, then renamed over it, and the folder synced.
+    False, with nothing changed, when a step fails (the core then does the same and names the
+    fault)."""
     folder = os.path.dirname(path) or "."
     name = os.path.basename(path)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp.json")
+    dot = name.rfind(".")
+    ext = name[dot:] if 0 < dot < len(name) - 1 else ""  # as Path.suffix reads it
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp{ext}")
     nofollow = getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o600)
     except OSError:
         return False
     try:
-        data = text.encode("utf-8")
+        data = content.encode("utf-8") if isinstance(content, str) else content
         done = 0
         while done < len(data):
             done += os.write(fd, data[done:])
