@@ -45,9 +45,18 @@ def list_lines(path: Path, why: str, as_json: bool) -> list[str]:
     import json
 
     from ..ledger import load_ledger
+    from ..ledger.layout import TextLedger
 
+    book = load_ledger(path, missing_ok=True)
+    text = book.loaded_text
+    if not as_json and isinstance(book, TextLedger) and not book.whole and text:
+        # A ledger the one-pass pattern took (layout.TextLedger): listed from its JSON, no
+        # source object built (a 50,000-source list spent most of its time building them).
+        from ..ledger.lane import list_text
+
+        return list_text(json.loads(text)["sources"])
     # In id order, as ``render``'s pick_sources gives them: the renderers are no cost of a list.
-    sources = sorted(load_ledger(path, missing_ok=True).sources, key=lambda s: s.id)
+    sources = sorted(book.sources, key=lambda s: s.id)
     if as_json:
         return [json.dumps([s.to_dict() for s in sources], indent=2, ensure_ascii=False)]
     if not sources:
@@ -148,8 +157,8 @@ def _run_verb(verb: str, words: list[str], global_ledger: str | None) -> bool:
     explicit = _last(given, "--ledger")
     lines = _in_lane(verb, arguments, given, explicit or global_ledger)
     if lines is not None:
-        for line in lines:
-            print(line)
+        if lines:  # one write: a 50,000-line list is not 100,000 calls to the terminal filter
+            print("\n".join(lines))
         return True
     from ._io import echo
 
@@ -157,8 +166,7 @@ def _run_verb(verb: str, words: list[str], global_ledger: str | None) -> bool:
         if arguments:
             return False
         path, why = where_ledger(explicit, global_ledger)
-        for line in list_lines(path, why, "--json" in given):
-            echo(line)
+        echo("\n".join(list_lines(path, why, "--json" in given)))
         return True
     if not arguments:  # click's "Missing argument" line
         return False

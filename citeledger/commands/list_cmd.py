@@ -15,8 +15,7 @@ def list_sources(
 ) -> None:
     """Show the ledger."""
     path, why = ledger_location(ctx, ledger)
-    for line in list_lines(path, why, as_json):
-        echo(line)
+    echo("\n".join(list_lines(path, why, as_json)))
 
 
 def register(app: typer.Typer) -> None:

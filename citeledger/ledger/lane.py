@@ -261,27 +261,47 @@ def listed(explicit: str | None) -> list[str] | None:
     data = read(found[0])
     if not data or not data["sources"]:
         return None
-    lines = []
-    for s in sorted(data["sources"], key=_id):
-        title = s["title"]
-        if title:  # as Source.display_title shows it: "" when it is the URL itself
-            one = ""
-            if title.strip().rstrip("/") != s["url"].rstrip("/"):
-                printable = title.isprintable()  # no control, bidi or hidden character
-                one = " ".join(title.split()) if printable else ""
-                if not printable or len(one) > MAX_TITLE_SHOWN:
-                    from .display import display_text
+    return list_text(data["sources"])
 
-                    one = display_text(title, MAX_TITLE_SHOWN)
-            title = f"  {one}"
+
+def list_text(sources: list[dict[str, Any]]) -> list[str]:
+    """``list``'s lines for the sources of a ledger read as JSON (its entries in the layout
+    the core writes), in id order: ``[n] url  title  (k quotes)``, the title as
+    ``Source.display_title`` shows it. The core lists a large ledger through here too: no
+    source object is built."""
+    from operator import itemgetter
+
+    lines = []
+    for s in sorted(sources, key=itemgetter("id")):
+        title = raw = s["title"]
+        if raw:  # shown on one line, and "" when it is the URL itself
+            if not (
+                title.isprintable()  # no control, bidi, hidden or other white space character
+                and "  " not in title
+                and title[0] != " " != title[-1]
+                and len(title) <= MAX_TITLE_SHOWN
+            ):
+                title = _one_line(title)
+            url = s["url"]
+            title = "  " + (title if raw.strip().rstrip("/") != url.rstrip("/") else "")
         n = len(s["quotes"])
-        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
-        lines.append(f"[{s['id']}] {s['url']}{title}{mark}")
+        if n:
+            lines.append(f"[{s['id']}] {s['url']}{title}  ({n} quote{'s' if n != 1 else ''})")
+        else:
+            lines.append(f"[{s['id']}] {s['url']}{title}")
     return lines
 
 
-def _id(source: dict[str, Any]) -> int:
-    return int(source["id"])
+def _one_line(title: str) -> str:
+    """``display.display_text(title, MAX_TITLE_SHOWN)``: printable text (no control, bidi or
+    hidden character) needs no pattern."""
+    if title.isprintable():
+        one = " ".join(title.split())
+        if len(one) <= MAX_TITLE_SHOWN:
+            return one
+    from .display import display_text
+
+    return display_text(title, MAX_TITLE_SHOWN)
 
 
-__all__ = ["add", "listed", "where"]
+__all__ = ["add", "list_text", "listed", "where"]

@@ -438,8 +438,11 @@ def large_text(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("large") / "ledger.json"
     with transaction(path) as book:
         for n in range(2600):
+            url = f"https://example.org/ice/{n}?page={n % 3}"
             title = "" if n % 7 == 0 else f'Sea ice, part {n} \u2014 \u00e9t\u00e9 "notes"'
-            source = book.add(f"https://example.org/ice/{n}?page={n % 3}", title=title)[0]
+            odd = {17: url + "/", 19: " spaced  out ", 23: "long " * 80, 29: "bell\u0007 \u202eX"}
+            title = next((t for k, t in odd.items() if n % k == 0), title)
+            source = book.add(url, title=title)[0]
             if n % 5 == 0:
                 book.add_quote(source, Quote(text=f"ice floats {n} times", added="2026-01-02"))
             if n % 11 == 0:
@@ -521,3 +524,47 @@ def test_a_ledger_beyond_the_large_lane_goes_to_the_core(
     monkeypatch.setattr(lane, "LARGE_BYTES", len(large_text) - 1)
     assert lane.add(str(path), ["https://example.org/new"], []) is None
     assert path.read_text("utf-8") == large_text
+
+
+def test_the_core_lists_a_large_ledger_from_its_json_as_from_its_sources(
+    tmp_path: Path, large_text: str
+) -> None:
+    path = tmp_path / "ledger.json"
+    path.write_text(large_text, encoding="utf-8")
+    assert not store.load_ledger(path).whole  # type: ignore[attr-defined]  # a TextLedger
+    lines = list_lines(path, "given by --ledger", as_json=False)
+    expected = []
+    for s in sorted(store.load_ledger(path).sources, key=lambda s: s.id):
+        title = f"  {s.display_title}" if s.title else ""
+        n = len(s.quotes)
+        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
+        expected.append(f"[{s.id}] {s.url}{title}{mark}")
+    assert lines == expected
+    assert sum(line.endswith("  ") for line in lines) > 10  # titles that are their URL
+
+
+def test_the_same_ledger_text_is_checked_once(
+    tmp_path: Path, large_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """quote reads its ledger twice (the source, then under the lock): the same text is not
+    checked again, another text always is."""
+    from citeledger.ledger import layout
+
+    calls: list[str] = []
+    real = layout.layout_match
+
+    def counted(text: str, canonical: bool = True) -> bool:
+        calls.append(text)
+        return real(text, canonical)
+
+    monkeypatch.setattr(layout, "layout_match", counted)
+    layout._LAST.clear()
+    first = layout.fast_ledger(tmp_path / "ledger.json", large_text)
+    assert first is not None and calls
+    seen = len(calls)
+    again = layout.fast_ledger(tmp_path / "ledger.json", large_text)
+    assert again is not None and len(calls) == seen
+    assert again.get(9) == first.get(9)
+    odd = large_text.replace('"id": 9,', '"id": 8,', 1)
+    assert layout.fast_ledger(tmp_path / "ledger.json", odd) is None
+    assert len(calls) > seen
