@@ -282,8 +282,10 @@ def list_text(sources: list[dict[str, Any]]) -> list[str]:
                 and len(title) <= MAX_TITLE_SHOWN
             ):
                 title = _one_line(title)
-            url = s["url"]
-            title = "  " + (title if raw.strip().rstrip("/") != url.rstrip("/") else "")
+            # Source.display_title: "" for a title that is the URL (a URL holds "://").
+            if "://" in raw and raw.strip().rstrip("/") == s["url"].rstrip("/"):
+                title = ""
+            title = "  " + title
         n = len(s["quotes"])
         if n:
             lines.append(f"[{s['id']}] {s['url']}{title}  ({n} quote{'s' if n != 1 else ''})")
