@@ -45,7 +45,6 @@ from .lane_file import (
     canonical,
     dumped,
     parsed,
-    read,
     read_text,
     tracking,
     write_file,
@@ -258,7 +257,15 @@ def listed(explicit: str | None) -> list[str] | None:
     found = where(explicit)
     if found is None or os.path.isdir(found[0]):
         return None
-    data = read(found[0])
+    text = read_text(found[0], LARGE_BYTES)
+    if not text:
+        return None
+    if len(text) > LANE_BYTES:  # characters: at least as many bytes
+        from .lane_large import whole
+
+        data = whole(text)
+    else:
+        data = parsed(text)
     if not data or not data["sources"]:
         return None
     return list_text(data["sources"])

@@ -103,18 +103,32 @@ class _Context:
     memo: dict[str, str] = {}
 
 
-def _parse(text: str) -> Any:
-    """The JSON value of ``text``, or None where ``json.loads`` would say more (an error)."""
+def parse_text(text: str) -> Any:
+    """The JSON value of ``text`` (a whole file: the value, then one line break), or None
+    where ``json.loads`` would say more (an error)."""
+    found = _scan(text, 0)
+    if found is None or found[1] != len(text) - 1 or text[-1] != "\n":
+        return None
+    return found[0]
+
+
+def parse_at(text: str, at: int) -> Any:
+    """The JSON value that starts at ``at`` in ``text``, or None where there is none."""
+    found = _scan(text, at)
+    return None if found is None else found[0]
+
+
+def _scan(text: str, at: int) -> tuple[Any, int] | None:
     import _json
 
     scan = _json.make_scanner(_Context())  # type: ignore[arg-type]  # duck-typed: the attributes
     try:
-        value, end = scan(text, 0)
+        value, end = scan(text, at)
     # SystemError: the scanner raises its JSONDecodeError from json.decoder only when that
     # module is loaded, and here it is not; any fault sends the call to the core, which names it.
     except (StopIteration, ValueError, RecursionError, SystemError):
         return None
-    return value if end == len(text) - 1 and text[end] == "\n" else None
+    return value, end
 
 
 def dumped(value: Any, depth: int = 0) -> str:
@@ -242,7 +256,7 @@ def parsed(text: str) -> dict[str, Any] | None:
         return {}
     if "\\u" in text:
         return None
-    data = _parse(text)
+    data = parse_text(text)
     if type(data) is not dict or tuple(data) not in _TOP or data["version"] != 1:
         return None
     if type(data["version"]) is not int:

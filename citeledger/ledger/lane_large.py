@@ -13,16 +13,28 @@ a title now, goes to the core, which rewrites that entry.
 
 from __future__ import annotations
 
-from .lane_file import MAX_ID, MAX_URL_LENGTH, dumped, tracking, write_file
+from .lane_file import (
+    MAX_ID,
+    MAX_URL_LENGTH,
+    dumped,
+    parse_at,
+    parse_text,
+    tracking,
+    write_file,
+)
+
+# Read by type checkers only: ``typing`` is no cost of a quick verb (``light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _TITLE_LINE = '\n      "title": '
 
 
-def add_large(
-    path: str, text: str, urls: list[str], titles: list[str], mode: int
-) -> list[str] | None:
-    """``add`` on the large ledger ``text`` at ``path`` (under its lock): the lines printed,
-    the file written; None (nothing done) for the core."""
+def checked(text: str) -> tuple[list[int], list[str], int] | None:
+    """The ids, URLs and high-water mark of a large ledger ``text`` the one-pass pattern takes
+    with distinct ids and canonical URLs (no length over the limit, no bad escape, no tracking
+    parameter): what ``layout.fast_ledger`` finds for the same text. None for anything else."""
     from .layout_pattern import ARCHIVED_LINE, ID_LINE, LAST_ID, URL_LINE, layout_match
 
     if not layout_match(text):
@@ -38,7 +50,18 @@ def add_large(
     if not _escapes_sound(joined):
         return None
     tail = LAST_ID.search(text, max(0, len(text) - 40))
-    high = max(int(tail.group(1)) if tail else 0, max(ids))
+    return ids, held, max(int(tail.group(1)) if tail else 0, max(ids))
+
+
+def add_large(
+    path: str, text: str, urls: list[str], titles: list[str], mode: int
+) -> list[str] | None:
+    """``add`` on the large ledger ``text`` at ``path`` (under its lock): the lines printed,
+    the file written; None (nothing done) for the core."""
+    found = checked(text)
+    if found is None:
+        return None
+    ids, held, high = found
     by_url = dict(zip(reversed(held), reversed(ids), strict=True))  # the first one wins
     new: dict[str, dict[str, object]] = {}
     lines = []
@@ -90,3 +113,35 @@ def _escapes_sound(joined: str) -> bool:
             return False
         at = joined.find("%", at + 1)
     return True
+
+
+def entry(text: str, sid: int) -> tuple[dict[str, Any], int, int, int] | None:
+    """Source ``sid`` of a large ledger ``text`` (see :func:`checked`) as parsed JSON, where its
+    entry starts and ends in the text, and the ledger's high-water mark; None when the text is
+    not one :func:`checked` takes or holds no such source."""
+    found = checked(text)
+    if found is None or sid not in found[0]:
+        return None
+    start = text.find(f'\n    {{\n      "id": {sid},\n')
+    end = text.find("\n    }", start + 1)
+    value = parse_at(text, start + 5)
+    if value is None or type(value) is not dict:
+        return None
+    return value, start, end, found[2]
+
+
+def with_entry(text: str, where: tuple[dict[str, Any], int, int, int]) -> str:
+    """``text`` with the entry :func:`entry` found written anew from its (changed) JSON, and
+    the high-water mark after the list, as ``store._text_ledger_text`` writes them."""
+    value, start, end, high = where
+    text = text[: start + 1] + "    " + dumped(value, 2) + text[end + 6 :]
+    cut = text.rfind("\n  ]")
+    return f'{text[:cut]}\n  ],\n  "last_id": {high}\n}}\n'
+
+
+def whole(text: str) -> dict[str, Any] | None:
+    """A large ledger ``text`` (see :func:`checked`) as parsed JSON, or None."""
+    if checked(text) is None:
+        return None
+    value = parse_text(text)
+    return value if type(value) is dict else None

@@ -24,11 +24,12 @@ from __future__ import annotations
 import os
 
 from .lane import locked, where, writable_mode
-from .lane_file import LANE_BYTES, dumped, parsed, read_text, write_file
+from .lane_file import LANE_BYTES, LARGE_BYTES, dumped, parsed, read_text, write_file
 
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``light.py``).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 # As in the core (tests/ledger/test_lane_quote.py holds them equal).
@@ -140,28 +141,54 @@ def quote(explicit: str | None, id_text: str, text: str, evidence: str | None) -
         return None
     try:
         mode = writable_mode(path)
-        ledger = None if mode is None else read_text(path, LANE_BYTES)
-        book = parsed(ledger) if ledger else None
-        if mode is None or not book:
+        ledger = None if mode is None else read_text(path, LARGE_BYTES)
+        if mode is None or not ledger:
             return None
-        return _attach(path, book, sid, text, needle, evidence, data, mode)
+        changing = _source(ledger, sid)
+        if changing is None:
+            return None
+        source, after = changing
+        return _attach(path, source, after, text, needle, evidence, data, mode)
     finally:
         os.close(fd)
 
 
+def _source(ledger: str, sid: int) -> tuple[dict[str, Any], Callable[[], str]] | None:
+    """Source ``sid`` of the ledger text as parsed JSON, and what makes the file's text once
+    that source is changed; None for a ledger the lane does not take or no such source."""
+    if len(ledger) > LANE_BYTES:  # characters: at least as many bytes
+        from .lane_large import entry, with_entry
+
+        where = entry(ledger, sid)
+        if where is None:
+            return None
+        return where[0], lambda: with_entry(ledger, where)
+    book = parsed(ledger)
+    if not book:
+        return None
+    source = next((s for s in book["sources"] if s["id"] == sid), None)
+    if source is None:
+        return None
+
+    def after() -> str:
+        sources = book["sources"]
+        book["last_id"] = max(book.get("last_id", 0), max(s["id"] for s in sources))
+        return dumped(book) + "\n"
+
+    return source, after
+
+
 def _attach(
     path: str,
-    book: dict[str, Any],
-    sid: int,
+    source: dict[str, Any],
+    after: Callable[[], str],
     text: str,
     needle: str,
     origin: str,
     data: bytes,
     mode: int,
 ) -> list[str] | None:
-    source = next((s for s in book["sources"] if s["id"] == sid), None)
-    if source is None:
-        return None
+    sid = source["id"]
     held = [matching_form(q["text"]) for q in source["quotes"]]
     if None in held:
         return None
@@ -182,9 +209,7 @@ def _attach(
                 "text_sha256": digest,
             }
         )
-        sources = book["sources"]
-        book["last_id"] = max(book.get("last_id", 0), max(s["id"] for s in sources))
-        if not write_file(path, dumped(book) + "\n", mode):
+        if not write_file(path, after(), mode):
             return None
     return [f"[{sid}] evidence attached ({len(source['quotes'])} quote(s))"]
 

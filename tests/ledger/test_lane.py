@@ -317,7 +317,7 @@ def test_the_lane_hands_back_what_it_cannot_prove_ordinary(tmp_path: Path) -> No
         if name != "large":  # add takes a large ledger in lane_large.py (tests below)
             assert lane.add(str(path), ["https://example.org/new"], []) is None, name
         assert path.read_bytes() == before, name
-        if name not in ("read-only", "orphan", "no-lock-folder", "link"):
+        if name not in ("read-only", "orphan", "no-lock-folder", "link", "large"):
             assert lane.listed(str(path)) is None, name
 
 
@@ -524,6 +524,16 @@ def test_a_ledger_beyond_the_large_lane_goes_to_the_core(
     monkeypatch.setattr(lane, "LARGE_BYTES", len(large_text) - 1)
     assert lane.add(str(path), ["https://example.org/new"], []) is None
     assert path.read_text("utf-8") == large_text
+
+
+def test_list_on_a_large_ledger_prints_what_the_core_does(tmp_path: Path, large_text: str) -> None:
+    path = tmp_path / "ledger.json"
+    path.write_text(large_text, encoding="utf-8")
+    lines = lane.listed(str(path))
+    assert lines is not None
+    assert lines == list_lines(path, "given by --ledger", as_json=False)
+    path.write_text(large_text.replace('"id": 9,', '"id": 8,', 1), encoding="utf-8")
+    assert lane.listed(str(path)) is None  # not a ledger the lane can prove: the core's
 
 
 def test_the_core_lists_a_large_ledger_from_its_json_as_from_its_sources(

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeledger.commands._quick import _quote
-from citeledger.ledger import Quote, lane_quote, quotes, transaction
+from citeledger.ledger import Quote, lane_file, lane_quote, quotes, transaction
 from citeledger.ledger.attach import MAX_QUOTE
 from citeledger.ledger.evidence_pages import _HTML_SUFFIXES
 from citeledger.ledger.evidence_store import SUFFIX, evidence_dir, store_text
@@ -199,3 +199,30 @@ def test_the_quote_lane_loads_no_regular_expression(tmp_path: Path) -> None:
     assert done.stdout.startswith("[1] evidence attached (1 quote(s))")
     loaded = set(done.stdout.splitlines()[-1].split())
     assert not loaded & {"re", "enum", "json", "pathlib", "hashlib", "citeledger.ledger.attach"}
+
+
+@pytest.mark.parametrize("sid", ["1", "2", "1500", "9999"])
+def test_quote_on_a_large_ledger_does_what_the_core_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sid: str
+) -> None:
+    """Above the lane's small size the ledger is checked by the core's one-pass pattern and
+    only the quoted source's entry is written anew, as the core writes it."""
+    for side in ("lane", "core"):
+        (tmp_path / side).mkdir()
+        path = _ledger(tmp_path / side)
+        with transaction(path) as book:
+            for n in range(3, 2000):
+                book.add(f"https://example.org/more/{n}", title=f"More about ice, part {n}")
+    assert (tmp_path / "lane" / "ledger.json").stat().st_size > lane_file.LANE_BYTES
+    monkeypatch.chdir(tmp_path / "lane")
+    lines = lane_quote.quote("ledger.json", sid, "water is less dense", "page.txt")
+    if sid == "9999":  # no such source: the core says so
+        assert lines is None
+        return
+    assert lines is not None
+    monkeypatch.chdir(tmp_path / "core")
+    capsys.readouterr()
+    given = {"--text": ["water is less dense"], "--from": ["page.txt"]}
+    assert _quote([sid], given, "ledger.json", None)
+    assert capsys.readouterr().out.splitlines() == lines
+    assert _tree(tmp_path / "lane") == _tree(tmp_path / "core")
