@@ -1,5 +1,5 @@
-"""The fast lane of ``citeledger add`` and ``citeledger list``: the common call on the common
-ledger, done with built-in modules alone.
+"""The fast lane of ``citeledger add`` and ``citeledger list`` (and, in :mod:`~.lane_quote`,
+``quote``): the common call on the common ledger, done with built-in modules alone.
 
 An agent calls ``add`` once per search result, and a call's cost is mostly start-up: Python's
 ``re`` alone (with ``enum``, ``functools`` and ``collections``) costs two thirds of a bare
@@ -18,8 +18,10 @@ same work the general way and names every fault. The ordinary case is:
   (the text is re-written from what it parsed to and must come out the same, byte for byte),
   with the fields :mod:`~.layout` takes in one pass (no ``author``, ``key``,
   ``provider_quotes`` or unknown key), no ``\\u`` escape, distinct ids, and every URL in
-  canonical form without a tracking parameter (:func:`canonical`: what ``urls.is_canonical``
-  takes, written with ``str`` methods);
+  canonical form without a tracking parameter (``lane_file.canonical``: what
+  ``urls.is_canonical`` takes, written with ``str`` methods); a larger file (up to
+  :data:`LARGE_BYTES`) is checked by the core's one-pass pattern alone, which costs less there
+  than checks in Python, and changed in place (:mod:`~.lane_large`);
 - for ``add``: URLs that are canonical as given (``add`` normalises any other), at most one
   ``--title`` each, no other flag; the lock folder made, the file writable, no temporary file
   of a killed writer beside it.

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 # Larger ledgers are checked with the core's one-pass pattern (lane_large.py), faster per
 # byte than the checks here; larger than the second, they go to the core.
-LANE_BYTES = 256 * 1024
+LANE_BYTES = 64 * 1024
 LARGE_BYTES = 64 * 1024 * 1024
 # As in the core (tests/ledger/test_lane.py holds them equal).
 MAX_ID = 999_999
