@@ -115,11 +115,14 @@ def _project_file_above(here: str) -> bool:
 
 
 def _names_citeledger(path: str) -> bool:
+    """Whether the ``pyproject.toml`` at ``path`` may hold ``[tool.citeledger]``: the core's own
+    first look (``options.project._has_tool_table``), before it parses one."""
     try:
         with open(path, "rb") as handle:
-            return b"citeledger" in handle.read()
+            text = handle.read().decode("utf-8", "replace")
     except OSError:
         return True  # the core tells what is wrong with it
+    return "tool.citeledger" in text or ("[tool]" in text and "citeledger" in text)
 
 
 def locked(path: str) -> int | None:

@@ -354,8 +354,8 @@ def test_where_hands_back_what_the_core_must_find(
     monkeypatch.delenv("HERMES_HOME")
     (tmp_path / "sub").mkdir()
     monkeypatch.chdir(tmp_path / "sub")
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
-    assert lane.where(None) is not None  # a pyproject.toml that does not name citeledger
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'citeledger'\n", "utf-8")
+    assert lane.where(None) is not None  # a pyproject.toml without a citeledger table
     (tmp_path / "pyproject.toml").write_text("[tool.citeledger]\n", encoding="utf-8")
     assert lane.where(None) is None
     (tmp_path / "pyproject.toml").unlink()
