@@ -184,6 +184,25 @@ def writable_mode(path: str) -> int | None:
 # --- the verbs -------------------------------------------------------------------------------
 
 
+def held(explicit: str | None) -> tuple[str, int, int, str] | None:
+    """What a change of the ledger needs: its path, the descriptor of its lock (held: the
+    caller closes it, which releases the lock), the mode the new file keeps, and its text (""
+    for no file yet); None, with nothing held, for the core."""
+    found = where(explicit)
+    if found is None:
+        return None
+    path = found[0]
+    fd = locked(path)
+    if fd is None:
+        return None
+    mode = writable_mode(path)
+    text = None if mode is None else read_text(path, LARGE_BYTES)
+    if mode is None or text is None:
+        os.close(fd)
+        return None
+    return path, fd, mode, text
+
+
 def add(explicit: str | None, urls: list[str], titles: list[str]) -> list[str] | None:
     """``citeledger add URL... [--title T]...``: the lines it prints, the ledger written; None
     (nothing done) for the core to run the call."""
@@ -195,18 +214,11 @@ def add(explicit: str | None, urls: list[str], titles: list[str]) -> list[str] |
     named = [" ".join(t.split()) for t in titles] or [""] * len(urls)
     if any(len(t) > MAX_TITLE for t in named):
         return None
-    found = where(explicit)
-    if found is None:
+    got = held(explicit)
+    if got is None:
         return None
-    path = found[0]
-    fd = locked(path)
-    if fd is None:
-        return None
+    path, fd, mode, text = got
     try:
-        mode = writable_mode(path)
-        text = None if mode is None else read_text(path, LARGE_BYTES)
-        if mode is None or text is None:
-            return None
         if len(text) > LANE_BYTES:  # characters: at least as many bytes
             from .lane_large import add_large
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import os
 
-from .lane import locked, where, writable_mode
-from .lane_file import LANE_BYTES, LARGE_BYTES, dumped, parsed, read_text, write_file
+from .lane import held
+from .lane_file import LANE_BYTES, dumped, parsed, read_text, write_file
 
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``light.py``).
 TYPE_CHECKING = False
@@ -132,19 +132,12 @@ def quote(explicit: str | None, id_text: str, text: str, evidence: str | None) -
     form = matching_form(page, page=True)
     if form is None or needle not in form:
         return None
-    found = where(explicit)
-    if found is None:
+    got = held(explicit)
+    if got is None:
         return None
-    path = found[0]
-    fd = locked(path)
-    if fd is None:
-        return None
+    path, fd, mode, ledger = got
     try:
-        mode = writable_mode(path)
-        ledger = None if mode is None else read_text(path, LARGE_BYTES)
-        if mode is None or not ledger:
-            return None
-        changing = _source(ledger, sid)
+        changing = _source(ledger, sid) if ledger else None
         if changing is None:
             return None
         source, after = changing

@@ -5,9 +5,6 @@ quote it attaches leaves the same ledger, the same kept page and the same line a
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -21,7 +18,7 @@ from citeledger.ledger.evidence_pages import _HTML_SUFFIXES
 from citeledger.ledger.evidence_store import SUFFIX, evidence_dir, store_text
 from citeledger.ledger.light import _SMALL_PAGE
 from citeledger.ledger.lock_file import prepare_lock_path
-from tests.helpers import ROOT
+from tests.ledger.test_lane import lane_hits, run_loading
 
 PAGE = (
     "Sea ice floats on the ocean because frozen water is less dense than liquid water.\n"
@@ -177,28 +174,11 @@ def test_a_first_quote_goes_to_the_core_which_makes_the_evidence_folder(
 
 def test_the_quote_lane_loads_no_regular_expression(tmp_path: Path) -> None:
     _ledger(tmp_path)
-    args = ["--ledger", "ledger.json", "quote", "1", "--text", "water is less dense", "--from"]
-    probe = textwrap.dedent(
-        f"""
-        import sys
-        sys.path.insert(0, {str(ROOT)!r})
-        from citeledger.cli import main
-        main({[*args, "page.txt"]!r})
-        print("\\n" + " ".join(sorted(sys.modules)))
-        """
-    )
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", probe],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("[1] evidence attached (1 quote(s))")
-    loaded = set(done.stdout.splitlines()[-1].split())
-    assert not loaded & {"re", "enum", "json", "pathlib", "hashlib", "citeledger.ledger.attach"}
+    args = ["--ledger", "ledger.json", "quote", "1", "--text", "water is less dense"]
+    out, loaded = run_loading(tmp_path, [*args, "--from", "page.txt"])
+    assert out.startswith("[1] evidence attached (1 quote(s))")
+    assert lane_hits(loaded) == []
+    assert not loaded & {"hashlib", "citeledger.ledger.attach", "citeledger.ledger.quotes"}
 
 
 @pytest.mark.parametrize("sid", ["1", "2", "1500", "9999"])
