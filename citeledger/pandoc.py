@@ -24,22 +24,20 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.util
 import json
 import os
-import re
-import shutil
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import formats
 from .errors import DraftError, PandocError, ToolMissing
 from .files import check_archive
 from .formats import Version
+from .ledger.light import pattern, record
 from .tree import PandocDoc
 
 ENV = "CITELEDGER_PANDOC"
@@ -49,7 +47,7 @@ WHEEL_REQUIREMENT = "pypandoc-binary>=1.17"
 INSTALL_HINT = f"pip install '{WHEEL_REQUIREMENT}', or set {ENV} to a pandoc binary"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Capability:
     """Something a command asks of pandoc, and the first pandoc release that has it."""
 
@@ -84,10 +82,7 @@ def writing(fmt: str) -> Capability | None:
 
 
 def _wheel_pandoc() -> str | None:
-    spec = importlib.util.find_spec("pypandoc")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for folder in spec.submodule_search_locations:
+    for folder in _pypandoc_folders():
         for name in ("pandoc", "pandoc.exe"):
             candidate = Path(folder) / "files" / name
             if candidate.is_file() and os.access(candidate, os.X_OK):
@@ -95,7 +90,24 @@ def _wheel_pandoc() -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+def _pypandoc_folders() -> list[str]:
+    """The folder of the pypandoc package, as the import system would find it: the first
+    folder on ``sys.path`` that holds it (without loading importlib.util, a share of a short
+    verify's start), else what ``importlib.util.find_spec`` says (a finder of its own, such
+    as an editable install's)."""
+    for entry in sys.path:
+        folder = os.path.join(entry or ".", "pypandoc")
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            return [folder]
+    import importlib.util
+
+    spec = importlib.util.find_spec("pypandoc")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return list(spec.submodule_search_locations)
+
+
+@record(frozen=True)
 class Pandoc:
     path: str
     origin: str  # "env" | "wheel" | "path"
@@ -104,7 +116,9 @@ class Pandoc:
 @functools.cache
 def _find(env_value: str | None) -> Pandoc:
     if env_value:
-        found = shutil.which(env_value)
+        from shutil import which  # only a named pandoc is looked for on PATH
+
+        found = which(env_value)
         if found is None:
             raise ToolMissing(
                 f"{ENV}={env_value} is not an executable pandoc",
@@ -114,7 +128,9 @@ def _find(env_value: str | None) -> Pandoc:
     wheel = _wheel_pandoc()
     if wheel is not None:
         return Pandoc(wheel, "wheel")
-    found = shutil.which("pandoc")
+    from shutil import which
+
+    found = which("pandoc")
     if found is None:
         raise ToolMissing("pandoc not found", hint=INSTALL_HINT)
     return Pandoc(found, "path")
@@ -235,7 +251,7 @@ def _option(args: Sequence[str], names: tuple[str, ...]) -> str | None:
     return None
 
 
-_UNKNOWN_FORMAT = re.compile(r"Unknown (input|output) format (\S+)")
+_UNKNOWN_FORMAT = pattern(r"Unknown (input|output) format (\S+)")
 
 
 def run_pandoc(
@@ -322,7 +338,7 @@ TIME_ENV = "CITELEDGER_PANDOC_TIMEOUT"
 MEMORY_ENV = "CITELEDGER_PANDOC_MEMORY"
 DEFAULT_SECONDS = 600.0
 DEFAULT_MEMORY = "4G"
-_MEMORY = re.compile(r"[1-9][0-9]{0,5}[kKmMgG]")
+_MEMORY = pattern(r"[1-9][0-9]{0,5}[kKmMgG]")
 
 
 def _time_limit() -> float:
@@ -335,7 +351,7 @@ def _time_limit() -> float:
 
 def _memory_limit() -> str:
     text = os.environ.get(MEMORY_ENV, "").strip()
-    return text if _MEMORY.fullmatch(text) else DEFAULT_MEMORY
+    return text if text and _MEMORY.fullmatch(text) else DEFAULT_MEMORY
 
 
 def _memory_args(path: str) -> list[str]:

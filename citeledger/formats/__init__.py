@@ -14,18 +14,23 @@ this table imports no filter code.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+
+from ..ledger.light import pattern, record
+
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Kind = Literal[
+        "markdown", "html", "office", "ebook", "tex", "typst", "pdf", "wiki", "markup", "data"
+    ]
 
 Version = tuple[int, ...]
-Kind = Literal[
-    "markdown", "html", "office", "ebook", "tex", "typst", "pdf", "wiki", "markup", "data"
-]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Format:
     """One pandoc reader/writer (or one of citeledger's own names, ``own``).
 
@@ -264,7 +269,7 @@ DEFAULT_PLACEMENT = "html"
 
 _READ_SUFFIXES = {suffix: row.name for row in ROWS for suffix in row.suffixes}
 _WRITE_SUFFIXES = {suffix: row.name for row in ROWS for suffix in row.output_suffixes}
-_EXTENSIONS = re.compile(r"[+-]")
+_EXTENSIONS = pattern(r"[+-]")
 
 
 def family(fmt: str) -> str:

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from ..document.locate import heading_location
 from ..document.markers import Scan
@@ -26,6 +24,7 @@ from ..document.sources_lines import fenced_lines, find_sources_lines
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.display import display_text
 from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
+from ..ledger.light import pattern, record
 from ..ledger.model import Quote, Source
 from ..ledger.noise import noise_kind
 from ..tree import Blocks, Inlines, Walk, stringify
@@ -40,8 +39,13 @@ from .rules import (
     Rule,
 )
 
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 # An address as a reader sees it in prose; what ends a sentence is not part of it.
-_URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
+_URL = pattern(r"https?://[^\s<>\"]+", re.IGNORECASE)
 _TRAILING = ".,;:!?)]}'\u2019\u201d"
 # Sentences of four words or more, as coverage counts them.
 _PROSE_WORDS = 4
@@ -50,7 +54,7 @@ _PILE_SENTENCES = 3
 _PILE_IDS = 2
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TypedUrl:
     """A URL written into the prose: the address, the heading it is under, and its
     ``LINE:COL`` in the draft when the draft's text is at hand."""
@@ -162,7 +166,7 @@ def piled_ids(blocks: Blocks, sentences: Sequence[Sentence]) -> list[tuple[Sente
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Misplaced:
     """A quote of ``source`` found only in pages kept for the sources ``others``."""
 
