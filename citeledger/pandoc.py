@@ -22,23 +22,27 @@ command that never runs pandoc.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import functools
 import json
 import os
 import signal
-import subprocess
 import sys
-import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import formats
-from .errors import DraftError, PandocError, ToolMissing
+from .errors import PandocError, ToolMissing
 from .files import check_archive
 from .formats import Version
 from .ledger.light import pattern, record
 from .tree import PandocDoc
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
 
 ENV = "CITELEDGER_PANDOC"
 # The pypandoc-binary release whose pandoc (3.9) does everything the commands use; pyproject
@@ -82,29 +86,24 @@ def writing(fmt: str) -> Capability | None:
 
 
 def _wheel_pandoc() -> str | None:
-    for folder in _pypandoc_folders():
+    # pypandoc's folder as the import system finds it: the first on sys.path that holds it
+    # (importlib.util is a share of a short verify's start), else the finders' (an editable's).
+    folders = [
+        f
+        for e in sys.path
+        if os.path.isfile(os.path.join(f := os.path.join(e or ".", "pypandoc"), "__init__.py"))
+    ][:1]
+    if not folders:
+        import importlib.util
+
+        spec = importlib.util.find_spec("pypandoc")
+        folders = list(spec.submodule_search_locations or []) if spec else []
+    for folder in folders:
         for name in ("pandoc", "pandoc.exe"):
             candidate = Path(folder) / "files" / name
             if candidate.is_file() and os.access(candidate, os.X_OK):
                 return str(candidate)
     return None
-
-
-def _pypandoc_folders() -> list[str]:
-    """The folder of the pypandoc package, as the import system would find it: the first
-    folder on ``sys.path`` that holds it (without loading importlib.util, a share of a short
-    verify's start), else what ``importlib.util.find_spec`` says (a finder of its own, such
-    as an editable install's)."""
-    for entry in sys.path:
-        folder = os.path.join(entry or ".", "pypandoc")
-        if os.path.isfile(os.path.join(folder, "__init__.py")):
-            return [folder]
-    import importlib.util
-
-    spec = importlib.util.find_spec("pypandoc")
-    if spec is None or not spec.submodule_search_locations:
-        return []
-    return list(spec.submodule_search_locations)
 
 
 @record(frozen=True)
@@ -282,12 +281,84 @@ def _timed_run(
     """``cmd`` run under the time limit; a run past it becomes one PandocError line."""
     seconds = _time_limit()
     try:
-        return _run(cmd, data, cwd=cwd, env=child_env(env), timeout=seconds)
-    except subprocess.TimeoutExpired:
+        if data is None and cwd is None and hasattr(os, "posix_spawn"):
+            return _spawn_read(cmd, child_env(env), seconds)
+        import subprocess
+
+        try:
+            return _run(cmd, data, cwd=cwd, env=child_env(env), timeout=seconds)
+        except subprocess.TimeoutExpired:
+            raise _TimedOut from None
+    except _TimedOut:
         raise PandocError(
             f"pandoc took longer than {seconds:g} s on {what}: stopped",
             hint=f"simplify the document (a list nested thousands deep?), or raise {TIME_ENV}",
         ) from None
+
+
+class _TimedOut(Exception):
+    """A run went past its time limit (and was killed)."""
+
+
+class _Spawned:
+    """A pandoc :func:`_spawn_read` started, held in ``_LIVE`` as a ``Popen`` is."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None  # the code once reaped
+
+    def kill(self) -> None:
+        os.kill(self.pid, signal.SIGKILL)
+
+
+def _spawn_read(cmd: list[str], env: dict[str, str], seconds: float) -> tuple[int, bytes, bytes]:
+    """``cmd`` run as :func:`_run` runs it (no input, a session of its own, in ``_LIVE`` until
+    reaped, killed past ``seconds``) without ``subprocess`` (whose import, with ``threading``,
+    ``selectors`` and ``locale``, is a tenth of a one-page verify), where posix_spawn is."""
+    import select
+
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    actions: list[tuple[int | str, ...]] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
+    actions += [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
+    # The signals Python ignores for itself go back to their defaults, as Popen does.
+    reset = [getattr(signal, n) for n in ("SIGPIPE", "SIGXFSZ") if hasattr(signal, n)]
+    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
+    child, reading = None, 2
+    try:
+        with _LIVE_LOCK:
+            if _stopping:
+                raise PandocError("citeledger is stopping: no new pandoc run")
+            child = _Spawned(
+                os.posix_spawn(cmd[0], cmd, env, file_actions=actions, setsid=True, setsigdef=reset)
+            )
+            _LIVE.add(child)
+        for fd in (out_w, err_w):
+            os.close(fd)
+        out_w = err_w = -1
+        poller = select.poll()
+        for fd in chunks:
+            poller.register(fd, select.POLLIN)
+        deadline = time.monotonic() + seconds
+        while reading:
+            if time.monotonic() > deadline:
+                raise _TimedOut
+            for fd, _event in poller.poll((deadline - time.monotonic()) * 1000):
+                chunks[fd].append(os.read(fd, 1 << 16))
+                if not chunks[fd][-1]:
+                    poller.unregister(fd)
+                    reading -= 1
+    finally:
+        if child is not None:
+            if reading:  # stopped early (time limit, a signal): the child and what it started
+                _kill(child)
+            code = child.returncode = os.waitstatus_to_exitcode(os.waitpid(child.pid, 0)[1])
+            with _LIVE_LOCK:
+                _LIVE.discard(child)
+        for fd in (out_r, err_r, out_w, err_w):
+            if fd >= 0:
+                os.close(fd)
+    return code, b"".join(chunks[out_r]), b"".join(chunks[err_r])
 
 
 def _checked(returncode: int, stdout: bytes, stderr: bytes, what: str) -> bytes:
@@ -325,8 +396,8 @@ def _checked(returncode: int, stdout: bytes, stderr: bytes, what: str) -> bytes:
 # several at once from a thread pool). Each runs in a session of its own, so killing its process
 # group takes what it started too (a LaTeX engine under --pdf-engine); the terminal's Ctrl-C
 # therefore reaches only citeledger, whose handler (cli.py) kills them all.
-_LIVE: set[subprocess.Popen[bytes]] = set()
-_LIVE_LOCK = threading.RLock()  # re-entrant: the signal handler may run while it is held
+_LIVE: set[subprocess.Popen[bytes] | _Spawned] = set()
+_LIVE_LOCK = _thread.RLock()  # re-entrant: the signal handler may run while it is held
 _stopping = False
 
 
@@ -369,6 +440,8 @@ def _probe(path: str, limit: str) -> tuple[str, bool]:
     """What ``--version`` prints and whether the pandoc at ``path`` takes runtime options: one
     ``--version`` run with them, and one without only when that fails (cached). Every command
     that runs pandoc asks both, and each pandoc start is a share of a short verify's time."""
+    import subprocess
+
     try:
         done = subprocess.run(
             [path, "+RTS", f"-M{limit}", "-RTS", "--RTS", "--version"],
@@ -399,6 +472,8 @@ def _run(
     env: dict[str, str] | None,
     timeout: float | None = None,
 ) -> tuple[int, bytes, bytes]:
+    import subprocess
+
     proc: subprocess.Popen[bytes] | None = None
     try:
         with _LIVE_LOCK:
@@ -441,7 +516,7 @@ def run_child(
     return _run(cmd, data, cwd=cwd, env=env, timeout=timeout)
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
+def _kill(proc: subprocess.Popen[bytes] | _Spawned) -> None:
     """Kill ``proc`` and its process group (what it started), if still there."""
     if proc.returncode is not None:
         return
@@ -494,13 +569,10 @@ _OLDEST_TREE = (1, 22)
 
 
 def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
-    """The tree of a read that asks pandoc for no more than :data:`MINIMUM`, run before the
-    version probe (``pandoc --version``, a second pandoc start: a third of a one-page verify's
-    time): the tree names its own ``pandoc-api-version``, and one at least pandoc-types 1.22
-    comes from a pandoc 2.11 or later, which is all the gate would have asked. None when the
-    read must go through :func:`run_pandoc` (the gate first, then pandoc again): another format
-    asked, the probe already made, pandoc failed, or its output is no tree that new (an old or a
-    false pandoc: the gate names it, as before)."""
+    """A read asking no more than :data:`MINIMUM`, run without the version probe (a second
+    pandoc start, a third of a one-page verify): a tree of pandoc-types 1.22 or later comes from
+    a pandoc 2.11 or later, all the gate asks. None: :func:`run_pandoc` reads it, gate first
+    (another format, the probe made, pandoc failed, no tree that new: an old or false pandoc)."""
     if reading(fmt) is not None or _probe.cache_info().currsize:
         return None
     path = pandoc_path()
@@ -524,18 +596,3 @@ def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
 
 def format_for(path: str | Path) -> str:
     return formats.reader_for(path)
-
-
-def read_text_draft(path: str | Path, fmt: str) -> str | None:
-    """The draft's text when ``fmt`` is a markdown flavour, refusing what is not UTF-8 text
-    before pandoc sees it (pandoc falls back to latin1 on a binary file and chews on it for
-    minutes); None for other formats."""
-    if not formats.is_markdown_source(fmt):
-        return None
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DraftError(f"cannot read {path}: {exc}", hint="save it as UTF-8 text") from None
-    if "\x00" in text:
-        raise DraftError(f"{path} is not text (it holds NUL bytes)", hint="check the path")
-    return text

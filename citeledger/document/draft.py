@@ -22,11 +22,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import formats
+from ..errors import DraftError
 from ..ledger.light import field, record
 from ..options import Options, from_meta
 from ..options.survey import Survey
 from ..options.trust import check_nesting, front_options, nesting_error, vet
-from ..pandoc import read_text_draft, run_pandoc
+from ..pandoc import run_pandoc
 from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
 from .markers import admit_defined, ledger_ids, ledger_links, scan
@@ -185,3 +186,18 @@ def read_citations(
 def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:
     """:func:`read_citations`' ids, with no ledger to ask about numeric links."""
     return read_citations(path, from_format=from_format).ids
+
+
+def read_text_draft(path: str | Path, fmt: str) -> str | None:
+    """The draft's text when ``fmt`` is a markdown flavour, refusing what is not UTF-8 text
+    before pandoc sees it (pandoc falls back to latin1 on a binary file and chews on it for
+    minutes); None for other formats."""
+    if not formats.is_markdown_source(fmt):
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DraftError(f"cannot read {path}: {exc}", hint="save it as UTF-8 text") from None
+    if "\x00" in text:
+        raise DraftError(f"{path} is not text (it holds NUL bytes)", hint="check the path")
+    return text

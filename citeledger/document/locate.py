@@ -23,7 +23,6 @@ writers print a placed citation (citeledger's gfm wiki pages), and stays one.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -58,6 +57,8 @@ class LocatedAhead:
     ) -> None:
         self.text: str | None = text
         self.located: Locator | None = None
+        import threading  # a build's: no cost of a verify
+
         self._thread = threading.Thread(
             target=self._run, args=(path, name, tuple(titles)), name="citeledger-locate"
         )
