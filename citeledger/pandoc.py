@@ -37,6 +37,7 @@ from . import formats
 from .errors import PandocError, ToolMissing
 from .files import check_archive
 from .formats import Version
+from .formats.capabilities import MINIMUM, SANDBOX, Capability, reading, writing
 from .ledger.light import pattern, record
 from .tree import PandocDoc
 
@@ -49,40 +50,6 @@ ENV = "CITELEDGER_PANDOC"
 # requires it, and the gate's fix for an old embedded pandoc names it.
 WHEEL_REQUIREMENT = "pypandoc-binary>=1.17"
 INSTALL_HINT = f"pip install '{WHEEL_REQUIREMENT}', or set {ENV} to a pandoc binary"
-
-
-@record(frozen=True)
-class Capability:
-    """Something a command asks of pandoc, and the first pandoc release that has it."""
-
-    what: str
-    since: Version
-
-
-# The first release of each, from pandoc's changelog, checked against the binaries of
-# pypandoc-binary 1.13 (pandoc 2.19.2), 1.14 (3.5), 1.15 (3.6.1), 1.16.2 (3.8.2.1), 1.17 (3.9)
-# and Debian bookworm (2.17.1.1). pptx input arrived in 3.8.3, which no wheel before 1.17 holds.
-# pandoc-types 1.22 (pandoc 2.11) is the oldest document tree the filter and the verifier walk.
-MINIMUM = Capability("citeledger's document tree (pandoc-types 1.22)", (2, 11))
-# A draft nobody vouched for is written by a pandoc that reads and fetches nothing itself.
-SANDBOX = Capability("building a draft nobody vouched for (pandoc's --sandbox)", (2, 15))
-
-
-def reading(fmt: str) -> Capability | None:
-    """What reading ``fmt`` asks beyond :data:`MINIMUM` (None: nothing)."""
-    row = formats.find(fmt)
-    if row is None or row.reads_since is None:
-        return None
-    return Capability(f"reading {row.suffixes[0] if row.suffixes else row.name}", row.reads_since)
-
-
-def writing(fmt: str) -> Capability | None:
-    """What writing ``fmt`` asks beyond :data:`MINIMUM` (None: nothing)."""
-    row = formats.find(fmt)
-    if row is None or row.writes_since is None:
-        return None
-    note = f" ({row.gate_note})" if row.gate_note else ""
-    return Capability(f"{row.name} output{note}", row.writes_since)
 
 
 def _wheel_pandoc() -> str | None:
@@ -277,12 +244,13 @@ def _timed_run(
     cwd: str | Path | None,
     env: dict[str, str] | None,
     what: str,
+    ahead: _Spawned | None = None,
 ) -> tuple[int, bytes, bytes]:
-    """``cmd`` run under the time limit; a run past it becomes one PandocError line."""
+    """``cmd`` run under the time limit (``ahead``: started already); past it, one error line."""
     seconds = _time_limit()
     try:
-        if data is None and cwd is None and hasattr(os, "posix_spawn"):
-            return _spawn_read(cmd, child_env(env), seconds)
+        if ahead is not None or (data is None and cwd is None and hasattr(os, "posix_spawn")):
+            return _collect(ahead or _spawn(cmd, child_env(env)), seconds)
         import subprocess
 
         try:
@@ -301,45 +269,55 @@ class _TimedOut(Exception):
 
 
 class _Spawned:
-    """A pandoc :func:`_spawn_read` started, held in ``_LIVE`` as a ``Popen`` is."""
+    """A pandoc :func:`_spawn` started (in ``_LIVE`` as a ``Popen``), its pipes, its start."""
 
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
+    def __init__(self, pid: int, out: int, err: int) -> None:
+        self.pid, self.out, self.err, self.started = pid, out, err, time.monotonic()
         self.returncode: int | None = None  # the code once reaped
 
     def kill(self) -> None:
         os.kill(self.pid, signal.SIGKILL)
 
 
-def _spawn_read(cmd: list[str], env: dict[str, str], seconds: float) -> tuple[int, bytes, bytes]:
-    """``cmd`` run as :func:`_run` runs it (no input, a session of its own, in ``_LIVE`` until
-    reaped, killed past ``seconds``) without ``subprocess`` (whose import, with ``threading``,
-    ``selectors`` and ``locale``, is a tenth of a one-page verify), where posix_spawn is."""
-    import select
-
+def _spawn(cmd: list[str], env: dict[str, str]) -> _Spawned:
+    """``cmd`` started as :func:`_run` starts it (no input, a session of its own, in ``_LIVE``
+    until reaped) without ``subprocess`` (with threading: a tenth of a one-page verify)."""
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     actions: list[tuple[int | str, ...]] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
     actions += [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
     # The signals Python ignores for itself go back to their defaults, as Popen does.
     reset = [getattr(signal, n) for n in ("SIGPIPE", "SIGXFSZ") if hasattr(signal, n)]
-    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
-    child, reading = None, 2
     try:
         with _LIVE_LOCK:
             if _stopping:
                 raise PandocError("citeledger is stopping: no new pandoc run")
-            child = _Spawned(
-                os.posix_spawn(cmd[0], cmd, env, file_actions=actions, setsid=True, setsigdef=reset)
+            pid = os.posix_spawn(
+                cmd[0], cmd, env, file_actions=actions, setsid=True, setsigdef=reset
             )
+            child = _Spawned(pid, out_r, err_r)
             _LIVE.add(child)
+    except BaseException:
+        for fd in (out_r, err_r):
+            os.close(fd)
+        raise
+    finally:
         for fd in (out_w, err_w):
             os.close(fd)
-        out_w = err_w = -1
+    return child
+
+
+def _collect(child: _Spawned, seconds: float, *, stop: bool = False) -> tuple[int, bytes, bytes]:
+    """``child``'s exit code and output; killed with its group past ``seconds``, or ``stop``."""
+    import select
+
+    chunks: dict[int, list[bytes]] = {child.out: [], child.err: []}
+    reading = 0 if stop else 2
+    try:
         poller = select.poll()
         for fd in chunks:
             poller.register(fd, select.POLLIN)
-        deadline = time.monotonic() + seconds
+        deadline = child.started + seconds
         while reading:
             if time.monotonic() > deadline:
                 raise _TimedOut
@@ -349,16 +327,33 @@ def _spawn_read(cmd: list[str], env: dict[str, str], seconds: float) -> tuple[in
                     poller.unregister(fd)
                     reading -= 1
     finally:
-        if child is not None:
-            if reading:  # stopped early (time limit, a signal): the child and what it started
-                _kill(child)
-            code = child.returncode = os.waitstatus_to_exitcode(os.waitpid(child.pid, 0)[1])
-            with _LIVE_LOCK:
-                _LIVE.discard(child)
-        for fd in (out_r, err_r, out_w, err_w):
-            if fd >= 0:
-                os.close(fd)
-    return code, b"".join(chunks[out_r]), b"".join(chunks[err_r])
+        if reading or stop:  # stopped early (time limit, a signal, not wanted): kill the group
+            _kill(child)
+        code = child.returncode = os.waitstatus_to_exitcode(os.waitpid(child.pid, 0)[1])
+        with _LIVE_LOCK:
+            _LIVE.discard(child)
+        for fd in (child.out, child.err):
+            os.close(fd)
+    return code, b"".join(chunks[child.out]), b"".join(chunks[child.err])
+
+
+# Reads of a draft started ahead of their turn (:func:`read_ahead`), by command line.
+_AHEAD: dict[tuple[str, ...], _Spawned] = {}
+
+
+def read_ahead(path: Path, fmt: str, extra_args: Sequence[str] = ()) -> None:
+    """Start the read :func:`read_json` will make of ``path`` (same ``fmt``, ``extra_args``):
+    pandoc parses while this process loads the verifier, on the other core. ``read_json`` takes
+    it; :func:`drop_reads_ahead` ends one never taken. Only a read that needs no probe."""
+    cmd = _unprobed_cmd(_read_args(path, fmt, extra_args), fmt)
+    if cmd is not None and hasattr(os, "posix_spawn") and tuple(cmd) not in _AHEAD:
+        _AHEAD[tuple(cmd)] = _spawn(cmd, child_env(None))
+
+
+def drop_reads_ahead() -> None:
+    """Kill and reap every read started ahead and not taken."""
+    while _AHEAD:
+        _collect(_AHEAD.popitem()[1], 0, stop=True)
 
 
 def _checked(returncode: int, stdout: bytes, stderr: bytes, what: str) -> bytes:
@@ -549,8 +544,7 @@ def read_json(
     fmt = from_format or format_for(path)
     if formats.is_zip(fmt):
         check_archive(path)
-    # After "--", a draft named like an option (``--ledger=x.md``) is read as the file it is.
-    args = [*extra_args, "-t", "json", "-f", fmt, "--", str(path)]
+    args = _read_args(path, fmt, extra_args)
     quick = _tree_unprobed(args, fmt, str(path))
     if quick is not None:
         return quick
@@ -564,24 +558,32 @@ def read_json(
     return doc
 
 
-# The oldest document tree citeledger walks (pandoc-types 1.22 is pandoc 2.11, MINIMUM's).
-_OLDEST_TREE = (1, 22)
+def _read_args(path: str | Path, fmt: str, extra_args: Sequence[str]) -> list[str]:
+    # After "--", a draft named like an option (``--ledger=x.md``) is read as the file it is.
+    return [*extra_args, "-t", "json", "-f", fmt, "--", str(path)]
+
+
+def _unprobed_cmd(args: list[str], fmt: str) -> list[str] | None:
+    """The command of a read asking no more than :data:`MINIMUM`, run without the version probe
+    (a second pandoc start, a third of a one-page verify): a tree of pandoc-types 1.22 or later
+    comes from a pandoc 2.11 or later, all the gate asks. None: the probe is made already, or
+    the format asks more (:func:`run_pandoc` reads it, gate first)."""
+    if reading(fmt) is not None or formats.is_zip(fmt) or _probe.cache_info().currsize:
+        return None
+    return [pandoc_path(), "+RTS", f"-M{_memory_limit()}", "-RTS", "--RTS", *args]
 
 
 def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
-    """A read asking no more than :data:`MINIMUM`, run without the version probe (a second
-    pandoc start, a third of a one-page verify): a tree of pandoc-types 1.22 or later comes from
-    a pandoc 2.11 or later, all the gate asks. None: :func:`run_pandoc` reads it, gate first
-    (another format, the probe made, pandoc failed, no tree that new: an old or false pandoc)."""
-    if reading(fmt) is not None or _probe.cache_info().currsize:
+    """The tree of an unprobed read (:func:`_unprobed_cmd`), started ahead or now. None: pandoc
+    failed or gave no tree that new (old or false: the gate, in :func:`run_pandoc`, names it)."""
+    cmd = _unprobed_cmd(args, fmt)
+    if cmd is None:
         return None
-    path = pandoc_path()
-    limit = _memory_limit()
-    memory = ["+RTS", f"-M{limit}", "-RTS", "--RTS"]
-    returncode, stdout, stderr = _timed_run([path, *memory, *args], None, None, None, what)
+    ahead = _AHEAD.pop(tuple(cmd), None)
+    returncode, stdout, stderr = _timed_run(cmd, None, None, None, what, ahead)
     if returncode != 0:
         require(reads=fmt, writes="json")
-        if not _takes_rts(path, limit):  # the runtime options were what it refused
+        if not _takes_rts(cmd[0], _memory_limit()):  # the runtime options were what it refused
             return None
         _checked(returncode, stdout, stderr, what)
     try:
@@ -589,7 +591,7 @@ def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
     except ValueError:
         return None
     version = doc.get("pandoc-api-version") if isinstance(doc, dict) else None
-    if not isinstance(version, list) or tuple(version[:2]) < _OLDEST_TREE:
+    if not isinstance(version, list) or tuple(version[:2]) < (1, 22):  # MINIMUM's tree
         return None
     return doc
 

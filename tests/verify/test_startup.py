@@ -60,3 +60,41 @@ def test_a_pandoc_without_runtime_options_still_reads(tmp_path: Path) -> None:
     runs = _verify_with(tmp_path, strict)
     assert len(runs) == 2 and runs[0] == "--version", runs
     assert "+RTS" not in runs[1] and "-t json" in runs[1], runs
+
+
+def test_the_read_starts_before_the_verifier_loads(tmp_path: Path) -> None:
+    """pandoc parses the draft while the process loads the verifier (two cores side by side):
+    when it starts, no check is loaded yet; its output is the one the verify reads."""
+    import subprocess
+    import sys
+    import textwrap
+
+    from tests.helpers import ROOT
+
+    assert run_citeledger("add", "https://example.org/a", cwd=tmp_path).returncode == 0
+    (tmp_path / "draft.md").write_text(DRAFT, encoding="utf-8")
+    probe = textwrap.dedent(
+        f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from citeledger import pandoc
+        spawn, seen = pandoc._spawn, []
+
+        def spying(cmd, env):
+            seen.append("citeledger.verify.checks" in sys.modules)
+            return spawn(cmd, env)
+
+        pandoc._spawn = spying
+        from citeledger.cli import main
+        try:
+            main(["verify", "draft.md"])
+        finally:
+            print("spawned", seen)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "citations OK" in done.stdout
+    assert done.stdout.splitlines()[-1] == "spawned [False]", done.stdout
