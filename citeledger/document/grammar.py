@@ -121,7 +121,8 @@ def opens_definition(inlines: Inlines, i: int) -> bool:
     """Whether the Str at ``i`` is ``[n]:`` opening a line (the first inline, or after a line
     break) with a URL after it: a reference definition that a reader other than markdown's kept
     as text (org, rst), never a citation. Anywhere else ``[n]:`` cites."""
-    if DEFINITION_OPENING.fullmatch(inlines[i]["c"]) is None:
+    text = inlines[i]["c"]
+    if not text.endswith("]:") or DEFINITION_OPENING.fullmatch(text) is None:
         return False
     if i > 0 and inlines[i - 1].get("t") not in ("SoftBreak", "LineBreak"):
         return False

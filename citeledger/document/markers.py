@@ -266,7 +266,7 @@ class _Walker(Walk):
         if opens_definition(inlines, i):
             return i
         end = i
-        if GROUP_OPEN_RE.search(text):
+        if text.endswith(",") and GROUP_OPEN_RE.search(text):
             end, text = _join_spaced_group(inlines, i, text)
         pieces = split_markers(text)
         if has_marker(pieces):

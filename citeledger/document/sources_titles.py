@@ -107,6 +107,8 @@ def titles_for(title: str | None) -> tuple[str, ...]:
 def title_core(text: str) -> str:
     """A title as written without its colon or page (``References:`` is "References")."""
     core = " ".join(text.split()).rstrip(":").rstrip()
+    if not core.endswith(")"):  # no page: the pattern is not compiled for nothing
+        return core
     return PAGINATION.sub("", core).rstrip(":").rstrip()
 
 

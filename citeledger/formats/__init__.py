@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..ledger.light import pattern, record
+from ..ledger.light import record
 
 # Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
 TYPE_CHECKING = False
@@ -269,13 +269,13 @@ DEFAULT_PLACEMENT = "html"
 
 _READ_SUFFIXES = {suffix: row.name for row in ROWS for suffix in row.suffixes}
 _WRITE_SUFFIXES = {suffix: row.name for row in ROWS for suffix in row.output_suffixes}
-_EXTENSIONS = pattern(r"[+-]")
 
 
 def family(fmt: str) -> str:
     """``gfm+hard_line_breaks-smart`` as ``gfm``: the name without its extensions,
     lower-cased as pandoc reads it."""
-    return _EXTENSIONS.split(fmt, maxsplit=1)[0].lower()
+    cut = min((k for k in (fmt.find("+"), fmt.find("-")) if k >= 0), default=len(fmt))
+    return fmt[:cut].lower()
 
 
 def find(fmt: str) -> Format | None:

@@ -108,5 +108,7 @@ def _own_id(node: list[Any]) -> bool:
         node[1].__class__ is list
         and node[2].__class__ is list
         and all(isinstance(c, str) for c in node[1])
+        # The words every own id holds, before the pattern (most ids are a heading's own).
+        and any(word in node[0] for word in ("src-", "cite-", "card-", "citeledgerCards"))
         and OWN_ID.fullmatch(node[0]) is not None
     )

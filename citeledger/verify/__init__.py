@@ -181,7 +181,8 @@ def _own_links(found: Scan, ledger: Ledger) -> set[int]:
     indexes of those edited hits (an edited mark, not a search tool's number)."""
     edited: set[int] = set()
     for k, hit in enumerate(found.hits):
-        target = OWN_TARGET.fullmatch(hit.url or "")
+        url = hit.url or ""
+        target = OWN_TARGET.fullmatch(url) if url.startswith("#src-") else None
         if target is None:
             continue
         linked = int(target.group(1))

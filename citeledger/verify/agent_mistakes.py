@@ -23,7 +23,6 @@ from ..document.sentences import Sentence
 from ..document.sources_lines import fenced_lines, find_sources_lines
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.display import display_text
-from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
 from ..ledger.light import pattern, record
 from ..ledger.model import Quote, Source
 from ..ledger.noise import noise_kind
@@ -187,7 +186,10 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
     those only its quotes carry; a page ingest kept for another source is never its own; a
     source with no such page owns the pages it shares (which of two sources a shared page is,
     nothing says: then neither is flagged)."""
-    texts = StoredTexts(evidence_dir(ledger.path))
+    if not any(s.page_sha256 or any(q.text_sha256 for q in s.quotes) for s in ledger.sources):
+        return []  # no kept page: the page store is not even loaded
+    from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
+
     owners: dict[str, set[int]] = {}
     # A page ingest kept from a search result is that result's page, whoever quoted it since.
     kept: dict[str, int] = {}
@@ -199,6 +201,7 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
             if q.text_sha256 and is_digest(q.text_sha256):
                 owners.setdefault(q.text_sha256, set()).add(source.id)
     pages: dict[str, str] = {}
+    texts = StoredTexts(evidence_dir(ledger.path))
     for digest in owners:
         normal = texts.get(digest)[1]
         if normal is not None:
