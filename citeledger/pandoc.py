@@ -280,8 +280,7 @@ class _Spawned:
 
 
 def _spawn(cmd: list[str], env: dict[str, str]) -> _Spawned:
-    """``cmd`` started as :func:`_run` starts it (no input, a session of its own, in ``_LIVE``
-    until reaped) without ``subprocess`` (with threading: a tenth of a one-page verify)."""
+    """``cmd`` started as :func:`_run` starts it, without ``subprocess`` (a tenth of a verify)."""
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     actions: list[tuple[int | str, ...]] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
@@ -292,8 +291,9 @@ def _spawn(cmd: list[str], env: dict[str, str]) -> _Spawned:
         with _LIVE_LOCK:
             if _stopping:
                 raise PandocError("citeledger is stopping: no new pandoc run")
+            # A group of its own (setsid may be missing): no terminal's Ctrl-C, killed whole.
             pid = os.posix_spawn(
-                cmd[0], cmd, env, file_actions=actions, setsid=True, setsigdef=reset
+                cmd[0], cmd, env, file_actions=actions, setpgroup=0, setsigdef=reset
             )
             child = _Spawned(pid, out_r, err_r)
             _LIVE.add(child)
