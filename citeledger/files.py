@@ -35,6 +35,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from . import atomic
 from .errors import CiteledgerError, DraftError, OutputError
 
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
@@ -293,43 +294,22 @@ def _begin(target: Path, follow: bool, told: _Told) -> tuple[Path, Path, int]:
     except OSError as exc:
         raise told(exc, folder=True) from None
     # Not tempfile.mkstemp: importing tempfile costs more start-up than `add` can spare.
-    tmp = final.parent / f".{final.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp{final.suffix}"
+    tmp = Path(atomic.staged_name(str(final)))
     return final, tmp, _mode_for(final)
 
 
 def _create(tmp: Path, told: _Told) -> int:
     try:
-        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY, 0o600)
+        return atomic.create(tmp)
     except OSError as exc:
         raise told(exc, begun=False) from None
 
 
 def _commit(tmp: Path, final: Path, mode: int, durable: bool, told: _Told) -> None:
     try:
-        fd = os.open(tmp, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
-        try:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, mode)
-            if durable:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, final)
+        atomic.commit(tmp, final, mode, durable)
     except OSError as exc:
         raise told(exc) from None
-    if durable:
-        _fsync_folder(final.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename itself durable. Not every platform can open a folder (Windows cannot);
-    there the rename is as durable as the OS makes it."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _mode_for(final: Path) -> int:

@@ -22,25 +22,28 @@ command that never runs pandoc.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import functools
-import importlib.util
 import json
 import os
-import re
-import shutil
 import signal
-import subprocess
-import threading
+import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import formats
-from .errors import DraftError, PandocError, ToolMissing
+from .errors import PandocError, ToolMissing
 from .files import check_archive
 from .formats import Version
+from .formats.capabilities import MINIMUM, SANDBOX, Capability, reading, writing
+from .ledger.light import pattern, record
 from .tree import PandocDoc
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
 
 ENV = "CITELEDGER_PANDOC"
 # The pypandoc-binary release whose pandoc (3.9) does everything the commands use; pyproject
@@ -49,45 +52,20 @@ WHEEL_REQUIREMENT = "pypandoc-binary>=1.17"
 INSTALL_HINT = f"pip install '{WHEEL_REQUIREMENT}', or set {ENV} to a pandoc binary"
 
 
-@dataclass(frozen=True)
-class Capability:
-    """Something a command asks of pandoc, and the first pandoc release that has it."""
-
-    what: str
-    since: Version
-
-
-# The first release of each, from pandoc's changelog, checked against the binaries of
-# pypandoc-binary 1.13 (pandoc 2.19.2), 1.14 (3.5), 1.15 (3.6.1), 1.16.2 (3.8.2.1), 1.17 (3.9)
-# and Debian bookworm (2.17.1.1). pptx input arrived in 3.8.3, which no wheel before 1.17 holds.
-# pandoc-types 1.22 (pandoc 2.11) is the oldest document tree the filter and the verifier walk.
-MINIMUM = Capability("citeledger's document tree (pandoc-types 1.22)", (2, 11))
-# A draft nobody vouched for is written by a pandoc that reads and fetches nothing itself.
-SANDBOX = Capability("building a draft nobody vouched for (pandoc's --sandbox)", (2, 15))
-
-
-def reading(fmt: str) -> Capability | None:
-    """What reading ``fmt`` asks beyond :data:`MINIMUM` (None: nothing)."""
-    row = formats.find(fmt)
-    if row is None or row.reads_since is None:
-        return None
-    return Capability(f"reading {row.suffixes[0] if row.suffixes else row.name}", row.reads_since)
-
-
-def writing(fmt: str) -> Capability | None:
-    """What writing ``fmt`` asks beyond :data:`MINIMUM` (None: nothing)."""
-    row = formats.find(fmt)
-    if row is None or row.writes_since is None:
-        return None
-    note = f" ({row.gate_note})" if row.gate_note else ""
-    return Capability(f"{row.name} output{note}", row.writes_since)
-
-
 def _wheel_pandoc() -> str | None:
-    spec = importlib.util.find_spec("pypandoc")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for folder in spec.submodule_search_locations:
+    # pypandoc's folder as the import system finds it: the first on sys.path that holds it
+    # (importlib.util is a share of a short verify's start), else the finders' (an editable's).
+    folders = [
+        f
+        for e in sys.path
+        if os.path.isfile(os.path.join(f := os.path.join(e or ".", "pypandoc"), "__init__.py"))
+    ][:1]
+    if not folders:
+        import importlib.util
+
+        spec = importlib.util.find_spec("pypandoc")
+        folders = list(spec.submodule_search_locations or []) if spec else []
+    for folder in folders:
         for name in ("pandoc", "pandoc.exe"):
             candidate = Path(folder) / "files" / name
             if candidate.is_file() and os.access(candidate, os.X_OK):
@@ -95,7 +73,7 @@ def _wheel_pandoc() -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pandoc:
     path: str
     origin: str  # "env" | "wheel" | "path"
@@ -104,7 +82,9 @@ class Pandoc:
 @functools.cache
 def _find(env_value: str | None) -> Pandoc:
     if env_value:
-        found = shutil.which(env_value)
+        from shutil import which  # only a named pandoc is looked for on PATH
+
+        found = which(env_value)
         if found is None:
             raise ToolMissing(
                 f"{ENV}={env_value} is not an executable pandoc",
@@ -114,7 +94,9 @@ def _find(env_value: str | None) -> Pandoc:
     wheel = _wheel_pandoc()
     if wheel is not None:
         return Pandoc(wheel, "wheel")
-    found = shutil.which("pandoc")
+    from shutil import which
+
+    found = which("pandoc")
     if found is None:
         raise ToolMissing("pandoc not found", hint=INSTALL_HINT)
     return Pandoc(found, "path")
@@ -235,7 +217,7 @@ def _option(args: Sequence[str], names: tuple[str, ...]) -> str | None:
     return None
 
 
-_UNKNOWN_FORMAT = re.compile(r"Unknown (input|output) format (\S+)")
+_UNKNOWN_FORMAT = pattern(r"Unknown (input|output) format (\S+)")
 
 
 def run_pandoc(
@@ -251,16 +233,131 @@ def run_pandoc(
     require(reads=_option(args, _FROM), writes=_option(args, _TO))
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     path = pandoc_path()
+    cmd = [path, *_memory_args(path), *args]
+    returncode, stdout, stderr = _timed_run(cmd, data, cwd, env, what)
+    return _checked(returncode, stdout, stderr, what)
+
+
+def _timed_run(
+    cmd: list[str],
+    data: bytes | None,
+    cwd: str | Path | None,
+    env: dict[str, str] | None,
+    what: str,
+    ahead: _Spawned | None = None,
+) -> tuple[int, bytes, bytes]:
+    """``cmd`` run under the time limit (``ahead``: started already); past it, one error line."""
     seconds = _time_limit()
     try:
-        returncode, stdout, stderr = _run(
-            [path, *_memory_args(path), *args], data, cwd=cwd, env=child_env(env), timeout=seconds
-        )
-    except subprocess.TimeoutExpired:
+        if ahead is not None or (data is None and cwd is None and hasattr(os, "posix_spawn")):
+            return _collect(ahead or _spawn(cmd, child_env(env)), seconds)
+        import subprocess
+
+        try:
+            return _run(cmd, data, cwd=cwd, env=child_env(env), timeout=seconds)
+        except subprocess.TimeoutExpired:
+            raise _TimedOut from None
+    except _TimedOut:
         raise PandocError(
             f"pandoc took longer than {seconds:g} s on {what}: stopped",
             hint=f"simplify the document (a list nested thousands deep?), or raise {TIME_ENV}",
         ) from None
+
+
+class _TimedOut(Exception):
+    """A run went past its time limit (and was killed)."""
+
+
+class _Spawned:
+    """A pandoc :func:`_spawn` started (in ``_LIVE`` as a ``Popen``), its pipes, its start."""
+
+    def __init__(self, pid: int, out: int, err: int) -> None:
+        self.pid, self.out, self.err, self.started = pid, out, err, time.monotonic()
+        self.returncode: int | None = None  # the code once reaped
+
+    def kill(self) -> None:
+        os.kill(self.pid, signal.SIGKILL)
+
+
+def _spawn(cmd: list[str], env: dict[str, str]) -> _Spawned:
+    """``cmd`` started as :func:`_run` starts it, without ``subprocess`` (a tenth of a verify)."""
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    actions: list[tuple[int | str, ...]] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
+    actions += [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
+    # The signals Python ignores for itself go back to their defaults, as Popen does.
+    reset = [getattr(signal, n) for n in ("SIGPIPE", "SIGXFSZ") if hasattr(signal, n)]
+    try:
+        with _LIVE_LOCK:
+            if _stopping:
+                raise PandocError("citeledger is stopping: no new pandoc run")
+            # A group of its own (setsid may be missing): no terminal's Ctrl-C, killed whole.
+            pid = os.posix_spawn(
+                cmd[0], cmd, env, file_actions=actions, setpgroup=0, setsigdef=reset
+            )
+            child = _Spawned(pid, out_r, err_r)
+            _LIVE.add(child)
+    except BaseException:
+        for fd in (out_r, err_r):
+            os.close(fd)
+        raise
+    finally:
+        for fd in (out_w, err_w):
+            os.close(fd)
+    return child
+
+
+def _collect(child: _Spawned, seconds: float, *, stop: bool = False) -> tuple[int, bytes, bytes]:
+    """``child``'s exit code and output; killed with its group past ``seconds``, or ``stop``."""
+    import select
+
+    chunks: dict[int, list[bytes]] = {child.out: [], child.err: []}
+    reading = 0 if stop else 2
+    try:
+        poller = select.poll()
+        for fd in chunks:
+            poller.register(fd, select.POLLIN)
+        deadline = child.started + seconds
+        while reading:
+            if time.monotonic() > deadline:
+                raise _TimedOut
+            for fd, _event in poller.poll((deadline - time.monotonic()) * 1000):
+                chunks[fd].append(os.read(fd, 1 << 16))
+                if not chunks[fd][-1]:
+                    poller.unregister(fd)
+                    reading -= 1
+    finally:
+        if reading or stop:  # stopped early (time limit, a signal, not wanted): kill the group
+            _kill(child)
+        code = child.returncode = os.waitstatus_to_exitcode(os.waitpid(child.pid, 0)[1])
+        with _LIVE_LOCK:
+            _LIVE.discard(child)
+        for fd in (child.out, child.err):
+            os.close(fd)
+    return code, b"".join(chunks[child.out]), b"".join(chunks[child.err])
+
+
+# Reads of a draft started ahead of their turn (:func:`read_ahead`), by command line.
+_AHEAD: dict[tuple[str, ...], _Spawned] = {}
+
+
+def read_ahead(path: Path, fmt: str, extra_args: Sequence[str] = ()) -> None:
+    """Start the read :func:`read_json` will make of ``path`` (same ``fmt``, ``extra_args``):
+    pandoc parses while this process loads the verifier, on the other core. ``read_json`` takes
+    it; :func:`drop_reads_ahead` ends one never taken. Only a read that needs no probe."""
+    cmd = _unprobed_cmd(_read_args(path, fmt, extra_args), fmt)
+    if cmd is not None and hasattr(os, "posix_spawn") and tuple(cmd) not in _AHEAD:
+        _AHEAD[tuple(cmd)] = _spawn(cmd, child_env(None))
+
+
+def drop_reads_ahead() -> None:
+    """Kill and reap every read started ahead and not taken."""
+    while _AHEAD:
+        _collect(_AHEAD.popitem()[1], 0, stop=True)
+
+
+def _checked(returncode: int, stdout: bytes, stderr: bytes, what: str) -> bytes:
+    """pandoc's stdout, or its failure as one line."""
     if returncode != 0:
         err = stderr.decode("utf-8", "replace").strip()
         if "Heap exhausted" in err:
@@ -294,8 +391,8 @@ def run_pandoc(
 # several at once from a thread pool). Each runs in a session of its own, so killing its process
 # group takes what it started too (a LaTeX engine under --pdf-engine); the terminal's Ctrl-C
 # therefore reaches only citeledger, whose handler (cli.py) kills them all.
-_LIVE: set[subprocess.Popen[bytes]] = set()
-_LIVE_LOCK = threading.RLock()  # re-entrant: the signal handler may run while it is held
+_LIVE: set[subprocess.Popen[bytes] | _Spawned] = set()
+_LIVE_LOCK = _thread.RLock()  # re-entrant: the signal handler may run while it is held
 _stopping = False
 
 
@@ -307,7 +404,7 @@ TIME_ENV = "CITELEDGER_PANDOC_TIMEOUT"
 MEMORY_ENV = "CITELEDGER_PANDOC_MEMORY"
 DEFAULT_SECONDS = 600.0
 DEFAULT_MEMORY = "4G"
-_MEMORY = re.compile(r"[1-9][0-9]{0,5}[kKmMgG]")
+_MEMORY = pattern(r"[1-9][0-9]{0,5}[kKmMgG]")
 
 
 def _time_limit() -> float:
@@ -320,7 +417,7 @@ def _time_limit() -> float:
 
 def _memory_limit() -> str:
     text = os.environ.get(MEMORY_ENV, "").strip()
-    return text if _MEMORY.fullmatch(text) else DEFAULT_MEMORY
+    return text if text and _MEMORY.fullmatch(text) else DEFAULT_MEMORY
 
 
 def _memory_args(path: str) -> list[str]:
@@ -338,6 +435,8 @@ def _probe(path: str, limit: str) -> tuple[str, bool]:
     """What ``--version`` prints and whether the pandoc at ``path`` takes runtime options: one
     ``--version`` run with them, and one without only when that fails (cached). Every command
     that runs pandoc asks both, and each pandoc start is a share of a short verify's time."""
+    import subprocess
+
     try:
         done = subprocess.run(
             [path, "+RTS", f"-M{limit}", "-RTS", "--RTS", "--version"],
@@ -368,6 +467,8 @@ def _run(
     env: dict[str, str] | None,
     timeout: float | None = None,
 ) -> tuple[int, bytes, bytes]:
+    import subprocess
+
     proc: subprocess.Popen[bytes] | None = None
     try:
         with _LIVE_LOCK:
@@ -410,7 +511,7 @@ def run_child(
     return _run(cmd, data, cwd=cwd, env=env, timeout=timeout)
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
+def _kill(proc: subprocess.Popen[bytes] | _Spawned) -> None:
     """Kill ``proc`` and its process group (what it started), if still there."""
     if proc.returncode is not None:
         return
@@ -443,8 +544,10 @@ def read_json(
     fmt = from_format or format_for(path)
     if formats.is_zip(fmt):
         check_archive(path)
-    # After "--", a draft named like an option (``--ledger=x.md``) is read as the file it is.
-    args = [*extra_args, "-t", "json", "-f", fmt, "--", str(path)]
+    args = _read_args(path, fmt, extra_args)
+    quick = _tree_unprobed(args, fmt, str(path))
+    if quick is not None:
+        return quick
     out = run_pandoc(args, what=str(path))
     try:
         doc: PandocDoc = json.loads(out)
@@ -455,20 +558,43 @@ def read_json(
     return doc
 
 
+def _read_args(path: str | Path, fmt: str, extra_args: Sequence[str]) -> list[str]:
+    # After "--", a draft named like an option (``--ledger=x.md``) is read as the file it is.
+    return [*extra_args, "-t", "json", "-f", fmt, "--", str(path)]
+
+
+def _unprobed_cmd(args: list[str], fmt: str) -> list[str] | None:
+    """The command of a read asking no more than :data:`MINIMUM`, run without the version probe
+    (a second pandoc start, a third of a one-page verify): a tree of pandoc-types 1.22 or later
+    comes from a pandoc 2.11 or later, all the gate asks. None: the probe is made already, or
+    the format asks more (:func:`run_pandoc` reads it, gate first)."""
+    if reading(fmt) is not None or formats.is_zip(fmt) or _probe.cache_info().currsize:
+        return None
+    return [pandoc_path(), "+RTS", f"-M{_memory_limit()}", "-RTS", "--RTS", *args]
+
+
+def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
+    """The tree of an unprobed read (:func:`_unprobed_cmd`), started ahead or now. None: pandoc
+    failed or gave no tree that new (old or false: the gate, in :func:`run_pandoc`, names it)."""
+    cmd = _unprobed_cmd(args, fmt)
+    if cmd is None:
+        return None
+    ahead = _AHEAD.pop(tuple(cmd), None)
+    returncode, stdout, stderr = _timed_run(cmd, None, None, None, what, ahead)
+    if returncode != 0:
+        require(reads=fmt, writes="json")
+        if not _takes_rts(cmd[0], _memory_limit()):  # the runtime options were what it refused
+            return None
+        _checked(returncode, stdout, stderr, what)
+    try:
+        doc: PandocDoc = json.loads(stdout)
+    except ValueError:
+        return None
+    version = doc.get("pandoc-api-version") if isinstance(doc, dict) else None
+    if not isinstance(version, list) or tuple(version[:2]) < (1, 22):  # MINIMUM's tree
+        return None
+    return doc
+
+
 def format_for(path: str | Path) -> str:
     return formats.reader_for(path)
-
-
-def read_text_draft(path: str | Path, fmt: str) -> str | None:
-    """The draft's text when ``fmt`` is a markdown flavour, refusing what is not UTF-8 text
-    before pandoc sees it (pandoc falls back to latin1 on a binary file and chews on it for
-    minutes); None for other formats."""
-    if not formats.is_markdown_source(fmt):
-        return None
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DraftError(f"cannot read {path}: {exc}", hint="save it as UTF-8 text") from None
-    if "\x00" in text:
-        raise DraftError(f"{path} is not text (it holds NUL bytes)", hint="check the path")
-    return text

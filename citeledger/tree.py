@@ -39,28 +39,41 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Callable, Container, Iterable, Iterator
-from typing import Any, Protocol, TypedDict
 
-# The named shapes (see the module docstring).
-Json = Any
-Element = dict[str, Any]
-Inline = Element
-Block = Element
-Inlines = list[Inline]
-Blocks = list[Block]
-MetaValue = Element
-Meta = dict[str, MetaValue]
-Attr = list[Any]
-PandocDoc = TypedDict(
-    "PandocDoc",
-    {"pandoc-api-version": list[int], "meta": Meta, "blocks": Blocks},
-)
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol, TypedDict
 
+    # The named shapes (see the module docstring).
+    Json = Any
+    Element = dict[str, Any]
+    Inline = Element
+    Block = Element
+    Inlines = list[Inline]
+    Blocks = list[Block]
+    MetaValue = Element
+    Meta = dict[str, MetaValue]
+    Attr = list[Any]
+    PandocDoc = TypedDict(
+        "PandocDoc",
+        {"pandoc-api-version": list[int], "meta": Meta, "blocks": Blocks},
+    )
 
-class JsonDoc(Protocol):
-    """A document that gives its pandoc JSON (a panflute ``Doc``)."""
+    class JsonDoc(Protocol):
+        """A document that gives its pandoc JSON (a panflute ``Doc``)."""
 
-    def to_json(self) -> PandocDoc: ...
+        def to_json(self) -> PandocDoc: ...
+
+else:
+    # At run time the shapes are names to import, nothing to check: plain dicts and lists
+    # (annotations are not evaluated).
+    Json = Element = Inline = Block = MetaValue = Attr = object
+    Inlines = Blocks = list
+    Meta = PandocDoc = dict
+
+    class JsonDoc:
+        """A document that gives its pandoc JSON (a panflute ``Doc``)."""
 
 
 @contextlib.contextmanager

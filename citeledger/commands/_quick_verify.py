@@ -62,11 +62,37 @@ def _run(
     quiet: bool,
     verbose: bool,
 ) -> int:
-    from ..document.pipeline import Pipeline
-    from ._flag_options import options_from_flags
-    from ._verify_run import run_verify
+    from .. import pandoc
 
-    options = options_from_flags(given)
-    if global_ledger and not options.is_set("ledger"):  # the verb's own --ledger wins
-        options = options.updated({"ledger": global_ledger})
-    return run_verify(files, None, [], output_format, quiet, verbose, options, Pipeline())
+    _read_ahead(files[0])
+    try:
+        from ..document.pipeline import Pipeline
+        from ._flag_options import options_from_flags
+        from ._verify_run import run_verify
+
+        options = options_from_flags(given)
+        if global_ledger and not options.is_set("ledger"):  # the verb's own --ledger wins
+            options = options.updated({"ledger": global_ledger})
+        return run_verify(files, None, [], output_format, quiet, verbose, options, Pipeline())
+    finally:
+        pandoc.drop_reads_ahead()
+
+
+def _read_ahead(file: str) -> None:
+    """pandoc started on the first draft's read before the verifier loads (a one-page verify's
+    two halves side by side: :func:`~citeledger.pandoc.read_ahead`). The read made in its turn
+    takes it when its command line is the same; whatever would stop the run before it (no such
+    draft, a format pandoc cannot read) is said in its turn, as without this."""
+    from pathlib import Path
+
+    from ..document.pipeline import Pipeline
+    from ..document.readers import input_format
+    from ..errors import CiteledgerError
+    from ..pandoc import read_ahead
+
+    path = Path(file)
+    try:
+        if path.is_file():
+            read_ahead(path, input_format(path), Pipeline().reading_args(path))
+    except CiteledgerError:
+        pass

@@ -11,12 +11,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..options import Options
 from ._console import QUIET
 
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..verify.support.judge import Judge, Progress
 
@@ -28,7 +28,7 @@ def support_options(options: Options) -> Options:
     """``options`` with ``support`` on when a judge is named."""
     trusted = options.effective()
     if (trusted.support_model or trusted.support_judge) and not options.support:
-        return replace(options, support=True, given=options.given | {"support"})
+        return options.replaced(support=True, given=options.given | {"support"})
     return options
 
 

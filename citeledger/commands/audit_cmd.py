@@ -9,7 +9,6 @@ says (it is the report); 2 on bad input, as every verb.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Annotated
 
@@ -55,7 +54,7 @@ def audit_command(
     if not draft.is_file():
         raise DraftError(f"no such draft: {draft}", hint="check the path")
     options = global_ledger(ctx, options)
-    options = dataclasses.replace(options, support=True, given=options.given | {"support"})
+    options = options.replaced(support=True, given=options.given | {"support"})
     guard = Guard([(draft, "the draft")])
     ledger_path = resolve_ledger_path(options.effective().ledger)
     guard.protect(ledger_path, "the ledger")

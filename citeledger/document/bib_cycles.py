@@ -14,10 +14,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import DraftError
+from ..ledger.light import pattern  # compiled on first use: start-up time
 
 MAX_BIB_BYTES = 64 << 20
-_ENTRY = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()]+)\s*,", re.ASCII)
-_PARENT = re.compile(
+_ENTRY = pattern(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()]+)\s*,", re.ASCII)
+_PARENT = pattern(
     r"(?<![A-Za-z])(crossref|xdata)\s*=\s*(?:\{([^{}]*)\}|\"([^\"]*)\"|([^,\s}]+))", re.I
 )
 _NOT_ENTRIES = {"string", "comment", "preamble"}

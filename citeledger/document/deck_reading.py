@@ -19,17 +19,18 @@ import zipfile
 from pathlib import Path
 
 from ..files import check_archive
+from ..ledger.light import pattern  # compiled on first use: start-up time
 from ..pandoc import read_json
 from ..tree import Json, replace_elements
 
 _OPEN, _CLOSE = "\ue000", "\ue001"
-_SLIDE = re.compile(r"ppt/slides/slide[0-9]+\.xml")
-_RUN = re.compile(r"(<a:r>(?:(?!</a:r>).)*?<a:t>)([^<]*)(</a:t>\s*</a:r>)", re.S)
-_TYPEFACE = re.compile(r'<a:(?:latin|cs|ea) typeface="([^"]*)"')
+_SLIDE = pattern(r"ppt/slides/slide[0-9]+\.xml")
+_RUN = pattern(r"(<a:r>(?:(?!</a:r>).)*?<a:t>)([^<]*)(</a:t>\s*</a:r>)", re.S)
+_TYPEFACE = pattern(r'<a:(?:latin|cs|ea) typeface="([^"]*)"')
 _MONOSPACE = frozenset(
     {"courier", "courier new", "consolas", "menlo", "monaco", "lucida console", "sf mono"}
 )
-_MARKED = re.compile(f"{_OPEN}(.*?){_CLOSE}", re.S)
+_MARKED = pattern(f"{_OPEN}(.*?){_CLOSE}", re.S)
 
 
 def _is_monospace(typeface: str) -> bool:
@@ -90,13 +91,13 @@ def _marks_as_code(doc: Json) -> None:
     replace_elements(doc.get("blocks", []), change)
 
 
-_TITLE_SHAPE = re.compile(
+_TITLE_SHAPE = pattern(
     r"<p:sp>(?:(?!</p:sp>).)*?type=\"(?:ctrT|t)itle\"(?:(?!</p:sp>).)*</p:sp>", re.S
 )
-_ALTERNATE = re.compile(r"<mc:AlternateContent\b.*?</mc:AlternateContent>", re.S)
-_TEXT = re.compile(r"<(?:a|m):t(?: [^>]*)?>([^<]*)</(?:a|m):t>")
-_PRESENTATION_ID = re.compile(r"<p:sldId\b[^>]*\br:id=\"([^\"]+)\"")
-_RELATIONSHIP = re.compile(r"<Relationship\b[^>]*>")
+_ALTERNATE = pattern(r"<mc:AlternateContent\b.*?</mc:AlternateContent>", re.S)
+_TEXT = pattern(r"<(?:a|m):t(?: [^>]*)?>([^<]*)</(?:a|m):t>")
+_PRESENTATION_ID = pattern(r"<p:sldId\b[^>]*\br:id=\"([^\"]+)\"")
+_RELATIONSHIP = pattern(r"<Relationship\b[^>]*>")
 
 
 def _slide_order(deck: zipfile.ZipFile) -> list[str]:

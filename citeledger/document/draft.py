@@ -19,16 +19,15 @@ text to locate in, and their findings name headings.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .. import formats
-from ..messages import Say
+from ..errors import DraftError
+from ..ledger.light import field, record
 from ..options import Options, from_meta
 from ..options.survey import Survey
 from ..options.trust import check_nesting, front_options, nesting_error, vet
-from ..pandoc import read_text_draft, run_pandoc
+from ..pandoc import run_pandoc
 from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
 from .markers import admit_defined, ledger_ids, ledger_links, scan
@@ -36,12 +35,15 @@ from .note_citations import note_citations
 from .readers import highlighting_as_code, input_format, join_bracket_spans, read_output
 from .sources_titles import titles_for
 
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..ledger.model import Ledger
+    from ..messages import Say
     from .pipeline import Pipeline
 
 
-@dataclass(slots=True)
+@record
 class Draft:
     """A draft as read: its path and the name findings give it, the pandoc reader that read
     it, its text (a markdown draft's; None for other formats) and pandoc's tree of it."""
@@ -51,9 +53,9 @@ class Draft:
     format: str
     text: str | None
     tree: PandocDoc
-    _located: dict[tuple[str, ...], Locator] = field(default_factory=dict, repr=False)
+    _located: dict[tuple[str, ...], Locator] = field(default_factory=dict)
     # The trust model's walk of the tree as read (``options/survey.py``), for :meth:`vet`.
-    surveyed: Survey | None = field(default=None, repr=False)
+    surveyed: Survey | None = None
 
     def locator(self, titles: Sequence[str]) -> Locator | None:
         """Where the draft's markers are in its text, its Sources block found under
@@ -139,7 +141,7 @@ def read_draft_text(text: str, fmt: str, what: str) -> PandocDoc:
     return tree
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class DraftCitations:
     """What a draft cites (distinct ids, in order of first citation) and the options its
     metadata sets, flags given by the caller winning."""
@@ -184,3 +186,18 @@ def read_citations(
 def cited_ids_in_file(path: Path, *, from_format: str | None = None) -> list[int]:
     """:func:`read_citations`' ids, with no ledger to ask about numeric links."""
     return read_citations(path, from_format=from_format).ids
+
+
+def read_text_draft(path: str | Path, fmt: str) -> str | None:
+    """The draft's text when ``fmt`` is a markdown flavour, refusing what is not UTF-8 text
+    before pandoc sees it (pandoc falls back to latin1 on a binary file and chews on it for
+    minutes); None for other formats."""
+    if not formats.is_markdown_source(fmt):
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DraftError(f"cannot read {path}: {exc}", hint="save it as UTF-8 text") from None
+    if "\x00" in text:
+        raise DraftError(f"{path} is not text (it holds NUL bytes)", hint="check the path")
+    return text

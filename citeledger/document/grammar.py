@@ -20,13 +20,13 @@ block's reader, which must read a link-marker as the ``[n]`` it shows, needs not
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..ledger.light import pattern, record
 from ..tree import Inline, Inlines
 
 # Ledger ids run to six digits (``MAX_ID``); ASCII digits only, so ``[²]`` or ``[٣]`` is text.
 _ID = r"[0-9]{1,6}"
-MARKER_RE = re.compile(
+MARKER_RE = pattern(
     r"\[(?:"
     rf"(?P<id>{_ID})"
     rf"|(?P<group>{_ID}(?:\s*[,\u2013-]\s*{_ID})+)"
@@ -36,22 +36,22 @@ MARKER_RE = re.compile(
     r")\](?!\()"
 )
 # ``[n]:`` then a URL: how a line that is a reference definition opens (``[1]: https://...``).
-DEFINITION_OPENING = re.compile(rf"\[{_ID}\]:")
+DEFINITION_OPENING = pattern(rf"\[{_ID}\]:")
 _URL_START = ("http://", "https://", "<http://", "<https://")
 # A group that pandoc split at its spaces: ``[1,`` then ``2,`` then ``3]``.
-GROUP_OPEN_RE = re.compile(rf"\[{_ID}(?:\s*,\s*{_ID})*,$")
-GROUP_PART_RE = re.compile(rf"^{_ID},?")
+GROUP_OPEN_RE = pattern(rf"\[{_ID}(?:\s*,\s*{_ID})*,$")
+GROUP_PART_RE = pattern(rf"^{_ID},?")
 
 _MAX_GROUP_RANGE = 50
 
-_LINK_ID = re.compile(rf"\[({_ID})\]|({_ID})")
+_LINK_ID = pattern(rf"\[({_ID})\]|({_ID})")
 # The target of a citation citeledger's html/typst placement wrote (``filters/base.source_anchor``).
-OWN_TARGET = re.compile(rf"#src-({_ID})")
+OWN_TARGET = pattern(rf"#src-({_ID})")
 # The raw anchor gfm and commonmark carry a citation in (they have no link attributes).
-RAW_OWN_LINK = re.compile(rf'<a href="#src-({_ID})"')
+RAW_OWN_LINK = pattern(rf'<a href="#src-({_ID})"')
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Marker:
     """One marker as written. ``ids`` holds the ledger ids it cites (empty for provenance)."""
 
@@ -121,7 +121,8 @@ def opens_definition(inlines: Inlines, i: int) -> bool:
     """Whether the Str at ``i`` is ``[n]:`` opening a line (the first inline, or after a line
     break) with a URL after it: a reference definition that a reader other than markdown's kept
     as text (org, rst), never a citation. Anywhere else ``[n]:`` cites."""
-    if DEFINITION_OPENING.fullmatch(inlines[i]["c"]) is None:
+    text = inlines[i]["c"]
+    if not text.endswith("]:") or DEFINITION_OPENING.fullmatch(text) is None:
         return False
     if i > 0 and inlines[i - 1].get("t") not in ("SoftBreak", "LineBreak"):
         return False

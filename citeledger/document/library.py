@@ -14,13 +14,14 @@ import re
 from typing import Any
 
 from ..errors import BadInput
+from ..ledger.light import pattern  # compiled on first use: start-up time
 
 FORMATS = ("auto", "json", "csljson", "bibtex", "biblatex", "ris")
 PANDOC_READ = ("bibtex", "biblatex", "ris")
 
-_RIS_LINE = re.compile(r"^TY  - ", re.MULTILINE)
-_BIB_ENTRY = re.compile(r"^\s*@\w+\s*[{(]", re.MULTILINE)
-_BIBLATEX = re.compile(
+_RIS_LINE = pattern(r"^TY  - ", re.MULTILINE)
+_BIB_ENTRY = pattern(r"^\s*@\w+\s*[{(]", re.MULTILINE)
+_BIBLATEX = pattern(
     r"^\s*@online\s*[{(]|^\s*(?:urldate|date|journaltitle)\s*=", re.MULTILINE | re.IGNORECASE
 )
 

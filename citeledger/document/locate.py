@@ -23,11 +23,10 @@ writers print a placed citation (citeledger's gfm wiki pages), and stays one.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..ledger.light import field, pattern, record
 from ..tree import Json, text_to_inlines
 from .grammar import MARKER_RE, Marker, parse_marker
 from .markers import Hit, Scan, scan
@@ -41,10 +40,10 @@ from .sources_lines import (
 )
 from .sources_titles import DEFAULT_TITLES
 
-_REF_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
-_LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
-_ENTRY_START = re.compile(ENTRY_PREFIX + r"(?=\[)")
-_COMMENT = re.compile(r"<!--.*?-->")
+_REF_DEF = pattern(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
+_LIST_ITEM = pattern(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
+_ENTRY_START = pattern(ENTRY_PREFIX + r"(?=\[)")
+_COMMENT = pattern(r"<!--.*?-->")
 _LOOKAHEAD = 64
 
 
@@ -58,6 +57,8 @@ class LocatedAhead:
     ) -> None:
         self.text: str | None = text
         self.located: Locator | None = None
+        import threading  # a build's: no cost of a verify
+
         self._thread = threading.Thread(
             target=self._run, args=(path, name, tuple(titles)), name="citeledger-locate"
         )
@@ -82,7 +83,7 @@ def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
-@dataclass(slots=True)
+@record
 class _Raw:
     key: tuple[str, tuple[int, ...], str | None]
     line: int
@@ -90,7 +91,7 @@ class _Raw:
     escaped: bool = False
 
 
-@dataclass(slots=True)
+@record
 class Locator:
     """Marker positions of one markdown source (see the module docstring)."""
 
@@ -253,15 +254,15 @@ def _candidates(line: str, number: int, labels: set[str]) -> list[tuple[int, _Ra
 
 # What the tree finder leaves out of a line, blanked in this order. Code spans and math are one
 # pattern so that whichever opens first wins, as in pandoc's reader.
-_CODE_OR_MATH = re.compile(r"(`+)(?:(?!\1).)+?\1|\$\$.+?\$\$|\$(?=\S)[^$\n]*?(?<=\S)\$(?!\d)")
+_CODE_OR_MATH = pattern(r"(`+)(?:(?!\1).)+?\1|\$\$.+?\$\$|\$(?=\S)[^$\n]*?(?<=\S)\$(?!\d)")
 # Pandoc's markdown writers escape every bracket: a citation written as a raw HTML link around
 # its marker (citeledger's gfm wiki pages) reads ``<a href="#src-1">\\[1\\]</a>``. There the
 # backslashes are the writer's, not an author's: that marker is the link's text, a citation.
-_ANCHORED = re.compile(r"(<a\s[^<>]*>)\\\[([^\[\]\\<>]*)\\\](</a>)")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_ANCHORED = pattern(r"(<a\s[^<>]*>)\\\[([^\[\]\\<>]*)\\\](</a>)")
+_HTML_TAG = pattern(r"</?[A-Za-z][^<>]*>")
 # ``[7](https://...)`` and ``[[7]](https://...)``: a link whose text is a marker cites.
-_MARKER_LINK = re.compile(r"\[\[?([0-9]{1,6})\]?\]\(\s*<?https?://")
-_INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()\s]*(?:\([^()]*\))?[^()]*\)")
+_MARKER_LINK = pattern(r"\[\[?([0-9]{1,6})\]?\]\(\s*<?https?://")
+_INLINE_LINK = pattern(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^()\s]*(?:\([^()]*\))?[^()]*\)")
 
 
 def _mask_inline(line: str, number: int) -> tuple[str, list[tuple[int, _Raw]]]:
@@ -283,7 +284,7 @@ def _mask_inline(line: str, number: int) -> tuple[str, list[tuple[int, _Raw]]]:
     return line, links
 
 
-_ESCAPE = re.compile(r"\\+(?=[\[\]])")
+_ESCAPE = pattern(r"\\+(?=[\[\]])")
 
 
 def _unescape(line: str) -> tuple[str, list[int]]:

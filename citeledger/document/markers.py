@@ -41,9 +41,9 @@ Image titled ``fig:...``, and its alt text is the caption every writer prints.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from ..ledger.light import field, record
+from ..options.replaceable import replaceable
 from ..tree import (
     BREAKS,
     INLINES_AT_C,
@@ -71,6 +71,8 @@ from .grammar import (
 from .sources_block import SourcesBlock, UrlIds, entries, find_sources_blocks
 from .sources_titles import DEFAULT_TITLES
 
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..ledger.model import Ledger
 
@@ -85,7 +87,7 @@ SKIP_INLINES = frozenset({"Code", "Math", "RawInline", "Image", "Cite"})
 _CITEPROC_NOTES = frozenset({"Cite", "Note"})
 
 
-@dataclass(slots=True)
+@record
 class Hit:
     """Elements ``container[start:end+1]`` (Str, or Str Space Str for a spaced group) whose text
     holds markers; ``pieces`` is that text split. ``block`` is the index of the top-level block,
@@ -106,7 +108,11 @@ class Hit:
         return [p for p in self.pieces if isinstance(p, Marker)]
 
 
-@dataclass(slots=True)
+# The wiki build copies one with dataclasses.replace (publish/wiki/build.py).
+replaceable(Hit)
+
+
+@record
 class Scan:
     """What a document cites. ``listing`` is the draft's citation list (a Sources block whose
     entries name ids), wherever it is; ``sources`` is the same block only when the rest of the
@@ -260,7 +266,7 @@ class _Walker(Walk):
         if opens_definition(inlines, i):
             return i
         end = i
-        if GROUP_OPEN_RE.search(text):
+        if text.endswith(",") and GROUP_OPEN_RE.search(text):
             end, text = _join_spaced_group(inlines, i, text)
         pieces = split_markers(text)
         if has_marker(pieces):

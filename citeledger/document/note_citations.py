@@ -17,12 +17,10 @@ marker), so the outputs link the ledger ids instead of numbering footnotes 1..k.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from ..ledger import Ledger, Source
+from ..ledger.light import field, pattern, record
 from ..ledger.urls import url_key
 from ..tree import Inline, Inlines, Json, elements, replace_elements, str_, stringify
 from ..tree import link as link_to
@@ -30,11 +28,11 @@ from .markers import Scan, scan
 from .sources_lines import fenced_lines
 
 _LEAVES = frozenset({"Str", "Space", "SoftBreak", "LineBreak", "Code", "Math", "RawInline"})
-_URL = re.compile(r"https?://[^\s\"'<>)\]}]+")
+_URL = pattern(r"https?://[^\s\"'<>)\]}]+")
 _TRAILING = ".,;:!?"
 
 
-@dataclass(slots=True)
+@record
 class NoteCitations:
     """``ids`` maps ``id()`` of each citing Note element, and of each internal Link back to
     such a note (a later citation of the same source), to the ledger ids it names;
@@ -92,9 +90,9 @@ def note_citations(
 
 # A footnote reference ``[^label]`` (not its definition) or an inline note ``^[...]``; code spans
 # are blanked first, as the reader leaves them out.
-_NOTE_REF = re.compile(r"\[\^([^\]\s]+)\](?!:)|\^\[")
-_NOTE_LABEL = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_NOTE_REF = pattern(r"\[\^([^\]\s]+)\](?!:)|\^\[")
+_NOTE_LABEL = pattern(r"^ {0,3}\[\^([^\]\s]+)\]:")
+_CODE_SPAN = pattern(r"(`+)(?:(?!\1).)+?\1")
 
 
 def note_positions(text: str) -> list[tuple[int, int]]:
@@ -163,7 +161,12 @@ _ENTRY_WORDS = frozenset(
     {"accessed", "retrieved", "available", "at", "from", "online", "archived", "see"}
     | {"source", "url", "link", "via", "on", "in", "and", "of", "the"}
 )
-_WORD = re.compile(r"\w+")
+
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+_WORD = pattern(r"\w+")
 
 
 def _only_entries(blocks: list[Json], sources: list[Source]) -> bool:

@@ -24,16 +24,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..ledger.light import field, record
 from ..tree import Json
 
 JSON_FILTER = "filter"
 LUA_FILTER = "lua-filter"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pipeline:
     """The user's steps. ``filters``: (kind, path) in the order pandoc runs them, kind
     :data:`JSON_FILTER` or :data:`LUA_FILTER`."""

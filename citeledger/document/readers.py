@@ -19,15 +19,15 @@ markdown it came from does.
 from __future__ import annotations
 
 import re
-import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .. import formats
 from ..errors import BadInput
+from ..ledger.light import pattern  # compiled on first use: start-up time
 from ..tree import Json, replace_elements, stringify
-from .deck_reading import read_deck
 
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .pipeline import Pipeline
 
@@ -43,15 +43,15 @@ _LATEX_READING = r"""\newcommand{\citeledgernote}[3]{{[}#2{]}}
 # (an entry's mark): the bracketed text alone.
 # The Sources grid (filters/typst.py), whose cells pandoc reads as a table: one paragraph per
 # entry instead, its mark first.
-_TYPST_GRID = re.compile(
+_TYPST_GRID = pattern(
     r"#block\(above: 1em, width: 100%\)\[#set par\(justify: false\)\n"
     r"#grid\(columns: \(auto, 1fr\)[^\n]*\n((?:  \[.*\],\n)*)\)\]"
 )
-_TYPST_ROW = re.compile(r"^  \[#link\(<cite-[0-9-]+>\)\[(.*?)\]<src-[0-9]+>\], \[(.*)\],$", re.M)
+_TYPST_ROW = pattern(r"^  \[#link\(<cite-[0-9-]+>\)\[(.*?)\]<src-[0-9]+>\], \[(.*)\],$", re.M)
 # ``#link("https://...")`` with no text of its own: through the template's ``show link`` rule
 # pandoc's typst reader keeps nothing of it. As a string it is the URL's text.
-_TYPST_BARE_LINK = re.compile(r'#link\(("[^"\n]*")\)(?!\[)')
-_TYPST_LINK = re.compile(r"#link\(<(?:src|cite)-[0-9-]+>\)\[(\\\[[^\]]*?\\\])\](?:<[a-z0-9-]+>)?")
+_TYPST_BARE_LINK = pattern(r'#link\(("[^"\n]*")\)(?!\[)')
+_TYPST_LINK = pattern(r"#link\(<(?:src|cite)-[0-9-]+>\)\[(\\\[[^\]]*?\\\])\](?:<[a-z0-9-]+>)?")
 
 
 def _typst_body(text: str) -> str:
@@ -90,6 +90,8 @@ def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
             doc: Json = json.loads(out)
             return doc
     if family == "pptx":
+        from .deck_reading import read_deck  # a deck's reading: no cost of a markdown draft
+
         return read_deck(path, fmt, extra)
     return read_json(path, from_format=fmt, extra_args=extra)
 
@@ -128,7 +130,12 @@ def input_format(path: Path) -> str:
     try:
         with open(path, "rb") as handle:
             head = handle.read(8)
-        if head.startswith(b"PK\x03\x04"):
+    except OSError:
+        head = b""
+    if head.startswith(b"PK\x03\x04"):
+        import zipfile  # only a zip pays for its import
+
+        try:
             with zipfile.ZipFile(path) as archive:
                 names = set(archive.namelist())
                 for part, needle, fmt in formats.zip_kinds():
@@ -136,8 +143,8 @@ def input_format(path: Path) -> str:
                         with archive.open(part) as member:  # a zip bomb's part: 4 KB of it
                             if needle in member.read(4096):
                                 return fmt
-    except (OSError, zipfile.BadZipFile):
-        head = b""
+        except (OSError, zipfile.BadZipFile):
+            head = b""
     named = formats.reader_named(path)
     unreadable = _unreadable(head, path.suffix, named)
     if unreadable is not None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
+from ..ledger.light import field, pattern, record
 from ..ledger.quotes import word_count
 from ..tree import INLINES_AT_C, OPAQUE_BLOCKS, Json, Walk, stringify
 from .grammar import Marker
@@ -33,12 +33,12 @@ BIBLIOGRAPHY = "bibliography"
 _PH_BASE = 0xF0000
 _PH_MAX = 0xFFFD
 _PH_CLASS = "\U000f0000-\U000ffffd"
-_PH_RE = re.compile(f"[{_PH_CLASS}]")
+_PH_RE = pattern(f"[{_PH_CLASS}]")
 
 # A sentence ends at . ! ? (not in a run of dots: an ellipsis, nor in 3.5: whitespace must
 # follow; a no-break space, which pandoc puts after "e.g.", does not count) or at CJK 。！？；
 # (nothing need follow); closing quotes or brackets and the marker run after it belong to it.
-_BOUNDARY = re.compile(
+_BOUNDARY = pattern(
     r"(?:(?<!\.)[.!?](?!\.)|(?P<cjk>[\u3002\uff01\uff1f\uff1b]))"
     r"[\"'\u201d\u2019)\]\u00bb]*"
     rf"(?:[ \t\r\n]*[{_PH_CLASS}])*"
@@ -50,7 +50,7 @@ _ABBREVIATIONS = [
     *("op", "ch", "sec", "resp", "viz"),
 ]
 # The word before a full stop is an abbreviation or an initialism (U.S, J, e.g): no break.
-_ABBR_TAIL = re.compile(
+_ABBR_TAIL = pattern(
     r"(?<![^\s(\[\"'\u201c\u2018\u00ab\u00a0])"
     r"(?:(?:[A-Za-z]\.)*[A-Za-z]|"
     + "|".join(re.escape(a) for a in sorted(_ABBREVIATIONS, key=len, reverse=True))
@@ -63,7 +63,7 @@ _SPACES = {"Space": " ", "SoftBreak": " ", "LineBreak": " "}
 _SLOW = "\uffff"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class MarkerRef:
     """A marker in a sentence and where it came from: ``hit`` indexes ``Scan.hits`` and
     ``ordinal`` the marker within that hit; both are None for a footnote citation."""
@@ -73,7 +73,7 @@ class MarkerRef:
     ordinal: int = 0
 
 
-@dataclass(slots=True)
+@record
 class Sentence:
     """``raw`` holds one private-use character per marker; ``text`` shows the markers as
     written, ``plain`` leaves them out (both made on demand: most sentences never need them)."""
@@ -103,7 +103,7 @@ class Sentence:
         return {r.marker.kind for r in self.refs}
 
 
-@dataclass(slots=True)
+@record
 class _Unit:
     """The text of one paragraph-like block, markers as placeholders."""
 

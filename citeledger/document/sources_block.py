@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
+from ..ledger.light import pattern, record
 from ..tree import BREAKS, Block, Blocks, Inline, Inlines, Walk, stringify
 from .grammar import MARKER_RE, link_marker_id
 from .sources_titles import (
@@ -49,7 +49,7 @@ from .sources_titles import (
 UrlIds = Callable[[str], "int | None"]
 
 
-@dataclass(slots=True)
+@record
 class SourcesBlock:
     """Blocks ``start:end`` of :meth:`container` form the draft's own Sources block; ``level``
     is its heading level (:data:`ANY_HEADING` for a paragraph title); ``path`` the indices of
@@ -60,7 +60,7 @@ class SourcesBlock:
     title: str
     level: int = ANY_HEADING
     path: tuple[int, ...] = ()
-    resolve: UrlIds | None = field(default=None, repr=False, compare=False)
+    resolve: UrlIds | None = None
 
     def container(self, blocks: Blocks) -> Blocks:
         """The list of blocks (the document's ``blocks``, or a Div's) that holds the block."""
@@ -238,13 +238,13 @@ def _placeholder(blocks: Blocks, block: SourcesBlock, titles: Sequence[str]) -> 
     return False
 
 
-_ENTRY = re.compile(r"^\s*\[([0-9]{1,6})\]\s*[-\u2013:]?\s*(\S+)")
+_ENTRY = pattern(r"^\s*\[([0-9]{1,6})\]\s*[-\u2013:]?\s*(\S+)")
 _URL_START = ("http://", "https://")
 _TRAILING = ".,;:!?'\"\u2019\u201d"
 _CLOSERS = {")": "(", "]": "[", ">": "<"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class DraftEntry:
     """An entry of the draft's own Sources block: ``[id] url ...`` on a line of block ``block``."""
 
@@ -283,7 +283,7 @@ def _entries_in(blocks: Blocks, block: SourcesBlock) -> list[DraftEntry]:
 
 
 _LISTS = ("OrderedList", "BulletList")
-_WORK_ID = re.compile(r"^(?:doi|arxiv):\S+", re.IGNORECASE)
+_WORK_ID = pattern(r"^(?:doi|arxiv):\S+", re.IGNORECASE)
 
 
 def _listed_works(blocks: Blocks, block: SourcesBlock, resolve: UrlIds) -> list[DraftEntry]:

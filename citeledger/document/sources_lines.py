@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 from ..errors import AmbiguousBlock
+from ..ledger.light import pattern, record
 from ..tree import Block, Blocks, Inline, Inlines, PandocDoc
 from .grammar import link_marker_id
 from .sources_block import find_sources_block
@@ -30,9 +29,9 @@ from .sources_titles import (
     title_core,
 )
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_BOLD_LINE = re.compile(r"^ {0,3}(\*\*|__)(.+?)\1[ \t]*(:?)[ \t]*$")
+_ATX = pattern(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = pattern(r"^ {0,3}(=+|-+)[ \t]*$")
+_BOLD_LINE = pattern(r"^ {0,3}(\*\*|__)(.+?)\1[ \t]*(:?)[ \t]*$")
 
 
 def line_title(lines: Sequence[str], number: int, titles: Sequence[str]) -> int | None:
@@ -53,12 +52,12 @@ def line_title_text(lines: Sequence[str], number: int) -> str | None:
 
 
 # ``## References {#refs .unnumbered}``, ``# Sources {-}``: pandoc's heading attributes.
-_HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")
+_HEADING_ATTRIBUTES = pattern(r"[ \t]*\{[^{}]*\}[ \t]*$")
 
 
 # ``::: {.cell}`` or ``:::``: a fenced Div opens or closes (a Quarto callout, a notebook cell
 # written as markdown); a block starts after one as after a blank line, and ends at one.
-_DIV_FENCE = re.compile(r"^ {0,3}:{3,}")
+_DIV_FENCE = pattern(r"^ {0,3}:{3,}")
 
 
 def _title_line(lines: Sequence[str], number: int) -> tuple[str, int] | None:
@@ -93,7 +92,7 @@ def heading_level(lines: Sequence[str], number: int) -> int | None:
     return None
 
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_FENCE = pattern(r"^\s*(`{3,}|~{3,})")
 
 
 def fenced_lines(lines: Sequence[str]) -> list[bool]:
@@ -131,7 +130,7 @@ def _front_matter_end(lines: Sequence[str]) -> int:
     return 0
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class LineBlock:
     """Lines ``[start, end)`` of a markdown draft hold its Sources block (title line first,
     unless ``titled`` is false: a run of ``[n]: url`` definitions that ends the draft)."""
@@ -216,9 +215,9 @@ def title_lines(
 # The start of a list line, as render writes it or a person edits it: a bullet or a number.
 ENTRY_PREFIX = r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?"
 # A list line that names an id: ``[n]`` first, or after a bullet.
-_ENTRY_LINE = re.compile(ENTRY_PREFIX + r"\[[0-9]{1,6}\](?![(])")
+_ENTRY_LINE = pattern(ENTRY_PREFIX + r"\[[0-9]{1,6}\](?![(])")
 # ``[n]: url "title"``: a reference definition with a numeric label.
-_DEFINITION = re.compile(
+_DEFINITION = pattern(
     r"^ {0,3}\[([0-9]{1,6})\]:[ \t]*(<[^<>\n]*>|\S+)"
     r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$"
 )
@@ -274,7 +273,7 @@ def _is_setext(lines: Sequence[str], number: int) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Definition:
     """``[id]: url`` on line ``line`` (1-based), column ``col``."""
 
@@ -284,7 +283,7 @@ class Definition:
     col: int
 
 
-_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_ESCAPED = pattern(r"\\([!-/:-@\[-`{-~])")
 
 
 def definitions(text: str, titles: Sequence[str] = DEFAULT_TITLES) -> list[Definition]:
@@ -436,8 +435,8 @@ def _retitle(block: str, lines: Sequence[str], found: LineBlock) -> str:
 
 # ``[^note]:`` opens a footnote definition; ``[label]: url`` with a label that is not an id is
 # the rest of the draft's business.
-FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")
-_OTHER_DEF = re.compile(r"^ {0,3}\[(?!\^)(?![0-9]{1,6}\])[^\]\n]+\]:\s")
+FOOTNOTE_DEF = pattern(r"^ {0,3}\[\^[^\]\s]+\]:")
+_OTHER_DEF = pattern(r"^ {0,3}\[(?!\^)(?![0-9]{1,6}\])[^\]\n]+\]:\s")
 
 
 def _kept_definitions(lines: Sequence[str], found: LineBlock) -> list[int]:

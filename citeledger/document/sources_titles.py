@@ -23,8 +23,9 @@ every heading and paragraph of a draft.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
+
+from ..ledger.light import pattern  # compiled on first use: start-up time
 
 DEFAULT_TITLE = "Sources"
 # The titles of numbered reference lists in the documents people write, in the languages they
@@ -85,7 +86,7 @@ DEFAULT_TITLES = (DEFAULT_TITLE, *COMMON_TITLES)
 ANY_HEADING = 99  # the "level" of a paragraph title: any heading ends its block
 
 # A slide title's page: ``Sources (1/2)``.
-PAGINATION = re.compile(r"\s*\(\s*\d+\s*/\s*\d+\s*\)$")
+PAGINATION = pattern(r"\s*\(\s*\d+\s*/\s*\d+\s*\)$")
 
 
 def own_titles(title: str | None) -> tuple[str, ...]:
@@ -106,6 +107,8 @@ def titles_for(title: str | None) -> tuple[str, ...]:
 def title_core(text: str) -> str:
     """A title as written without its colon or page (``References:`` is "References")."""
     core = " ".join(text.split()).rstrip(":").rstrip()
+    if not core.endswith(")"):  # no page: the pattern is not compiled for nothing
+        return core
     return PAGINATION.sub("", core).rstrip(":").rstrip()
 
 

@@ -14,18 +14,23 @@ this table imports no filter code.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+
+from ..ledger.light import record
+
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Kind = Literal[
+        "markdown", "html", "office", "ebook", "tex", "typst", "pdf", "wiki", "markup", "data"
+    ]
 
 Version = tuple[int, ...]
-Kind = Literal[
-    "markdown", "html", "office", "ebook", "tex", "typst", "pdf", "wiki", "markup", "data"
-]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Format:
     """One pandoc reader/writer (or one of citeledger's own names, ``own``).
 
@@ -264,13 +269,13 @@ DEFAULT_PLACEMENT = "html"
 
 _READ_SUFFIXES = {suffix: row.name for row in ROWS for suffix in row.suffixes}
 _WRITE_SUFFIXES = {suffix: row.name for row in ROWS for suffix in row.output_suffixes}
-_EXTENSIONS = re.compile(r"[+-]")
 
 
 def family(fmt: str) -> str:
     """``gfm+hard_line_breaks-smart`` as ``gfm``: the name without its extensions,
     lower-cased as pandoc reads it."""
-    return _EXTENSIONS.split(fmt, maxsplit=1)[0].lower()
+    cut = min((k for k in (fmt.find("+"), fmt.find("-")) if k >= 0), default=len(fmt))
+    return fmt[:cut].lower()
 
 
 def find(fmt: str) -> Format | None:

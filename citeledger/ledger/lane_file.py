@@ -274,44 +274,26 @@ def parsed(text: str) -> dict[str, Any] | None:
 
 
 def write_file(path: str, content: str | bytes, mode: int) -> bool:
-    """``content`` (text as UTF-8) into ``path`` as ``files.write_bytes`` puts it: a new file
-    beside it (``.NAME.PID.HEX.tmp.EXT``), synced, then renamed over it, and the folder synced.
-    False, with nothing changed, when a step fails (the core then does the same and names the
-    fault)."""
-    folder = os.path.dirname(path) or "."
-    name = os.path.basename(path)
-    dot = name.rfind(".")
-    ext = name[dot:] if 0 < dot < len(name) - 1 else ""  # as Path.suffix reads it
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp{ext}")
-    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    """``content`` (text as UTF-8) into ``path`` through the one safe write
+    (:mod:`citeledger.atomic`, as ``files.write_bytes`` does): a new file beside it, forced to
+    disk, renamed over it. False, with nothing changed, when a step fails (the core then does
+    the same and names the fault)."""
+    from ..atomic import commit, create, staged_name
+
+    tmp = staged_name(path)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o600)
+        fd = create(tmp)
     except OSError:
         return False
     try:
         data = content.encode("utf-8") if isinstance(content, str) else content
-        done = 0
-        while done < len(data):
-            done += os.write(fd, data[done:])
-        os.fchmod(fd, mode)
-        os.fsync(fd)
-        os.close(fd)
-        fd = -1
-        os.replace(tmp, path)
+        with open(fd, "wb", closefd=True) as handle:
+            handle.write(data)
+        commit(tmp, path, mode, durable=True)
     except OSError:
-        if fd >= 0:
-            os.close(fd)
         try:  # noqa: SIM105 - contextlib is an import the lane does without
             os.unlink(tmp)
         except OSError:
             pass
         return False
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
     return True

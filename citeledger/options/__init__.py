@@ -26,23 +26,28 @@ library: ``citeledger add`` imports it at start-up (through ``commands._common``
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
 
 from ..errors import BadInput
-from ..messages import Say
+from ..ledger.light import record
 from ..tree import MetaValue, stringify
+from .replaceable import replaceable
+
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..messages import Say
 
 COMMANDS = ("filter", "convert", "wiki", "verify", "finish", "render", "audit")
 _BOOL_TRUE = frozenset({"true", "yes", "on", "1"})
 _BOOL_FALSE = frozenset({"false", "no", "off", "0", ""})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Option:
     """One option. ``kind`` is ``path``, ``text``, ``bool``, ``choice`` or ``fraction`` (a
     number from 0 to 1). ``commands`` are the commands that take it as a flag (the filter takes
@@ -393,6 +398,7 @@ OPTIONS: tuple[Option, ...] = (
         commands=_all("convert", "wiki", "verify", "render"),
     ),
 )
+
 BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
 
 
@@ -400,7 +406,7 @@ def _default(key: str) -> Any:
     return BY_KEY[key].default
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Options:
     """The options of one run, typed; ``given`` holds the keys that were set explicitly."""
 
@@ -442,7 +448,7 @@ class Options:
         if not values:
             return self
         changes = {BY_KEY[k].field: v for k, v in values.items()}
-        return dataclasses.replace(self, **changes, given=self.given | frozenset(values))
+        return self.replaced(**changes, given=self.given | frozenset(values))
 
     def merged(self, later: Options) -> Options:
         """These options with every key ``later`` was given taking ``later``'s value, and the
@@ -454,7 +460,12 @@ class Options:
         if under is None:
             return out
         missing = {k: getattr(under, BY_KEY[k].field) for k in under.given if k not in out.given}
-        return dataclasses.replace(out.updated(missing), beneath=under)
+        return out.updated(missing).replaced(beneath=under)
+
+    def replaced(self, **changes: Any) -> Options:
+        """A copy with ``changes`` (field names to values), as ``dataclasses.replace`` makes
+        one (the class is a light record: ``dataclasses`` is no cost of a verify)."""
+        return Options(**{**vars(self), **changes})
 
     def effective(self) -> Options:
         """These options over the project file's (for a command that reads no front matter)."""
@@ -466,8 +477,11 @@ class Options:
         return json.dumps(values, ensure_ascii=False, sort_keys=True)
 
 
+# The filter still copies one with dataclasses.replace (filters/run.py).
+replaceable(Options)
+
 _NOT_OPTIONS = {"given", "beneath"}
-if {f.name for f in dataclasses.fields(Options)} != {o.field for o in OPTIONS} | _NOT_OPTIONS:
+if set(vars(Options())) != {o.field for o in OPTIONS} | _NOT_OPTIONS:
     raise AssertionError("Options and OPTIONS disagree")  # pragma: no cover - a developer's slip
 
 

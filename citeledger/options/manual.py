@@ -7,9 +7,9 @@ prints after the filter module's docstring).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from ..ledger.light import record
 from . import OPTIONS, Options
 from .project import Project
 
@@ -25,7 +25,7 @@ def readme_table() -> str:
     return "\n".join(rows)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Setting:
     """One line of ``citeledger config``: an option, its effective value, where it came from."""
 

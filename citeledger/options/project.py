@@ -19,19 +19,23 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..errors import BadInput
+from ..ledger.light import record
 from . import BY_KEY, Option, Options
+
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PROJECT_FILE = "citeledger.toml"
 PYPROJECT = "pyproject.toml"
 PROJECT_ONLY = ("drafts",)  # keys of the project file that are no option of a document
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Project:
     """The project settings in force: the file they came from (None: no project file), its
     options (a relative ``ledger`` made relative to the file's folder) and its ``drafts``
@@ -59,7 +63,7 @@ class Project:
         return list(found)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProjectFile:
     """Where the project file was looked for and what was found: ``path`` (None: none),
     ``inside_repository`` (the file lies inside the repository being built: a folder holding

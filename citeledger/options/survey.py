@@ -15,20 +15,23 @@ any of the next, so the depth is the level's number and no node carries its own.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import BadInput
+from ..ledger.light import field, pattern, record
 from ..tree import Json
+
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_NESTING = 200
 # citeledger's own anchors: the jump of a citation, its evidence card, the cards' switch.
-OWN_ID = re.compile(r"(?:src-\d+|cite-\d+-\d+|[\w-]*card-\d+|citeledgerCards)")
+OWN_ID = pattern(r"(?:src-\d+|cite-\d+-\d+|[\w-]*card-\d+|citeledgerCards)")
 
 
-@dataclass(slots=True)
+@record
 class Survey:
     """What one walk found: the attributes holding one of citeledger's own ids (the lists
     themselves, to rename in place), the raw elements and the links and images (the
@@ -105,5 +108,7 @@ def _own_id(node: list[Any]) -> bool:
         node[1].__class__ is list
         and node[2].__class__ is list
         and all(isinstance(c, str) for c in node[1])
+        # The words every own id holds, before the pattern (most ids are a heading's own).
+        and any(word in node[0] for word in ("src-", "cite-", "card-", "citeledgerCards"))
         and OWN_ID.fullmatch(node[0]) is not None
     )

@@ -37,19 +37,23 @@ draft.
 
 from __future__ import annotations
 
-import html as html_text
 import os
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from ..errors import BadInput
 from ..ledger.light import pattern  # compiled on first use: start-up time
-from ..messages import Say
 from ..tree import Json, Meta, PandocDoc, elements_of, stringify
 from . import BY_KEY, Options, from_meta
 from .survey import MAX_NESTING, OWN_ID, Survey, nesting_error, survey
+
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..messages import Say
 
 __all__ = ["MAX_NESTING", "OWN_ID", "Survey", "nesting_error", "survey"]
 
@@ -240,7 +244,11 @@ _IMAGE_DATA = pattern(r"data:image/(?:png|jpe?g|gif|webp|avif|bmp)[;,]", re.IGNO
 def browser_url(url: str) -> str:
     """``url`` as a browser's URL parser reads it: character references decoded, C0 controls
     and spaces stripped at both ends, tabs and newlines removed."""
-    text = html_text.unescape(url)
+    text = url
+    if "&" in text:  # a character reference: the only text html.unescape changes
+        import html as html_text
+
+        text = html_text.unescape(text)
     text = re.sub(r"[\t\n\r]", "", text)
     return text.strip("".join(chr(c) for c in range(0x21)))
 

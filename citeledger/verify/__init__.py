@@ -25,17 +25,21 @@ from ..document.sentences import sentences
 from ..document.sources_block import DraftEntry, entries
 from ..document.sources_titles import titles_for
 from ..ledger import Ledger
-from ..messages import Say
 from ..options import Options
 from ..tree import JsonDoc, PandocDoc, no_gc
 from .checks import Checker
-from .pages import clear as clear_pages
-from .pages import record_page
-from .pages import uncited as uncited_in_pages
 from .report import Finding, Report, stats_line
-from .support.details import Detail
-from .support.judge import Judge, Progress
-from .support.verdict import ClaimVerdict
+
+# Read by type checkers only: the support check's modules load when a run asks for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..messages import Say
+    from .pages import clear as clear_pages
+    from .pages import record_page
+    from .pages import uncited as uncited_in_pages
+    from .support.details import Detail
+    from .support.judge import Judge, Progress
+    from .support.verdict import ClaimVerdict
 
 __all__ = [
     "ClaimVerdict",
@@ -103,6 +107,29 @@ def verify(
         )
 
 
+def __getattr__(name: str) -> object:
+    """The names this package hands out from modules a verify of a draft does not load: the
+    support check's (``ClaimVerdict``, ``Detail``: loaded when a run asks for it) and the page
+    records of a Quarto website's build."""
+    if name in ("clear_pages", "record_page", "uncited_in_pages"):
+        from . import pages
+
+        value = {"clear_pages": pages.clear, "record_page": pages.record_page}.get(
+            name, pages.uncited
+        )
+        globals()[name] = value
+        return value
+    if name == "ClaimVerdict":
+        from .support.verdict import ClaimVerdict
+
+        return ClaimVerdict
+    if name == "Detail":
+        from .support.details import Detail
+
+        return Detail
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # The lines of a finding; the rest (the stats line, "citations OK") are a summary.
 FINDING_PREFIXES = ("warn", "FAIL")
 
@@ -154,7 +181,8 @@ def _own_links(found: Scan, ledger: Ledger) -> set[int]:
     indexes of those edited hits (an edited mark, not a search tool's number)."""
     edited: set[int] = set()
     for k, hit in enumerate(found.hits):
-        target = OWN_TARGET.fullmatch(hit.url or "")
+        url = hit.url or ""
+        target = OWN_TARGET.fullmatch(url) if url.startswith("#src-") else None
         if target is None:
             continue
         linked = int(target.group(1))

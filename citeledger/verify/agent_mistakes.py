@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from ..document.locate import heading_location
 from ..document.markers import Scan
@@ -25,7 +23,7 @@ from ..document.sentences import Sentence
 from ..document.sources_lines import fenced_lines, find_sources_lines
 from ..ledger import Ledger, normalize_for_match
 from ..ledger.display import display_text
-from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
+from ..ledger.light import pattern, record
 from ..ledger.model import Quote, Source
 from ..ledger.noise import noise_kind
 from ..tree import Blocks, Inlines, Walk, stringify
@@ -40,8 +38,13 @@ from .rules import (
     Rule,
 )
 
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 # An address as a reader sees it in prose; what ends a sentence is not part of it.
-_URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
+_URL = pattern(r"https?://[^\s<>\"]+", re.IGNORECASE)
 _TRAILING = ".,;:!?)]}'\u2019\u201d"
 # Sentences of four words or more, as coverage counts them.
 _PROSE_WORDS = 4
@@ -50,7 +53,7 @@ _PILE_SENTENCES = 3
 _PILE_IDS = 2
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TypedUrl:
     """A URL written into the prose: the address, the heading it is under, and its
     ``LINE:COL`` in the draft when the draft's text is at hand."""
@@ -162,7 +165,7 @@ def piled_ids(blocks: Blocks, sentences: Sequence[Sentence]) -> list[tuple[Sente
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Misplaced:
     """A quote of ``source`` found only in pages kept for the sources ``others``."""
 
@@ -183,7 +186,10 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
     those only its quotes carry; a page ingest kept for another source is never its own; a
     source with no such page owns the pages it shares (which of two sources a shared page is,
     nothing says: then neither is flagged)."""
-    texts = StoredTexts(evidence_dir(ledger.path))
+    if not any(s.page_sha256 or any(q.text_sha256 for q in s.quotes) for s in ledger.sources):
+        return []  # no kept page: the page store is not even loaded
+    from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
+
     owners: dict[str, set[int]] = {}
     # A page ingest kept from a search result is that result's page, whoever quoted it since.
     kept: dict[str, int] = {}
@@ -195,6 +201,7 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
             if q.text_sha256 and is_digest(q.text_sha256):
                 owners.setdefault(q.text_sha256, set()).add(source.id)
     pages: dict[str, str] = {}
+    texts = StoredTexts(evidence_dir(ledger.path))
     for digest in owners:
         normal = texts.get(digest)[1]
         if normal is not None:

@@ -11,8 +11,6 @@ other check are found by :mod:`.agent_mistakes`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from ..document.grammar import Marker
 from ..document.locate import heading_location, hit_location
@@ -21,12 +19,11 @@ from ..document.note_citations import NoteCitations
 from ..document.sentences import BIBLIOGRAPHY, Sentence
 from ..document.sources_block import DraftEntry
 from ..ledger import Ledger
+from ..ledger.light import field, record
 from ..ledger.urls import is_legacy, same_url
 from ..options import Options
 from ..tree import Blocks
 from .agent_mistakes import AgentChecks
-from .evidence_trail import recheck_findings
-from .foreign import foreign_findings
 from .marker_style import style_issues
 from .report import Finding, id_list, snippet
 from .rules import (
@@ -51,10 +48,15 @@ from .rules import (
     UNREADABLE_SLIDE,
     Rule,
 )
-from .support.check import SupportCheck
-from .support.evidence import EvidenceShelf
-from .support.judge import Judge, Progress
-from .support.verdict import ClaimVerdict
+
+# Read by type checkers only: the support check loads when a run asks for it (``--support``,
+# ``--figures``), and ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .support.judge import Judge, Progress
+    from .support.verdict import ClaimVerdict
 
 MAX_IDS_PER_SENTENCE = 3
 
@@ -72,7 +74,7 @@ def unreadable_slide_findings(slides: Iterable[tuple[int, str]], name: str) -> l
     ]
 
 
-@dataclass
+@record
 class Checker(AgentChecks):
     """One verification run over one document: what the caller read from it (markers,
     sentences, Sources entries, footnote citations, marker positions) in, findings out.
@@ -181,6 +183,8 @@ class Checker(AgentChecks):
         if self.options.evidence:
             stats["evidence"] = self.evidence(first)
         if self.options.recheck:
+            from .evidence_trail import recheck_findings  # only a run that asks for it
+
             self.findings.extend(recheck_findings(self.ledger, cited, first))
         self.unused(listed, set(cited))
         self.all_unverified(stats)
@@ -195,6 +199,8 @@ class Checker(AgentChecks):
         if cited:
             self.unknown_footnotes()
         else:
+            from .foreign import foreign_findings  # only a draft that cites nothing
+
             fix = FOREIGN_CITATIONS.fix.replace("DRAFT", self.draft)
             self.findings.extend(foreign_findings(self.text, self.name, fix))
         self.raw_code()
@@ -510,6 +516,9 @@ class Checker(AgentChecks):
     def support(self) -> None:
         """Each cited sentence against its sources' evidence (:mod:`.support`): its details
         (figures, dates, names, negations) and, with a judge, the whole claim."""
+        from .support.check import SupportCheck
+        from .support.evidence import EvidenceShelf
+
         check = SupportCheck(
             EvidenceShelf(self.ledger, pages=self.options.support_pages),
             self.judge,

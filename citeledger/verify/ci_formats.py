@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..ledger.light import pattern, record
 from .report import FIX_MARK, LEVELS, Finding, Report
 from .rules import RULES, rule_name
 
@@ -42,10 +41,10 @@ README_URL = "https://github.com/citeledger/citeledger/blob/main/README.md"
 RULES_URL = "https://github.com/citeledger/citeledger/blob/main/docs/reference/rules.md"
 # A key of our own: GitHub recomputes its ``primaryLocationLineHash`` from the file's lines.
 FINGERPRINT_KEY = "citeledgerFinding/v1"
-_POSITION = re.compile(r":(\d+):(\d+)\Z")
+_POSITION = pattern(r":(\d+):(\d+)\Z")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Place:
     """Where a finding points: a file, and a line and column (1-based) or a heading."""
 

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import re
 
+from ..ledger.light import pattern  # compiled on first use: start-up time
 from .report import Finding
 from .rules import FOREIGN_CITATIONS
 
-_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,}).*?^[ ]{0,3}\1", re.MULTILINE | re.DOTALL)
-_DEFINITION = re.compile(r"^[ ]{0,3}\[([0-9]{1,4})\]:[ \t]*<?https?://", re.MULTILINE)
-_REFERENCE = re.compile(r"\([ \t]*\[[^\[\]\n]+\]\[([0-9]{1,4})\]")
-_NOTE = re.compile(r"^\[\^([^\]\s]+)\]:[ \t]*(.*)$", re.MULTILINE)
-_URL = re.compile(r"<?https?://[^\s<>]+>?")
-_NOTE_REF = re.compile(r"\[\^([^\]\s]+)\](?!:)")
+_FENCE = pattern(r"^[ ]{0,3}(`{3,}|~{3,}).*?^[ ]{0,3}\1", re.MULTILINE | re.DOTALL)
+_DEFINITION = pattern(r"^[ ]{0,3}\[([0-9]{1,4})\]:[ \t]*<?https?://", re.MULTILINE)
+_REFERENCE = pattern(r"\([ \t]*\[[^\[\]\n]+\]\[([0-9]{1,4})\]")
+_NOTE = pattern(r"^\[\^([^\]\s]+)\]:[ \t]*(.*)$", re.MULTILINE)
+_URL = pattern(r"<?https?://[^\s<>]+>?")
+_NOTE_REF = pattern(r"\[\^([^\]\s]+)\](?!:)")
 # A footnote is a source's entry when, its URL aside, it holds at most a title's words.
 _TITLE_WORDS = 16
 # Citing by footnotes takes more than one: a lone footnote with a link is a remark.

@@ -13,10 +13,10 @@ and copy the corrected text.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from ..document.grammar import Marker, Piece
 from ..document.markers import Hit
+from ..ledger.light import record
 from .rules import GROUP_MARKER, MARKER_BEFORE_PUNCTUATION, SPACE_BEFORE_MARKER, Rule
 
 _TERMINAL = frozenset(".!?\u3002\uff01\uff1f")
@@ -25,7 +25,7 @@ _SPACE_BEFORE = frozenset({"Space", "SoftBreak"})
 _WORD_SHOWN = 30
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StyleIssue:
     """A finding of the style rules, placed by its hit and the ordinal of its marker there."""
 

@@ -17,21 +17,20 @@ stale record behind.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..ledger import load_ledger
+from ..ledger.light import record
 from .report import Finding, snippet
 from .rules import QUOTED_SOURCE_NOT_CITED, UNCITED_LEDGER_SOURCE
 
 RECORDS = Path(".quarto") / "citeledger" / "pages"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PageRecord:
     page: str
     ledger: str
@@ -43,6 +42,8 @@ def record_page(project: Path, page: str, ledger: Path, cited: list[int]) -> Non
     an earlier render of that page left."""
     folder = project / RECORDS
     folder.mkdir(parents=True, exist_ok=True)
+    import hashlib  # OpenSSL's import: only a page that is recorded pays for it
+
     key = hashlib.sha256(page.encode("utf-8")).hexdigest()[:20]
     data = {"page": page, "ledger": str(ledger.resolve()), "cited": sorted(set(cited))}
     path = folder / f"{key}.json"
@@ -83,8 +84,8 @@ def uncited(project: Path) -> tuple[list[Finding], int]:
     Also returned: how many pages were read."""
     records = read_records(project)
     by_ledger: dict[str, list[PageRecord]] = defaultdict(list)
-    for record in records:
-        by_ledger[record.ledger].append(record)
+    for row in records:
+        by_ledger[row.ledger].append(row)
     findings: list[Finding] = []
     for ledger_path, pages in sorted(by_ledger.items()):
         ledger = load_ledger(Path(ledger_path), missing_ok=True)

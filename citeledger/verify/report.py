@@ -15,15 +15,21 @@ for CI tools (:mod:`.ci_formats` writes them as GitHub Actions commands and SARI
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Literal
 
-from .support.verdict import ClaimVerdict
+from ..ledger.light import field, pattern, record
 
-# How bad a finding is, as the text report prints it (the seed's spelling).
-Level = Literal["info", "warn", "FAIL"]
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    from .support.verdict import ClaimVerdict
+
+    # How bad a finding is, as the text report prints it (the seed's spelling).
+    Level = Literal["info", "warn", "FAIL"]
+else:
+    Level = str  # a name to import at run time; its values are the checkers' Literal
 LEVELS: tuple[Level, ...] = ("info", "warn", "FAIL")
 # Findings of one rule the text report prints in full before it counts the rest.
 SHOWN_PER_RULE = 3
@@ -33,7 +39,7 @@ _MORE_LOCATIONS = 12
 FIX_MARK = "\u2014 fix: "
 
 
-@dataclass
+@record
 class Finding:
     level: Level
     code: str
@@ -57,7 +63,7 @@ class Finding:
         }
 
 
-@dataclass
+@record
 class Report:
     findings: list[Finding]
     stats: dict[str, Any]
@@ -130,7 +136,7 @@ def grouped_lines(findings: list[Finding], limit: int | None) -> list[str]:
 
 
 # ``FILE:LINE:COL`` or ``FILE:LINE``, as a finding's location gives a place in a file.
-_PLACE = re.compile(r"(.*?):([0-9]+(?::[0-9]+)?)")
+_PLACE = pattern(r"(.*?):([0-9]+(?::[0-9]+)?)")
 
 
 def folded(findings: list[Finding]) -> str:
@@ -156,7 +162,7 @@ def folded(findings: list[Finding]) -> str:
 
 
 # C0 and C1 controls (newline, ESC, NEL...) and Unicode's line and paragraph separators.
-_BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_BREAKS = pattern("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def one_line(text: str) -> str:

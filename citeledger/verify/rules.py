@@ -12,12 +12,11 @@ verifier reports them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..ledger.light import record
 from .report import Finding, Level
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """One kind of finding: its code, how bad it is, what it checks in one line, how to fix
     it, and ``when`` the check runs if not on every run (the flag or the input that asks for

@@ -254,3 +254,84 @@ def test_printed_ascii_skips_the_terminal_pattern_and_escapes_the_same() -> None
             assert escape.terminal_text(text) == expected, repr(text)
     assert escape.terminal_text("[1] https://example.org/a\n") == "[1] https://example.org/a\n"
     assert escape.terminal_text("\x1b[2J") == "\\u001b[2J"
+
+
+# --- what a quick verify loads ---------------------------------------------------------------
+
+# Modules a quick verify of a markdown draft never loads (issue 33): typer's, those costing more
+# at start than the check does (dataclasses brings inspect, ast, dis and tokenize; typing), the
+# readers of other formats (zip archives, decks), OpenSSL's hashes (a page record's), the
+# support check's (only with --support or --figures) and the checks a cited draft never needs.
+NEVER_IN_QUICK_VERIFY = (
+    *NEVER_IN_VERIFY,
+    "dataclasses",
+    "typing",
+    "inspect",
+    "ast",
+    "tokenize",
+    "zipfile",
+    "tempfile",
+    "hashlib",
+    "html",
+    "decimal",
+    "shlex",
+    "shutil",
+    "importlib.util",
+    "subprocess",
+    "threading",
+    "selectors",
+    "citeledger.document.deck_reading",
+    "citeledger.verify.support",
+    "citeledger.verify.pages",
+    "citeledger.verify.evidence_trail",
+    "citeledger.verify.foreign",
+)
+
+
+def _loaded_by_verify(folder: Path, args: list[str]) -> set[str]:
+    """The modules a run of ``args`` loads beyond an interpreter that imported ``re``, without
+    ``site`` (whose start-up hooks may load typing themselves): only the folder of the embedded
+    pandoc's package is put on the path, as an install has it."""
+    from citeledger.pandoc import pandoc_path
+
+    packages = str(Path(pandoc_path()).parents[2])
+    probe = textwrap.dedent(
+        f"""
+        import sys
+        sys.path[:0] = [{str(ROOT)!r}, {packages!r}]
+        import re
+        before = set(sys.modules)
+        from citeledger.cli import main
+        try:
+            main({args!r})
+        except SystemExit as stop:
+            assert stop.code in (0, None), stop.code
+        print("\\n" + " ".join(sorted(set(sys.modules) - before)))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.splitlines()[-1].split())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--ledger", "ledger.json", "verify", "draft.md"],
+        ["--ledger", "ledger.json", "verify", "--strict", "--min-coverage", "0.5", "draft.md"],
+        ["--ledger", "ledger.json", "verify", "--format", "json", "--evidence", "draft.md"],
+    ],
+    ids=["verify", "verify-strict", "verify-json-evidence"],
+)
+def test_quick_verify_loads_only_the_checks(tmp_path: Path, args: list[str]) -> None:
+    _prepare(tmp_path)
+    loaded = _loaded_by_verify(tmp_path, args)
+    assert _hits(loaded, NEVER_IN_QUICK_VERIFY) == []
+    assert "citeledger.verify.checks" in loaded  # the probe saw a verify

@@ -1,5 +1,5 @@
-"""The one safe write (``citeledger.files``): the ledger, the evidence texts and every output
-go through it, with each caller's own error line."""
+"""The one safe write (``citeledger.atomic``, wrapped by ``citeledger.files`` with each caller's
+own error line): the ledger, the evidence texts and every output go through it."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_only_the_safe_write_module_renames_or_fsyncs() -> None:
         for path in PACKAGE.rglob("*.py")
         if _calls(ast.parse(path.read_text(encoding="utf-8")), wanted)
     }
-    assert callers == {"files.py"}
+    assert callers == {"atomic.py"}
 
 
 def test_a_ledger_write_leaves_no_temporary_file_and_keeps_the_mode(tmp_path: Path) -> None:

@@ -693,8 +693,11 @@ def _slow_pandoc(folder: Path, writer: str) -> Path:
         (["wiki", "big.md", "-o", "site", "--format", "mediawiki"], "mediawiki", "SIGTERM", 143),
         (["wiki", "big.md", "-o", "site", "--format", "mediawiki"], "mediawiki", "SIGINT", 130),
         (["convert", "big.md", "-o", "big.html"], "html", "SIGTERM", 143),
+        # verify's read of the draft: started with posix_spawn, not subprocess (issue 33).
+        (["verify", "big.md"], "json", "SIGTERM", 143),
+        (["verify", "big.md"], "json", "SIGINT", 130),
     ],
-    ids=["wiki-sigterm", "wiki-ctrl-c", "convert-sigterm"],
+    ids=["wiki-sigterm", "wiki-ctrl-c", "convert-sigterm", "verify-sigterm", "verify-ctrl-c"],
 )
 def test_stopping_citeledger_leaves_no_pandoc_running(
     command: list[str], writer: str, signum: str, code: int, project: Path

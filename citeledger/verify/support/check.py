@@ -15,9 +15,9 @@ goes to the judge in one run (batched, with progress).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from ...document.sentences import Sentence
+from ...ledger.light import field, record
 from ..report import Finding, id_list, snippet
 from ..rules import UNSUPPORTED_CLAIM, UNSUPPORTED_DETAIL
 from .details import ClaimEvidence, missing_details
@@ -28,7 +28,7 @@ from .verdict import ClaimVerdict
 DEFAULT_THRESHOLD = 0.5
 
 
-@dataclass
+@record
 class SupportCheck:
     """One run of the check: the evidence shelf, the judge (or None) and its threshold."""
 

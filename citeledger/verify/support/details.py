@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
 from ...document.sentences import split_text
 from ...ledger.light import (
     pattern,  # compiled on first use: verify without --support never uses them
+    record,
 )
 from ...ledger.quotes import normalize_for_match
 from .lexicon import (
@@ -53,7 +53,7 @@ _CJK = pattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _OPENING = frozenset(".!?:;\"'\u201c\u2018\u00ab\u201e([\u2014-")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Detail:
     """A detail of the claim the evidence does not carry: its kind, as written, and for a
     negation which way it went (``added``: the claim's; ``dropped``: the evidence's)."""
@@ -70,7 +70,7 @@ class Detail:
         return f"\u201c{self.shown}\u201d (a {self.kind})"
 
 
-@dataclass
+@record
 class ClaimEvidence:
     """The evidence of one claim as the check reads it, made once per set of texts.
     ``names``: what the cited sources call themselves (title, site, host): a claim that names

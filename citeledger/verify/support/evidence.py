@@ -15,13 +15,13 @@ inside a sentence unless the sentence alone is longer than the chunk may be; the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from ...document.sentences import split_text
 from ...ledger import Ledger
 from ...ledger.evidence_store import StoredTexts, evidence_dir
+from ...ledger.light import field, record
 from .details import overlap
 
 # A chunk of a page for the model-free check: a few sentences, about a paragraph.
@@ -62,7 +62,7 @@ def words_fit(limit: int) -> Callable[[str], bool]:
     return lambda text: len(text.split()) <= limit
 
 
-@dataclass
+@record
 class SourceEvidence:
     """One source's evidence: its quotes, the pages kept for them, and whether every quote
     had its page (``pages_missing`` counts those that had none)."""

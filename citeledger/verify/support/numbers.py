@@ -20,11 +20,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from ...ledger.light import (
     pattern,  # compiled on first use: verify without --support never uses them
+    record,
 )
 from .lexicon import (
     AMBIGUOUS_MONTHS,
@@ -78,7 +78,7 @@ _CJK_DATE = pattern(
 Reading = tuple[int | None, int | None, int | None]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Figure:
     """A figure as written (``shown``), what it may mean (``values``), where it stands."""
 
@@ -88,7 +88,7 @@ class Figure:
     end: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Date:
     """A date as written and its readings: (year, month, day), each part None if unsaid."""
 

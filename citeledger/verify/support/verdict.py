@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
 
+from ...ledger.light import field, record
 from .details import Detail
 
 # ``supported``: no detail missing (and, with a judge, scored at or over the threshold);
@@ -13,7 +13,7 @@ from .details import Detail
 Outcome = Literal["supported", "missing-detail", "low-score", "no-evidence"]
 
 
-@dataclass
+@record
 class ClaimVerdict:
     """A cited sentence (as written, and its claim: the text without markers), where it is,
     the ids it cites, the evidence read per id (quotes, then the page chunk taken), the
