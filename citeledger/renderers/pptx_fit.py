@@ -30,7 +30,7 @@ from pptx.oxml.ns import nsdecls, qn
 
 import citeledger.renderers._pptx_text as tx
 
-from ._pptx_oxml import move_slide
+from ._pptx_oxml import SlideAdder
 
 FILL = 0.97
 CONT = " (cont.)"
@@ -39,12 +39,21 @@ _R_ATTRS = (qn("r:id"), qn("r:embed"), qn("r:link"))
 
 
 def fit_slides(prs: Any, slides: list[Any]) -> None:
-    """Fit each of ``slides`` (a deck's body slides, in order), splitting or shrinking."""
+    """Fit each of ``slides`` (a deck's body slides, in deck order), splitting or shrinking.
+    Each slide's place in the deck is its place before the fitting plus the continuation
+    slides added before it (looking it up among the deck's slides at every split made the
+    fitting of a long report's deck grow with the square of its slides)."""
+    adder = SlideAdder(prs)
+    place = {id(s.part): k for k, s in enumerate(prs.slides)}
+    added = 0
     last_title = ""
     for slide in slides:
         title = slide.shapes.title.text_frame.text if slide.shapes.title is not None else ""
         last_title = title.strip() or last_title
-        for piece in _split(prs, slide, title or last_title):
+        index = place[id(slide.part)] + added
+        pieces = _split(prs, adder, slide, index, title or last_title)
+        added += len(pieces) - 1
+        for piece in pieces:
             for shape in [*piece.shapes, *_alternate_content(piece)]:
                 if shape.has_text_frame and shape.text_frame.text.strip():
                     shrink_to_fit(shape)
@@ -190,10 +199,10 @@ def _breaks_as_elements(p: Any) -> None:
                 at = piece
 
 
-def _split(prs: Any, slide: Any, title: str) -> list[Any]:
-    """``slide`` and its continuation slides (titled ``title`` and "(cont.)"), or ``slide``
-    alone when its text fits at 90% of its size (it is shrunk then, as PowerPoint's autofit
-    would)."""
+def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> list[Any]:
+    """``slide`` (at ``index`` in the deck) and its continuation slides (titled ``title`` and
+    "(cont.)"), or ``slide`` alone when its text fits at 90% of its size (it is shrunk then, as
+    PowerPoint's autofit would)."""
     shape, wrapper = _flowing_text(slide), None
     if shape is None:
         shape, wrapper = _flowing_equation_text(slide)
@@ -206,15 +215,13 @@ def _split(prs: Any, slide: Any, title: str) -> list[Any]:
     originals = _paragraphs(shape)  # held, so each element keeps its id() while we split
     numbers = dict(zip(map(id, originals), _numbers(originals), strict=True))
     layout = slide.slide_layout if shape is _body(slide) else _content_layout(prs, slide)
-    index = list(prs.slides).index(slide)
     pieces = [slide]
     while True:
         keep = _fitting(shape, cut=wrapper is None)
         rest = _paragraphs(shape)[keep:]
         if not rest:
             return pieces
-        new = prs.slides.add_slide(layout)
-        move_slide(prs, new, index + len(pieces))
+        new = adder.add(layout, index + len(pieces))
         _set_title(new, title)
         target = _body(new)
         if target is None:
