@@ -8,6 +8,7 @@ is in ``_pptx_style``, the fitting and the marks' links in their own modules).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from pptx.oxml import parse_xml
@@ -69,6 +70,7 @@ class SlideAdder:
         self.prs = prs
         self.id_list = prs.slides._sldIdLst
         self.next_id: int | None = None
+        self.made: dict[int, tuple[Any, list[Element]]] = {}  # a layout's placeholders, cloned
 
     def add(self, layout: Any, index: int) -> Any:
         """A new slide of ``layout`` at position ``index`` of the deck."""
@@ -81,11 +83,25 @@ class SlideAdder:
         slide_part = SlidePart.new(partname, part.package, layout.part)  # type: ignore[no-untyped-call]
         r_id = part.rels._add_relationship(RT.SLIDE, slide_part)
         slide = slide_part.slide
-        slide.shapes.clone_layout_placeholders(layout)
+        self._placeholders(slide, layout)
         sld_id = self.id_list._add_sldId(id=self._id(), rId=r_id)
         self.id_list.remove(sld_id)
         self.id_list.insert(index, sld_id)
         return slide
+
+    def _placeholders(self, slide: Any, layout: Any) -> None:
+        """The layout's placeholders on the new slide, as python-pptx clones them: cloned once
+        per layout (an XPath search per placeholder for its id and name), then copied, since
+        every new slide of a layout starts as the same empty tree and gets the same ones."""
+        tree = slide.shapes._spTree
+        made = self.made.get(id(layout.part))
+        if made is None or made[0] is not layout.part:
+            before = len(tree)
+            slide.shapes.clone_layout_placeholders(layout)
+            self.made[id(layout.part)] = (layout.part, [copy.deepcopy(el) for el in tree[before:]])
+            return
+        for el in made[1]:
+            tree.insert_element_before(copy.deepcopy(el), "p:extLst")
 
     def _id(self) -> int:
         """The id python-pptx would give the next slide: the highest plus one, found once and

@@ -76,7 +76,8 @@ def _alternate_content(slide: Any) -> list[Any]:
 
 def _body(slide: Any) -> Any:
     """The slide's one body placeholder when that is all it holds besides its title."""
-    others = [s for s in slide.shapes if s != slide.shapes.title]
+    title = slide.shapes.title  # looked up once: each lookup walks the slide's shapes
+    others = [s for s in slide.shapes if s != title]
     if len(others) != 1:
         return None
     shape = others[0]
@@ -92,10 +93,11 @@ def _flowing_text(slide: Any) -> Any:
     body = _body(slide)
     if body is not None:
         return body
+    title = slide.shapes.title
     texts = [
         s
         for s in slide.placeholders
-        if s != slide.shapes.title and s.has_text_frame and s.text_frame.text.strip()
+        if s != title and s.has_text_frame and s.text_frame.text.strip()
     ]
     return texts[0] if len(texts) == 1 else None
 
@@ -243,10 +245,11 @@ def _flowing_equation_text(slide: Any) -> tuple[Any, Any]:
     (its text holds an equation), as a shape, and its wrapper; (None, None) otherwise."""
     from pptx.shapes.shapetree import SlideShapeFactory
 
+    title = slide.shapes.title
     texts = [
         s
         for s in slide.placeholders
-        if s != slide.shapes.title and s.has_text_frame and s.text_frame.text.strip()
+        if s != title and s.has_text_frame and s.text_frame.text.strip()
     ]
     wrappers = list(slide.shapes._spTree.iter(f"{MC}AlternateContent"))
     if texts or len(wrappers) != 1:
