@@ -16,10 +16,12 @@ Cyrillic letter 0.55 em; a monospace (code) glyph 0.6 em; a wide (CJK) one 1 em.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from lxml import etree
 from pptx.oxml.ns import qn
 
 from ..formats.slide_fit import EMU_PER_PT, WIDE_EM
@@ -145,8 +147,57 @@ def _master_style(shape: Any) -> Any:
     return styles.find(qn(name))
 
 
+# A slide placeholder's level styles and text box depend on its layout (and so its master) and
+# on its own placeholder entry, list style, body properties and position: the fitting measures
+# a report's deck's few kinds of placeholder tens of thousands of times (two fifths of its
+# time went to looking the same styles up again), so each kind is worked out once. Bounded,
+# checked against the layout part it was made for; the values are never changed by a caller.
+_BY_KIND: dict[tuple[str, int, bytes], tuple[Any, Any]] = {}
+
+
+def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
+    """What a placeholder's styles and box are made of besides its layout, and the layout
+    part; None for any other shape (worked out each time)."""
+    if not shape.is_placeholder:
+        return None
+    layout = getattr(shape.part, "slide_layout", None)
+    if layout is None:
+        return None
+    el = shape._element
+    body = el.find(_TX_BODY)
+    own = [
+        el.ph,
+        el.find(f"{_SP_PR}/{_XFRM}"),
+        body.find(_LST_STYLE) if body is not None else None,
+        body.find(_BODY_PR) if body is not None else None,
+    ]
+    spelled = b"|".join(etree.tostring(x) if x is not None else b"-" for x in own)
+    return (id(layout.part), spelled), layout.part
+
+
+def _remembered(what: str, shape: Any, work: Any) -> Any:
+    kind = _kind(shape)
+    if kind is None:
+        return work(shape)
+    (layout_id, spelled), layout_part = kind
+    key = (what, layout_id, spelled)
+    hit = _BY_KIND.get(key)
+    if hit is not None and hit[0] is layout_part:
+        return hit[1]
+    if len(_BY_KIND) > 256:
+        _BY_KIND.clear()
+    value = work(shape)
+    _BY_KIND[key] = (layout_part, value)
+    return value
+
+
 def level_styles(shape: Any) -> dict[int, LevelStyle]:
     """Each level's style for the text of ``shape`` (a slide's shape)."""
+    styles: dict[int, LevelStyle] = _remembered("styles", shape, _level_styles)
+    return styles
+
+
+def _level_styles(shape: Any) -> dict[int, LevelStyle]:
     sources = [_master_style(shape)]
     for link in reversed(_chain(shape)):
         body = link._element.find(_TX_BODY)
@@ -170,6 +221,11 @@ class Box:
 def text_box(shape: Any) -> Box:
     """The shape's text area: its size less its insets (PowerPoint's 0.1 and 0.05 in unless
     a bodyPr in its chain says otherwise)."""
+    box: Box = _remembered("box", shape, _text_box)
+    return box
+
+
+def _text_box(shape: Any) -> Box:
     insets = {"lIns": 91440, "rIns": 91440, "tIns": 45720, "bIns": 45720}
     for link in reversed(_chain(shape)):
         body = link._element.find(_TX_BODY)
@@ -238,7 +294,7 @@ def paragraph_height_pt(
     smaller (what :func:`~citeledger.renderers.pptx_fit.shrink_to_fit` would write)."""
     style = paragraph_style(p, styles)
     capacity = (box.width - style.margin) / EMU_PER_PT
-    lines: list[list[tuple[str, float]]] = [[]]
+    lines: list[list[Token]] = [[]]
     sizes = [0.0]  # each line's tallest text; an empty line is as tall as its break
     for child in p:
         if child.tag == _BR:
@@ -250,18 +306,20 @@ def paragraph_height_pt(
             sizes[-1] = size if not lines[-1] else max(sizes[-1], size)
             mono, bold = is_monospace(child), _is_bold(child)
             t = child.find(_T)
-            for ch in t.text or "" if t is not None else "":
-                if ch in "\n\v":  # a break written as a character (pandoc's plain code)
-                    lines.append([])
-                    sizes.append(size)
-                    continue
-                lines[-1].append((ch, size * glyph_em(ch, mono=mono, bold=bold)))
+            text = t.text or "" if t is not None else ""
+            if "\n" in text or "\v" in text:  # a break written as a character (plain code)
+                for k, part in enumerate(_BREAKS.split(text)):
+                    if k:
+                        lines.append([])
+                        sizes.append(size)
+                    lines[-1] += _tokens(part, size, mono, bold)
+            else:
+                lines[-1] += _tokens(text, size, mono, bold)
         elif child.tag == A14_MATH:  # an equation: its characters, as text
             size = style.size_pt * scale
             sizes[-1] = max(sizes[-1], size)
             for t in child.iter(M_T):
-                for ch in t.text or "":
-                    lines[-1].append((ch, size * glyph_em(ch, mono=False, bold=False)))
+                lines[-1] += _char_tokens(t.text or "", size, False, False)
     if not sizes[-1]:
         end = p.find(qn("a:endParaRPr"))
         last = int(end.get("sz")) / 100 if end is not None and end.get("sz") else style.size_pt
@@ -277,11 +335,45 @@ def paragraph_height_pt(
     return height
 
 
-def wrapped(chars: list[tuple[str, float]], capacity: float) -> int:
-    """Lines a run of ``(character, width in pt)`` takes at ``capacity`` pt, greedy at spaces
-    and between wide characters; a word longer than a line breaks across lines."""
+# A line's text as tokens: a run of spaces, one wide character, or a run of other characters,
+# each with its characters' widths in pt and their sum (added one by one from zero, as the
+# measure adds them). A paragraph's text was measured a character at a time, several times
+# over while a deck is fitted: its words are measured once per build now.
+SPACE, WIDE, WORD = 0, 1, 2
+Token = tuple[int, float, tuple[float, ...]]
+_BREAKS = re.compile("[\n\v]")
+_ASCII_TOKENS = re.compile(r"\s+|\S+")
+
+
+def _tokens(text: str, size: float, mono: bool, bold: bool) -> list[Token]:
+    if not text.isascii():  # no wide character, nor a space str.isspace and \s disagree on
+        return _char_tokens(text, size, mono, bold)
+    return [_token(word, size, mono, bold) for word in _ASCII_TOKENS.findall(text)]
+
+
+@functools.lru_cache(maxsize=65536)
+def _token(word: str, size: float, mono: bool, bold: bool) -> Token:
+    widths = tuple(size * glyph_em(ch, mono=mono, bold=bold) for ch in word)
+    total = 0.0
+    for width in widths:
+        total += width
+    return (SPACE if word[0].isspace() else WORD), total, widths
+
+
+def _char_tokens(text: str, size: float, mono: bool, bold: bool) -> list[Token]:
+    out: list[Token] = []
+    for ch in text:
+        width = size * glyph_em(ch, mono=mono, bold=bold)
+        kind = SPACE if ch.isspace() else WIDE if is_wide(ch) else WORD
+        out.append((kind, width, (width,)))
+    return out
+
+
+def wrapped(tokens: list[Token], capacity: float) -> int:
+    """Lines a line's ``tokens`` take at ``capacity`` pt, greedy at spaces and between wide
+    characters; a word longer than a line breaks across lines."""
     if capacity <= 0:
-        return max(1, len(chars))
+        return max(1, sum(len(widths) for _kind, _total, widths in tokens))
     lines, used, word = 1, 0.0, 0.0
     pending_space = 0.0
 
@@ -299,20 +391,24 @@ def wrapped(chars: list[tuple[str, float]], capacity: float) -> int:
         used += width
         pending_space = 0.0
 
-    for ch, width in chars:
-        if ch.isspace():
-            if word:
-                place(word)
-                word = 0.0
-            pending_space += width
+    for kind, total, widths in tokens:
+        if kind == WORD:
+            if word:  # a word going on from the run before: its widths added one by one
+                for width in widths:
+                    word += width
+            else:
+                word = total
             continue
-        if is_wide(ch):
-            if word:
-                place(word)
-                word = 0.0
-            place(width)
-            continue
-        word += width
+        if word:
+            place(word)
+            word = 0.0
+        if kind == WIDE:
+            place(total)
+        elif pending_space:  # spaces going on from the run before
+            for width in widths:
+                pending_space += width
+        else:
+            pending_space = total
     if word:
         place(word)
     return lines

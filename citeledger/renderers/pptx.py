@@ -67,7 +67,7 @@ def postprocess_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     from pptx.enum.text import MSO_AUTO_SIZE
 
     from ..errors import BadInput, PandocError
-    from ._pptx_oxml import delete_slides, entry_paragraph, move_slide
+    from ._pptx_oxml import SlideAdder, delete_slides, entry_paragraph
     from .pptx_fit import fit_slides
     from .pptx_marks import link_marks
 
@@ -113,9 +113,9 @@ def postprocess_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     box = _body_box(layout, hang)
     pages = paginate(entries, box)
     targets: dict[int, Any] = {}
+    adder = SlideAdder(prs)
     for k, page in enumerate(pages, 1):
-        slide = prs.slides.add_slide(layout)
-        move_slide(prs, slide, position + k - 1)
+        slide = adder.add(layout, position + k - 1)
         if slide.shapes.title is not None:
             slide.shapes.title.text = sources_page_title(options.sources_title, k, len(pages))
         body = _body_placeholder(slide)

@@ -30,7 +30,7 @@ from pptx.oxml.ns import nsdecls, qn
 
 import citeledger.renderers._pptx_text as tx
 
-from ._pptx_oxml import move_slide
+from ._pptx_oxml import SlideAdder
 
 FILL = 0.97
 CONT = " (cont.)"
@@ -39,12 +39,21 @@ _R_ATTRS = (qn("r:id"), qn("r:embed"), qn("r:link"))
 
 
 def fit_slides(prs: Any, slides: list[Any]) -> None:
-    """Fit each of ``slides`` (a deck's body slides, in order), splitting or shrinking."""
+    """Fit each of ``slides`` (a deck's body slides, in deck order), splitting or shrinking.
+    Each slide's place in the deck is its place before the fitting plus the continuation
+    slides added before it (looking it up among the deck's slides at every split made the
+    fitting of a long report's deck grow with the square of its slides)."""
+    adder = SlideAdder(prs)
+    place = {id(s.part): k for k, s in enumerate(prs.slides)}
+    added = 0
     last_title = ""
     for slide in slides:
         title = slide.shapes.title.text_frame.text if slide.shapes.title is not None else ""
         last_title = title.strip() or last_title
-        for piece in _split(prs, slide, title or last_title):
+        index = place[id(slide.part)] + added
+        pieces = _split(prs, adder, slide, index, title or last_title)
+        added += len(pieces) - 1
+        for piece in pieces:
             for shape in [*piece.shapes, *_alternate_content(piece)]:
                 if shape.has_text_frame and shape.text_frame.text.strip():
                     shrink_to_fit(shape)
@@ -67,7 +76,8 @@ def _alternate_content(slide: Any) -> list[Any]:
 
 def _body(slide: Any) -> Any:
     """The slide's one body placeholder when that is all it holds besides its title."""
-    others = [s for s in slide.shapes if s != slide.shapes.title]
+    title = slide.shapes.title  # looked up once: each lookup walks the slide's shapes
+    others = [s for s in slide.shapes if s != title]
     if len(others) != 1:
         return None
     shape = others[0]
@@ -83,10 +93,11 @@ def _flowing_text(slide: Any) -> Any:
     body = _body(slide)
     if body is not None:
         return body
+    title = slide.shapes.title
     texts = [
         s
         for s in slide.placeholders
-        if s != slide.shapes.title and s.has_text_frame and s.text_frame.text.strip()
+        if s != title and s.has_text_frame and s.text_frame.text.strip()
     ]
     return texts[0] if len(texts) == 1 else None
 
@@ -190,10 +201,10 @@ def _breaks_as_elements(p: Any) -> None:
                 at = piece
 
 
-def _split(prs: Any, slide: Any, title: str) -> list[Any]:
-    """``slide`` and its continuation slides (titled ``title`` and "(cont.)"), or ``slide``
-    alone when its text fits at 90% of its size (it is shrunk then, as PowerPoint's autofit
-    would)."""
+def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> list[Any]:
+    """``slide`` (at ``index`` in the deck) and its continuation slides (titled ``title`` and
+    "(cont.)"), or ``slide`` alone when its text fits at 90% of its size (it is shrunk then, as
+    PowerPoint's autofit would)."""
     shape, wrapper = _flowing_text(slide), None
     if shape is None:
         shape, wrapper = _flowing_equation_text(slide)
@@ -206,15 +217,13 @@ def _split(prs: Any, slide: Any, title: str) -> list[Any]:
     originals = _paragraphs(shape)  # held, so each element keeps its id() while we split
     numbers = dict(zip(map(id, originals), _numbers(originals), strict=True))
     layout = slide.slide_layout if shape is _body(slide) else _content_layout(prs, slide)
-    index = list(prs.slides).index(slide)
     pieces = [slide]
     while True:
         keep = _fitting(shape, cut=wrapper is None)
         rest = _paragraphs(shape)[keep:]
         if not rest:
             return pieces
-        new = prs.slides.add_slide(layout)
-        move_slide(prs, new, index + len(pieces))
+        new = adder.add(layout, index + len(pieces))
         _set_title(new, title)
         target = _body(new)
         if target is None:
@@ -236,10 +245,11 @@ def _flowing_equation_text(slide: Any) -> tuple[Any, Any]:
     (its text holds an equation), as a shape, and its wrapper; (None, None) otherwise."""
     from pptx.shapes.shapetree import SlideShapeFactory
 
+    title = slide.shapes.title
     texts = [
         s
         for s in slide.placeholders
-        if s != slide.shapes.title and s.has_text_frame and s.text_frame.text.strip()
+        if s != title and s.has_text_frame and s.text_frame.text.strip()
     ]
     wrappers = list(slide.shapes._spTree.iter(f"{MC}AlternateContent"))
     if texts or len(wrappers) != 1:
