@@ -213,7 +213,8 @@ def _sound_source(d: Any) -> bool:
 
 def read_text(path: str, limit: int) -> str | None:
     """The text of the ledger file at ``path``: "" for no file; None for a file that is not a
-    regular one, holds more than ``limit`` bytes or a byte-order mark, or is not UTF-8."""
+    regular one, is empty (an interrupted write: the core refuses it, never writes over it),
+    holds more than ``limit`` bytes or a byte-order mark, or is not UTF-8."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -235,7 +236,7 @@ def read_text(path: str, limit: int) -> str | None:
     finally:
         os.close(fd)
     raw = b"".join(parts)
-    if raw.startswith(b"\xef\xbb\xbf"):
+    if not raw or raw.startswith(b"\xef\xbb\xbf"):
         return None
     try:
         return raw.decode("utf-8")

@@ -304,6 +304,8 @@ def _odd_cases(tmp_path: Path) -> dict[str, tuple[Path, dict[str, str]]]:
     with transaction(path) as book:
         for n in range(lane_file.LANE_BYTES // 100):
             book.add(f"https://example.org/many/{n}", title="A title of some length " * 2)
+    path = case("empty")  # an interrupted write: the core refuses it, nothing writes over it
+    path.write_bytes(b"")
     path = case("not-json")
     path.write_text(path.read_text("utf-8")[:-3], encoding="utf-8")
     path = case("unknown-key")
@@ -589,3 +591,21 @@ def test_the_same_ledger_text_is_checked_once(
     odd = large_text.replace('"id": 9,', '"id": 8,', 1)
     assert layout.fast_ledger(tmp_path / "ledger.json", odd) is None
     assert len(calls) > seen
+
+
+def test_a_high_water_mark_above_every_id_numbers_the_next_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ids are never reused: a ledger whose sources were removed keeps its mark."""
+    paths = []
+    for side in ("lane", "core"):
+        (tmp_path / side).mkdir()
+        path = _ordinary(tmp_path / side)
+        path.write_text(path.read_text("utf-8").replace('"last_id": 3', '"last_id": 20'), "utf-8")
+        paths.append(path)
+    assert lane.add(str(paths[0]), ["https://example.org/new"], []) == [
+        "[21] https://example.org/new"
+    ]
+    add_sources(lambda: paths[1], ["https://example.org/new"], [])
+    assert capsys.readouterr().out == "[21] https://example.org/new\n"
+    assert paths[0].read_bytes() == paths[1].read_bytes()
