@@ -73,7 +73,11 @@ def where(explicit: str | None) -> tuple[str, str] | None:
     if explicit and explicit.strip():
         text, why = explicit, "given by --ledger"
     else:
-        if _project_file_above(os.getcwd()):
+        try:
+            here = os.getcwd()
+        except OSError:  # the working folder was removed: the core says so
+            return None
+        if _project_file_above(here):
             return None
         for var in ENV_VARS:
             value = os.environ.get(var, "").strip()
