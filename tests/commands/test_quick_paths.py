@@ -6,15 +6,12 @@ does, which still runs every other form."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from citeledger.ledger import Quote, today, transaction
-from tests.helpers import ROOT
+from tests.helpers.run import loaded_by
 
 PAGE = "Sea ice floats on the ocean because frozen water is less dense than liquid water.\n"
 QUOTE = "frozen water is less dense than liquid water"
@@ -77,31 +74,7 @@ def _loaded_by(folder: Path, args: list[str], *, bare: bool) -> set[str]:
     """The modules a run of ``args`` loads beyond an interpreter that imported ``re`` (as the
     console script pip writes does). ``bare``: without ``site``, whose start-up hooks (an
     editable install's finder, a ``.pth`` file) may load typing and the like themselves."""
-    probe = textwrap.dedent(
-        f"""
-        import sys
-        sys.path.insert(0, {str(ROOT)!r})
-        import re
-        before = set(sys.modules)
-        from citeledger.cli import main
-        try:
-            main({args!r})
-        except SystemExit as stop:
-            assert stop.code in (0, None), stop.code
-        print("\\n" + " ".join(sorted(set(sys.modules) - before)))
-        """
-    )
-    flags = ["-S"] if bare else []
-    done = subprocess.run(
-        [sys.executable, *flags, "-c", probe],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return set(done.stdout.splitlines()[-1].split())
+    return loaded_by(folder, args, bare=bare, preload="re")[1]
 
 
 def _hits(loaded: set[str], never: tuple[str, ...]) -> list[str]:
@@ -295,30 +268,7 @@ def _loaded_by_verify(folder: Path, args: list[str]) -> set[str]:
     from citeledger.pandoc import pandoc_path
 
     packages = str(Path(pandoc_path()).parents[2])
-    probe = textwrap.dedent(
-        f"""
-        import sys
-        sys.path[:0] = [{str(ROOT)!r}, {packages!r}]
-        import re
-        before = set(sys.modules)
-        from citeledger.cli import main
-        try:
-            main({args!r})
-        except SystemExit as stop:
-            assert stop.code in (0, None), stop.code
-        print("\\n" + " ".join(sorted(set(sys.modules) - before)))
-        """
-    )
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", probe],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return set(done.stdout.splitlines()[-1].split())
+    return loaded_by(folder, args, paths=[packages], preload="re")[1]
 
 
 @pytest.mark.parametrize(

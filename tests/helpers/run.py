@@ -174,3 +174,48 @@ def one_error_line(done: subprocess.CompletedProcess[str], *words: str) -> str:
     for word in words:
         assert word in lines[0], lines[0]
     return lines[0]
+
+
+def loaded_by(
+    folder: Path,
+    args: list[str],
+    *,
+    bare: bool = True,
+    paths: Iterable[str] = (),
+    preload: str = "",
+) -> tuple[str, set[str]]:
+    """What ``citeledger ARGS`` prints in ``folder``, run in a Python of its own, and the
+    modules it loads beyond those loaded before it started: the checkout first on the path
+    (then ``paths``), ``preload`` imported first (``"re"``: as the console script pip writes
+    does). ``bare``: without ``site``, whose start-up hooks (an editable install's finder, a
+    ``.pth`` file) load modules of their own. The variables that pick a ledger are unset."""
+    from textwrap import dedent
+
+    from .paths import ROOT
+
+    probe = dedent(
+        f"""
+        import sys
+        sys.path[:0] = {[str(ROOT), *paths]!r}
+        {f"import {preload}" if preload else "pass"}
+        before = set(sys.modules)
+        from citeledger.cli import main
+        try:
+            main({args!r})
+        except SystemExit as stop:
+            assert stop.code in (0, None), stop.code
+        print("\\n" + " ".join(sorted(set(sys.modules) - before)))
+        """
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(OWN_VARS)}
+    done = subprocess.run(
+        [sys.executable, *(["-S"] if bare else []), "-c", probe],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout, set(done.stdout.splitlines()[-1].split())

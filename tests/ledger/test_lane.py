@@ -6,10 +6,7 @@ without ``re``, ``json``, ``pathlib`` or ``enum``."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -21,7 +18,7 @@ from citeledger.commands._quick import list_lines
 from citeledger.ledger import Quote, lane, lane_file, model, store, transaction, urls
 from citeledger.ledger.bibliography import Details
 from citeledger.ledger.lock_file import FOLDER, prepare_lock_path
-from tests.helpers import ROOT
+from tests.helpers.run import loaded_by
 
 # --- the constants it repeats ---------------------------------------------------------------
 
@@ -400,7 +397,7 @@ NEVER_IN_LANE = (
 )
 def test_the_lane_loads_no_regular_expression(tmp_path: Path, args: list[str]) -> None:
     _ordinary(tmp_path)
-    out, loaded = run_loading(tmp_path, args)
+    out, loaded = loaded_by(tmp_path, args)
     assert out.startswith("[")  # it did the work
     assert lane_hits(loaded) == []
 
@@ -408,37 +405,6 @@ def test_the_lane_loads_no_regular_expression(tmp_path: Path, args: list[str]) -
 def lane_hits(loaded: set[str]) -> list[str]:
     """The modules of ``loaded`` the lane exists to avoid (:data:`NEVER_IN_LANE`)."""
     return [m for m in loaded for n in NEVER_IN_LANE if m == n or m.startswith(n + ".")]
-
-
-def run_loading(folder: Path, args: list[str]) -> tuple[str, set[str]]:
-    """What ``citeledger ARGS`` prints in ``folder`` and every module it loads, run by a Python
-    without ``site`` (whose start-up hooks load modules of their own) and without the
-    variables that pick a ledger."""
-    probe = textwrap.dedent(
-        f"""
-        import sys
-        sys.path.insert(0, {str(ROOT)!r})
-        assert "re" not in sys.modules
-        from citeledger.cli import main
-        try:
-            main({args!r})
-        except SystemExit as stop:
-            assert stop.code in (0, None), stop.code
-        print("\\n" + " ".join(sorted(sys.modules)))
-        """
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITELEDGER", "HERMES"))}
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", probe],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout, set(done.stdout.splitlines()[-1].split())
 
 
 # --- large ledgers (lane_large.py) ---------------------------------------------------------

@@ -18,7 +18,8 @@ from citeledger.ledger.evidence_pages import _HTML_SUFFIXES
 from citeledger.ledger.evidence_store import SUFFIX, evidence_dir, store_text
 from citeledger.ledger.light import _SMALL_PAGE
 from citeledger.ledger.lock_file import prepare_lock_path
-from tests.ledger.test_lane import lane_hits, run_loading
+from tests.helpers.run import loaded_by
+from tests.ledger.test_lane import lane_hits
 
 PAGE = (
     "Sea ice floats on the ocean because frozen water is less dense than liquid water.\n"
@@ -175,7 +176,7 @@ def test_a_first_quote_goes_to_the_core_which_makes_the_evidence_folder(
 def test_the_quote_lane_loads_no_regular_expression(tmp_path: Path) -> None:
     _ledger(tmp_path)
     args = ["--ledger", "ledger.json", "quote", "1", "--text", "water is less dense"]
-    out, loaded = run_loading(tmp_path, [*args, "--from", "page.txt"])
+    out, loaded = loaded_by(tmp_path, [*args, "--from", "page.txt"])
     assert out.startswith("[1] evidence attached (1 quote(s))")
     assert lane_hits(loaded) == []
     assert not loaded & {"hashlib", "citeledger.ledger.attach", "citeledger.ledger.quotes"}
