@@ -42,6 +42,7 @@ from .urls import (
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 
@@ -149,6 +150,13 @@ def _quote(q: dict[str, Any]) -> Quote:
     return Quote(q["text"], q["added"], q.get("sha256"), q.get("origin"), q.get("text_sha256"))
 
 
+# Lines of the layout (the pattern proved where each stands; no JSON string holds a line break).
+_ENTRY_OPEN = '\n    {\n      "id": '
+_QUOTES_OPEN = '\n      "quotes": [\n'
+_PAGE_LINE = '\n      "page_sha256": "'
+_QUOTE_PAGE_LINE = '\n          "text_sha256": "'
+
+
 class TextLedger(Ledger):
     """A ledger read from a text :func:`layout` took, whose sources are built when asked for:
     ``add`` looks a URL up and appends, ``quote`` builds the one source it changes, and the
@@ -204,6 +212,48 @@ class TextLedger(Ledger):
     def whole(self) -> bool:
         """Whether every source has been built (the text alone no longer tells the ledger)."""
         return self._all is not None
+
+    def ids(self) -> list[int]:
+        if self._all is not None:
+            return super().ids()
+        return sorted(self._ids + [s.id for s in self.appended])
+
+    def quoted_ids(self) -> set[int]:
+        """Read off the text (the pattern proved each line's place: a source's quotes list
+        that is not empty opens on a line of its own), without building the sources."""
+        if self._all is not None:
+            return super().quoted_ids()
+        found = set(self._entries_with(_QUOTES_OPEN))
+        for source in [*self.built.values(), *self.appended]:  # maybe changed since the read
+            if source.quotes:
+                found.add(source.id)
+            else:
+                found.discard(source.id)
+        return found
+
+    def holds_pages(self) -> bool:
+        if self._all is not None:
+            return super().holds_pages()
+        if any(s.page_sha256 or any(q.text_sha256 for q in s.quotes) for s in self.appended):
+            return True
+        if Ledger(self.path, list(self.built.values())).holds_pages():
+            return True
+        built = self.built
+        return any(
+            sid not in built
+            for line in (_PAGE_LINE, _QUOTE_PAGE_LINE)
+            for sid in self._entries_with(line)
+        )
+
+    def _entries_with(self, line: str) -> Iterator[int]:
+        """The id of the entry of each ``line`` (a line's start, as the layout writes it) in
+        the text read, in the text's order."""
+        text = self._text
+        at = text.find(line)
+        while at >= 0:
+            start = text.rfind(_ENTRY_OPEN, 0, at) + len(_ENTRY_OPEN)
+            yield int(text[start : text.index(",", start)])
+            at = text.find(line, at + len(line))
 
     def get(self, id: int) -> Source | None:
         if self._all is not None:

@@ -356,6 +356,15 @@ class Ledger:
     def ids(self) -> list[int]:
         return sorted(s.id for s in self.sources)
 
+    def quoted_ids(self) -> set[int]:
+        """The ids of the sources that carry evidence quotes."""
+        return {s.id for s in self.sources if s.quotes}
+
+    def holds_pages(self) -> bool:
+        """Whether a source names a kept evidence page (its own or a quote's): when none does,
+        nothing needs the page store."""
+        return any(s.page_sha256 or any(q.text_sha256 for q in s.quotes) for s in self.sources)
+
     def next_id(self) -> int:
         """max+1, never below the high-water mark: an id once handed out is never reused."""
         if self._max_id is None:

@@ -186,7 +186,7 @@ def quotes_elsewhere(ledger: Ledger, cited: Iterable[int]) -> list[Misplaced]:
     those only its quotes carry; a page ingest kept for another source is never its own; a
     source with no such page owns the pages it shares (which of two sources a shared page is,
     nothing says: then neither is flagged)."""
-    if not any(s.page_sha256 or any(q.text_sha256 for q in s.quotes) for s in ledger.sources):
+    if not ledger.holds_pages():
         return []  # no kept page: the page store is not even loaded
     from ..ledger.evidence_store import StoredTexts, evidence_dir, is_digest
 

@@ -440,12 +440,13 @@ class Checker(AgentChecks):
         if self.page_of_set:
             return
         uncited = sorted(set(self.ledger.ids()) - cited)
+        quoted = self.ledger.quoted_ids()
         quiet = []
         for sid in uncited:
-            source = self.ledger.source(sid)
-            if not source.quotes:
+            if sid not in quoted:
                 quiet.append(sid)
                 continue
+            source = self.ledger.source(sid)
             self.add(
                 QUOTED_SOURCE_NOT_CITED,
                 f"[{sid}] carries evidence quotes ({snippet(source.quotes[0].text)}) but is not "
@@ -499,8 +500,8 @@ class Checker(AgentChecks):
         """The stats beside coverage's: what the seed's stats line counts."""
         return {
             "distinct_cited": len(set(cited)),
-            "ledger_sources": len(self.ledger.sources),
-            "sources_with_quotes": sum(1 for s in self.ledger.sources if s.quotes),
+            "ledger_sources": len(self.ledger.ids()),
+            "sources_with_quotes": len(self.ledger.quoted_ids()),
             "markers": sum(len(h.markers) for h in self.found.hits),
             "footnote_citations": len(self.notes.ids),
         }

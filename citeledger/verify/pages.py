@@ -94,11 +94,12 @@ def uncited(project: Path) -> tuple[list[Finding], int]:
         names = ", ".join(record.page for record in pages)
         read = f"{len(pages)} page{'s' if len(pages) != 1 else ''}: {names}"
         quiet = []
+        quoted = ledger.quoted_ids()
         for sid in sorted(set(ledger.ids()) - cited):
-            source = ledger.source(sid)
-            if not source.quotes:
+            if sid not in quoted:
                 quiet.append(sid)
                 continue
+            source = ledger.source(sid)
             findings.append(
                 QUOTED_SOURCE_NOT_CITED.finding(
                     f"[{sid}] carries evidence quotes ({snippet(source.quotes[0].text)}) but no "

@@ -225,7 +225,8 @@ def _uncited(count: int) -> str:
 
 def id_list(ids: Iterable[int]) -> str:
     """Ids as a finding names them: ``[3], [7]``."""
-    return ", ".join(f"[{i}]" for i in ids)
+    shown = "], [".join(map(str, ids))
+    return f"[{shown}]" if shown else ""
 
 
 def snippet(text: str, width: int = 60) -> str:

@@ -231,3 +231,60 @@ def test_urls_the_full_check_takes_as_they_are_keep_the_one_pass_load(tmp_path: 
         assert book.add(odd[1])[0].id == 3
         assert book.add("doi:10.21105/joss.01686")[0].id == 2
         assert not book.whole
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=_FIXTURE)
+@given(
+    sources=_ledgers(),
+    quote_kept=st.booleans(),
+    change=st.sampled_from(["none", "quote", "drop", "page", "add"]),
+)
+def test_what_verify_asks_is_read_off_the_text_as_the_sources_tell_it(
+    tmp_path: Path, sources: list[dict[str, object]], quote_kept: bool, change: str
+) -> None:
+    """The ids, the quoted ids and whether a page is kept, read off the text without building
+    every source (verify asks them of a 50,000-source ledger), equal what the sources say, also
+    after a change in memory."""
+    if quote_kept and sources[0]["quotes"]:
+        sources[0]["quotes"][0]["text_sha256"] = "cd" * 32  # type: ignore[index]
+    path = tmp_path / "ledger.json"
+    _write(path, sources)
+    fast = load_ledger(path)
+    assert isinstance(fast, TextLedger)
+    if change == "quote":
+        fast.add_quote(fast.source(1), Quote("three new words", "2026-01-01"))
+    elif change == "drop" and fast.source(1).quotes:
+        fast.source(1).quotes.clear()
+    elif change == "page":
+        fast.source(1).page_sha256 = None
+    elif change == "add":
+        fast.add("https://example.net/new", title="new")
+    answers = (fast.ids(), fast.quoted_ids(), fast.holds_pages())
+    assert not fast.whole
+    built = Ledger(path, [*fast.sources])  # every source built, the base class's answers
+    assert answers == (built.ids(), built.quoted_ids(), built.holds_pages())
+    assert answers == (fast.ids(), fast.quoted_ids(), fast.holds_pages())  # once whole
+
+
+@pytest.mark.parametrize("change", ["quote", "page"])
+def test_a_kept_page_removed_in_memory_is_no_longer_held(tmp_path: Path, change: str) -> None:
+    """The text still names the page; the source built and changed since no longer does."""
+    entry = _entry(1)
+    if change == "quote":
+        entry["quotes"] = [{"text": "words", "added": "2026-01-01", "text_sha256": "cd" * 32}]
+    else:
+        entry = {**{k: v for k, v in entry.items() if k != "quotes"}, "page_sha256": "ab" * 32}
+        entry["quotes"] = []
+    path = tmp_path / "ledger.json"
+    _write(path, [entry, _entry(2)])
+    fast = load_ledger(path)
+    assert isinstance(fast, TextLedger)
+    assert fast.holds_pages()
+    source = fast.source(1)
+    if change == "quote":
+        source.quotes.clear()
+        assert fast.quoted_ids() == set()
+    else:
+        source.page_sha256 = None
+    assert not fast.holds_pages()
+    assert not fast.whole

@@ -187,3 +187,31 @@ def test_verify_command_module_imports_no_pandoc_machinery() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_verify_reads_a_large_ledger_without_building_every_source(tmp_path: Path) -> None:
+    """Verify asks a ledger its ids, which sources carry quotes and whether a page is kept: a
+    ledger read in one pass answers from its text, and only the cited and quoted sources are
+    built (a 50,000-source ledger took half a second building the rest)."""
+    from citeledger.ledger import load_ledger, transaction
+    from citeledger.ledger.layout import TextLedger
+
+    path = tmp_path / "ledger.json"
+    with transaction(path) as book:
+        for i in range(1, 201):
+            source = book.add(f"https://example.org/s/{i}", title=f"S {i}")[0]
+            if i in (2, 150):
+                book.add_quote(source, Quote(text="ice is less dense", added="2025-01-01"))
+    big = load_ledger(path)
+    assert isinstance(big, TextLedger)
+    draft = "# Ice\n\nIce floats.[1] Lakes freeze.[2]\n"
+    report = verify(tree(draft), big, source_name="d.md", source_text=draft)
+    assert not big.whole
+    assert set(big.built) <= {1, 2, 150}
+    whole = load_ledger(path)
+    assert isinstance(whole, TextLedger)
+    assert len(whole.sources) == 200  # built first: the base class's answers
+    again = verify(tree(draft), whole, source_name="d.md", source_text=draft)
+    assert report.lines() == again.lines()
+    assert [f.code for f in report.findings] == [f.code for f in again.findings]
+    assert any(f.ids == (150,) for f in report.findings)  # the quoted one, not cited: a warning
