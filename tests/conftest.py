@@ -34,6 +34,14 @@ def _no_hermes_home(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HERMES_HOME", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """citeledger records the ledger texts it proved in the user's cache folder
+    (``ledger/checked_texts.py``): each test gets a cache of its own, never the developer's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.delenv("CITELEDGER_NO_CACHE", raising=False)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

@@ -284,7 +284,7 @@ def listed(explicit: str | None) -> list[str] | None:
     if len(text) > LANE_BYTES:  # characters: at least as many bytes
         from .lane_large import whole
 
-        data = whole(text)
+        data = whole(text, found[0])
     else:
         data = parsed(text)
     if not data or not data["sources"]:

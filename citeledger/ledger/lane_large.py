@@ -15,42 +15,90 @@ from __future__ import annotations
 
 from .lane_file import (
     MAX_ID,
-    MAX_URL_LENGTH,
     dumped,
     parse_at,
     parse_text,
-    tracking,
     write_file,
 )
 
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``light.py``).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 _TITLE_LINE = '\n      "title": '
+_ENTRY_OPEN = '\n    {\n      "id": '
 
 
-def checked(text: str) -> tuple[list[int], list[str], int] | None:
-    """The ids, URLs and high-water mark of a large ledger ``text`` the one-pass pattern takes
-    with distinct ids and canonical URLs (no length over the limit, no bad escape, no tracking
-    parameter): what ``layout.fast_ledger`` finds for the same text. None for anything else."""
-    from .layout_pattern import ARCHIVED_LINE, ID_LINE, LAST_ID, URL_LINE, layout_match
+def checked(text: str, ledger: str | None = None) -> int | None:
+    """The high-water mark of a large ledger ``text`` the one-pass pattern takes with distinct
+    ids and sound URLs (canonical, no length over the limit, no bad escape, no tracking
+    parameter: :data:`~.layout_pattern._SOUND_URL`), which ``layout.fast_ledger`` takes with
+    the same sources. None for anything else. With ``ledger``, the path the text was read from:
+    the same bytes proven before by this user need no second proof (:mod:`~.checked_texts`),
+    and a text proven now is recorded."""
+    data = b""
+    if ledger is not None:
+        from .checked_texts import proven
 
-    if not layout_match(text):
+        data = text.encode("utf-8")
+        high = proven(ledger, data)
+        if high is not None:
+            return high
+    from .layout_pattern import ID_LINE, LAST_ID, layout_match
+
+    if not layout_match(text, canonical=None):
         return None
-    ids = list(map(int, ID_LINE.findall(text)))
-    held = URL_LINE.findall(text)
-    archived = ARCHIVED_LINE.findall(text) if '"archived": ' in text else []
+    ids = ID_LINE.findall(text)  # written without leading zeros: distinct as text, as numbers
     if not ids or len(set(ids)) != len(ids):
         return None
-    joined = "\n".join(held + archived)
-    if max(map(len, held + archived)) > MAX_URL_LENGTH or tracking(joined):
-        return None
-    if not _escapes_sound(joined):
-        return None
+    top = int(max(zip(map(len, ids), ids, strict=True))[1])  # the longest, then the largest
     tail = LAST_ID.search(text, max(0, len(text) - 40))
-    return ids, held, max(int(tail.group(1)) if tail else 0, max(ids))
+    high = max(int(tail.group(1)) if tail else 0, top)
+    if ledger is not None:
+        from .checked_texts import record
+
+        record(ledger, data, high)
+    return high
+
+
+def sound_entry(entry: dict[str, Any]) -> bool:
+    """Whether an entry the lane made (every URL in it canonical with no tracking parameter)
+    keeps a proven text sound (:func:`checked`): each string UTF-8 (no lone surrogate, which
+    the file would hold as an escape the pattern refuses) and no ``&`` in a URL's path."""
+    for key, value in entry.items():
+        if key == "quotes":
+            if not all(sound_entry(q) for q in value):
+                return False
+        elif type(value) is str:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+            if key in ("url", "archived") and "&" in value.partition("?")[0]:
+                return False
+    return True
+
+
+def _holder(text: str, urls: list[str]) -> Callable[[str], int | None]:
+    """Who holds each of ``urls`` in ``text`` (:func:`checked` took it), the first source
+    where two hold one: for a few URLs a search of the text each, for many an index."""
+    if len(urls) <= 8:
+
+        def held(url: str) -> int | None:
+            at = text.find(f'\n      "url": "{url}",\n')
+            if at < 0:
+                return None
+            start = text.rfind(_ENTRY_OPEN, 0, at) + len(_ENTRY_OPEN)
+            return int(text[start : text.index(",", start)])
+
+        return held
+    from .layout_pattern import ID_LINE, URL_LINE
+
+    ids = ID_LINE.findall(text)
+    by_url = dict(zip(reversed(URL_LINE.findall(text)), map(int, reversed(ids)), strict=True))
+    return by_url.get
 
 
 def add_large(
@@ -58,11 +106,10 @@ def add_large(
 ) -> list[str] | None:
     """``add`` on the large ledger ``text`` at ``path`` (under its lock): the lines printed,
     the file written; None (nothing done) for the core."""
-    found = checked(text)
-    if found is None:
+    high = checked(text, path)
+    if high is None:
         return None
-    ids, held, high = found
-    by_url = dict(zip(reversed(held), reversed(ids), strict=True))  # the first one wins
+    held = _holder(text, urls)
     new: dict[str, dict[str, object]] = {}
     lines = []
     for url, title in zip(urls, titles, strict=True):
@@ -72,7 +119,7 @@ def add_large(
                 entry["title"] = title
             lines.append(f"[{entry['id']}] {url}")
             continue
-        sid = by_url.get(url)
+        sid = held(url)
         if sid is not None:
             if title and _untitled(text, sid):
                 return None
@@ -90,58 +137,64 @@ def add_large(
     if new:
         cut = text.rfind("\n  ]")
         entries = "".join(",\n    " + dumped(e, 2) for e in new.values())
-        done = f'{text[:cut]}{entries}\n  ],\n  "last_id": {high}\n}}\n'
+        done = f'{text[:cut]}{entries}\n  ],\n  "last_id": {high}\n}}\n'.encode()
         if not write_file(path, done, mode):
             return None
+        if all(sound_entry(e) for e in new.values()):  # the proven text and sound entries
+            from .checked_texts import record
+
+            record(path, done, high)
     return lines
 
 
 def _untitled(text: str, sid: int) -> bool:
     """Whether the entry of source ``sid`` holds an empty title (the pattern took the text:
     each entry opens with its id's line and its title is its third line)."""
-    start = text.find(f'\n    {{\n      "id": {sid},\n')
+    start = text.find(f"{_ENTRY_OPEN}{sid},\n")
     at = text.find(_TITLE_LINE, start) + len(_TITLE_LINE)
     return text.startswith('""', at)
 
 
-def _escapes_sound(joined: str) -> bool:
-    """Whether every ``%`` in ``joined`` starts an upper-case escape (``urls._BAD_ESCAPE``)."""
-    at = joined.find("%")
-    while at >= 0:
-        escape = joined[at + 1 : at + 3]
-        if len(escape) != 2 or not all(c in "0123456789ABCDEF" for c in escape):
-            return False
-        at = joined.find("%", at + 1)
-    return True
-
-
-def entry(text: str, sid: int) -> tuple[dict[str, Any], int, int, int] | None:
-    """Source ``sid`` of a large ledger ``text`` (see :func:`checked`) as parsed JSON, where its
-    entry starts and ends in the text, and the ledger's high-water mark; None when the text is
-    not one :func:`checked` takes or holds no such source."""
-    found = checked(text)
-    if found is None or sid not in found[0]:
+def entry(
+    text: str, sid: int, ledger: str | None = None
+) -> tuple[dict[str, Any], int, int, int] | None:
+    """Source ``sid`` of a large ledger ``text`` (see :func:`checked`; ``ledger``: the path it
+    was read from) as parsed JSON, where its entry starts and ends in the text, and the
+    ledger's high-water mark; None when the text is not one :func:`checked` takes or holds no
+    such source."""
+    high = checked(text, ledger)
+    start = text.find(f"{_ENTRY_OPEN}{sid},\n")
+    if high is None or start < 0:
         return None
-    start = text.find(f'\n    {{\n      "id": {sid},\n')
     end = text.find("\n    }", start + 1)
     value = parse_at(text, start + 5)
     if value is None or type(value) is not dict:
         return None
-    return value, start, end, found[2]
+    return value, start, end, high
 
 
-def with_entry(text: str, where: tuple[dict[str, Any], int, int, int]) -> str:
+def with_entry(
+    text: str, where: tuple[dict[str, Any], int, int, int], ledger: str | None = None
+) -> str:
     """``text`` with the entry :func:`entry` found written anew from its (changed) JSON, and
-    the high-water mark after the list, as ``store._text_ledger_text`` writes them."""
+    the high-water mark after the list, as ``store._text_ledger_text`` writes them. With
+    ``ledger``, the path the text goes to: recorded as proven when the entry is sound (the
+    record names bytes: if the write then fails, the file's text is simply proven again)."""
     value, start, end, high = where
     text = text[: start + 1] + "    " + dumped(value, 2) + text[end + 6 :]
     cut = text.rfind("\n  ]")
-    return f'{text[:cut]}\n  ],\n  "last_id": {high}\n}}\n'
+    done = f'{text[:cut]}\n  ],\n  "last_id": {high}\n}}\n'
+    if ledger is not None and sound_entry(value):
+        from .checked_texts import record
+
+        record(ledger, done.encode("utf-8"), high)
+    return done
 
 
-def whole(text: str) -> dict[str, Any] | None:
-    """A large ledger ``text`` (see :func:`checked`) as parsed JSON, or None."""
-    if checked(text) is None:
+def whole(text: str, ledger: str | None = None) -> dict[str, Any] | None:
+    """A large ledger ``text`` (see :func:`checked`; ``ledger``: the path it was read from)
+    as parsed JSON, or None."""
+    if checked(text, ledger) is None:
         return None
     value = parse_text(text)
     return value if type(value) is dict else None

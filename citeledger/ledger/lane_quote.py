@@ -137,7 +137,7 @@ def quote(explicit: str | None, id_text: str, text: str, evidence: str | None) -
         return None
     path, fd, mode, ledger = got
     try:
-        changing = _source(ledger, sid) if ledger else None
+        changing = _source(ledger, sid, path) if ledger else None
         if changing is None:
             return None
         source, after = changing
@@ -146,16 +146,17 @@ def quote(explicit: str | None, id_text: str, text: str, evidence: str | None) -
         os.close(fd)
 
 
-def _source(ledger: str, sid: int) -> tuple[dict[str, Any], Callable[[], str]] | None:
-    """Source ``sid`` of the ledger text as parsed JSON, and what makes the file's text once
-    that source is changed; None for a ledger the lane does not take or no such source."""
+def _source(ledger: str, sid: int, path: str) -> tuple[dict[str, Any], Callable[[], str]] | None:
+    """Source ``sid`` of the ledger text (read from ``path``) as parsed JSON, and what makes
+    the file's text once that source is changed; None for a ledger the lane does not take or
+    no such source."""
     if len(ledger) > LANE_BYTES:  # characters: at least as many bytes
         from .lane_large import entry, with_entry
 
-        where = entry(ledger, sid)
+        where = entry(ledger, sid, path)
         if where is None:
             return None
-        return where[0], lambda: with_entry(ledger, where)
+        return where[0], lambda: with_entry(ledger, where, path)
     book = parsed(ledger)
     if not book:
         return None

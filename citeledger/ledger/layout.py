@@ -66,7 +66,7 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
     if _LAST and _LAST[0][0] == text:
         _seen, ids, urls, last_id, plain = _LAST[0]
         return TextLedger(path, LayoutText(text), list(ids), list(urls), last_id, plain)
-    found = _checked(text)
+    found = _checked(text, path)
     if found is None:
         return None
     ids, urls, last_id, plain = found
@@ -74,9 +74,27 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
     return TextLedger(path, LayoutText(text), ids, urls, last_id, plain)
 
 
-def _checked(text: str) -> tuple[list[int], list[str], int, bool] | None:
+# Above this many characters a text is looked up in, and recorded to, the user's record of
+# proven texts (:mod:`~.checked_texts`, as the fast lane's large path does): below it the
+# pattern costs less than the lookup.
+RECORDED_CHARS = 64 * 1024
+
+
+def _checked(text: str, path: Path | None = None) -> tuple[list[int], list[str], int, bool] | None:
     """The ids, URLs, high-water mark and whether every URL is its own lookup key of a text
-    :func:`layout` takes with distinct ids and sound URLs; None for anything else."""
+    :func:`layout` takes with distinct ids and sound URLs; None for anything else. A large text
+    read from ``path`` that this user's citeledger proved sound before is taken without the
+    pattern (every URL canonical, none tracking: each its own key); one proven sound now is
+    recorded."""
+    data = b""
+    if path is not None and len(text) > RECORDED_CHARS:
+        from .checked_texts import proven
+
+        data = text.encode("utf-8")
+        if proven(str(path), data) is not None:
+            tail = LAST_ID.search(text, max(0, len(text) - 40))
+            ids = list(map(int, ID_LINE.findall(text)))
+            return ids, URL_LINE.findall(text), int(tail.group(1)) if tail else 0, True
     canonical = layout_match(text)
     if not canonical and not layout_match(text, canonical=False):
         return None
@@ -102,7 +120,14 @@ def _checked(text: str) -> tuple[list[int], list[str], int, bool] | None:
             return None
         plain = odd
     tail = LAST_ID.search(text, max(0, len(text) - 40))
-    return ids, urls, int(tail.group(1)) if tail else 0, plain
+    last_id = int(tail.group(1)) if tail else 0
+    if data and canonical and plain and "&" not in joined:
+        # What lane_large.checked proves: the layout, distinct ids, every URL canonical, within
+        # the length, with sound escapes, tracking nothing, and no "&" in a path.
+        from .checked_texts import record
+
+        record(str(path), data, max(last_id, max(ids, default=0)))
+    return ids, urls, last_id, plain
 
 
 def _odd_urls(urls: list[str], archived: list[str]) -> bool | None:

@@ -24,6 +24,23 @@ _URL = (
 )
 
 
+# The same URL, sound beyond its characters (what the lane of ``add`` proves, lane_large.py):
+# at most MAX_URL_LENGTH characters, each ``%`` starting an upper-case escape (``urls
+# ._BAD_ESCAPE``), no tracking parameter after a ``?`` or ``&`` (``urls._TRACKING_HINT``), and
+# no ``&`` in the path (such a URL goes to the core, which tells whether it tracks). Proven by
+# the pattern, so the lane needs no list of the URLs.
+_TRACKING = (
+    r"utm_|gclid|gclsrc|dclid|gbraid|wbraid|fbclid|msclkid|yclid|mc_eid|mc_cid|_ga"
+    r"|_gl|igshid|twclid|ttclid|li_fat_id|mkt_tok|_hs|srsltid|oly_|vero_id|ref_src|_openstat"
+)
+_V = r"A-Za-z0-9\-._~!$'()*+,;=:@/"
+_SOUND_URL = (
+    r'"(?=[^"]{0,4096}")https?://(?!(?:dx\.|www\.)?doi\.org[/?"])[a-z0-9-]++(?:\.[a-z0-9-]++)*+'
+    rf"(?:/[{_V}]*+(?:%[0-9A-F]{{2}}[{_V}]*+)*+(?<!/))?"
+    rf'(?:(?=\?[^"])(?:(?:[?&](?!(?i:{_TRACKING}))|%[0-9A-F]{{2}})[{_V}]*+)++)?"'
+)
+
+
 # Any JSON string without an escape: a URL the canonical pattern does not take (a DOI address,
 # a path in another script) is checked on its own (:func:`_odd_urls`).
 _ANY_URL = r'"[^"\\\x00-\x1f]++"'
@@ -54,21 +71,21 @@ def _pattern(string: str, url: str) -> str:
 
 
 # The patterns, compiled when first used: a call that reads no ledger pays for none.
-_COMPILED: dict[tuple[bool, bool], re.Pattern[str]] = {}
+_COMPILED: dict[tuple[bool, bool | None], re.Pattern[str]] = {}
 
 
-def layout(escapes: bool, canonical: bool = True) -> re.Pattern[str]:
+def layout(escapes: bool, canonical: bool | None = True) -> re.Pattern[str]:
     """The pattern of the whole file (see :mod:`~.layout`); ``escapes``: for a text that
     holds a backslash; ``canonical``: every URL in canonical form (else any string without an
-    escape, each then checked on its own)."""
+    escape, each then checked on its own; None: canonical and sound, :data:`_SOUND_URL`)."""
     key = (escapes, canonical)
     if key not in _COMPILED:
-        url = _URL if canonical else _ANY_URL
+        url = _URL if canonical else _SOUND_URL if canonical is None else _ANY_URL
         _COMPILED[key] = re.compile(_pattern(_STR if escapes else _PLAIN_STR, url))
     return _COMPILED[key]
 
 
-def layout_match(text: str, canonical: bool = True) -> bool:
+def layout_match(text: str, canonical: bool | None = True) -> bool:
     """Whether :func:`layout` takes the whole of ``text``."""
     return layout("\\" in text, canonical).fullmatch(text) is not None
 
