@@ -426,6 +426,9 @@ def main() -> None:
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="citeledger-bench-") as tmp:
         work = Path(tmp)
+        # A cache folder of the run's own (the record of proven ledgers, ledger/checked_texts.py):
+        # every call starts as a user's first, never from this machine's earlier runs.
+        os.environ["XDG_CACHE_HOME"] = str(work / "cache")
         if not args.here:
             print("installing the wheel into a throwaway venv ...", file=sys.stderr, flush=True)
             BIN = install.install(work)

@@ -282,11 +282,11 @@ def listed(explicit: str | None) -> list[str] | None:
     if not text:
         return None
     if len(text) > LANE_BYTES:  # characters: at least as many bytes
-        from .lane_large import whole
+        from .lane_large import rows
 
-        data = whole(text, found[0])
-    else:
-        data = parsed(text)
+        taken = rows(text, found[0])
+        return None if not taken else list_rows(taken)
+    data = parsed(text)
     if not data or not data["sources"]:
         return None
     return list_text(data["sources"])
@@ -297,11 +297,30 @@ def list_text(sources: list[dict[str, Any]]) -> list[str]:
     the core writes), in id order: ``[n] url  title  (k quotes)``, the title as
     ``Source.display_title`` shows it. The core lists a large ledger through here too: no
     source object is built."""
-    from operator import itemgetter
+    return list_rows(sorted((s["id"], s["url"], s["title"], len(s["quotes"])) for s in sources))
 
+
+def list_rows(rows: list[tuple[int, str, str, int]]) -> list[str]:
+    """:func:`list_text`'s lines for each source's id, URL, title and number of quotes, in
+    id order."""
+    titles = [row[2] for row in rows]
+    joined = "|".join(titles)
+    if (  # every title one printable line of its own, and none a URL: as it is (fast)
+        joined.isprintable()
+        and "  " not in joined
+        and "| " not in joined
+        and " |" not in joined
+        and joined[:1] != " " != joined[-1:]
+        and "://" not in joined
+        and max(map(len, titles)) <= MAX_TITLE_SHOWN
+    ):
+        return [
+            f"[{i}] {url}{'  ' if title else ''}{title}{_quotes(n) if n else ''}"
+            for i, url, title, n in rows
+        ]
     lines = []
-    for s in sorted(sources, key=itemgetter("id")):
-        title = raw = s["title"]
+    for i, url, raw, n in rows:
+        title = raw
         if raw:  # shown on one line, and "" when it is the URL itself
             if not (
                 title.isprintable()  # no control, bidi, hidden or other white space character
@@ -311,15 +330,15 @@ def list_text(sources: list[dict[str, Any]]) -> list[str]:
             ):
                 title = _one_line(title)
             # Source.display_title: "" for a title that is the URL (a URL holds "://").
-            if "://" in raw and raw.strip().rstrip("/") == s["url"].rstrip("/"):
+            if "://" in raw and raw.strip().rstrip("/") == url.rstrip("/"):
                 title = ""
             title = "  " + title
-        n = len(s["quotes"])
-        if n:
-            lines.append(f"[{s['id']}] {s['url']}{title}  ({n} quote{'s' if n != 1 else ''})")
-        else:
-            lines.append(f"[{s['id']}] {s['url']}{title}")
+        lines.append(f"[{i}] {url}{title}{_quotes(n) if n else ''}")
     return lines
+
+
+def _quotes(n: int) -> str:
+    return f"  ({n} quote{'s' if n != 1 else ''})"
 
 
 def _one_line(title: str) -> str:
@@ -334,4 +353,4 @@ def _one_line(title: str) -> str:
     return display_text(title, MAX_TITLE_SHOWN)
 
 
-__all__ = ["add", "list_text", "listed", "where"]
+__all__ = ["add", "list_rows", "list_text", "listed", "where"]

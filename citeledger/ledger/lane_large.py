@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 _TITLE_LINE = '\n      "title": '
 _ENTRY_OPEN = '\n    {\n      "id": '
+_QUOTES_OPEN = '\n      "quotes": [\n'
+_QUOTE_OPEN = "\n        {\n"
+_QUOTES_CLOSE = "\n      ]"
 
 
 def checked(text: str, ledger: str | None = None) -> int | None:
@@ -189,6 +192,37 @@ def with_entry(
 
         record(ledger, done.encode("utf-8"), high)
     return done
+
+
+def rows(text: str, ledger: str | None = None) -> list[tuple[int, str, str, int]] | None:
+    """Each source's id, URL, title and number of quotes in a large ledger ``text`` (see
+    :func:`checked`; ``ledger``: the path it was read from), in id order: what ``list``
+    shows, read off the text the pattern proved (each entry opens with its id's, URL's and
+    title's lines) without parsing it whole. None when :func:`checked` does not take it."""
+    if checked(text, ledger) is None:
+        return None
+    from _json import scanstring
+
+    from .layout_pattern import entry_rows
+
+    found = entry_rows().findall(text)
+    counts = {}
+    at = text.find(_QUOTES_OPEN)
+    while at >= 0:  # the sources that carry quotes: each quote opens a line of its own
+        start = text.rfind(_ENTRY_OPEN, 0, at) + len(_ENTRY_OPEN)
+        end = text.find(_QUOTES_CLOSE, at)
+        counts[text[start : text.index(",", start)]] = text.count(_QUOTE_OPEN, at, end)
+        at = text.find(_QUOTES_OPEN, end)
+    taken = [
+        (int(i), url, scanstring(f'"{title}"', 1)[0] if "\\" in title else title, counts.get(i, 0))
+        for i, url, title in found
+    ]
+    from operator import itemgetter, lt
+
+    ids = list(map(itemgetter(0), taken))
+    if not all(map(lt, ids, ids[1:])):  # citeledger writes them in order; a hand may not
+        taken.sort()
+    return taken
 
 
 def whole(text: str, ledger: str | None = None) -> dict[str, Any] | None:

@@ -95,3 +95,19 @@ ID_LINE = re.compile(r'\n    \{\n      "id": ([0-9]+),')
 URL_LINE = re.compile(r'\n      "url": "([^"]*)"')
 ARCHIVED_LINE = re.compile(r'\n      "archived": "([^"]*)"')
 LAST_ID = re.compile(r'"last_id": ([0-9]+)\n\}\n?\Z')
+
+
+def entry_rows() -> re.Pattern[str]:
+    """Each source's id, URL and title (the inside of its JSON string) in a text the layout
+    took: ``list``'s columns (lane_large.rows), compiled when first used."""
+    if not _ROWS:
+        _ROWS.append(
+            re.compile(
+                r'\n    \{\n      "id": ([0-9]+),\n      "url": "([^"]*)",\n'
+                r'      "title": "([^"\\]*+(?:\\.[^"\\]*+)*+)",\n'
+            )
+        )
+    return _ROWS[0]
+
+
+_ROWS: list[re.Pattern[str]] = []

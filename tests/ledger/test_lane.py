@@ -578,6 +578,60 @@ def test_the_core_lists_a_large_ledger_from_its_json_as_from_its_sources(
     assert sum(line.endswith("  ") for line in lines) > 10  # titles that are their URL
 
 
+_LIST_TITLES = st.lists(
+    st.sampled_from(["a", " ", "|", "\\", '"', "\t", "\u202e", "\u00e9", "://", "x" * 90]),
+    max_size=5,
+).map("".join)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    titles=st.lists(_LIST_TITLES, min_size=1, max_size=4),
+    shuffled=st.booleans(),
+    own_url=st.booleans(),
+)
+def test_list_reads_a_large_ledger_off_its_text_as_its_sources_show_it(
+    tmp_path_factory: pytest.TempPathFactory, titles: list[str], shuffled: bool, own_url: bool
+) -> None:
+    """The large lane's ``list`` reads each id, URL, title and quote count off the proven
+    text (lane_large.rows): the lines the sources give, for titles of every kind, in id order
+    even when the file is not."""
+    path = tmp_path_factory.mktemp("rows") / "ledger.json"
+    with transaction(path) as book:
+        for n in range(700):
+            title = titles[n % len(titles)] if n % 3 else f"Plain title {n}"
+            if own_url and n % 97 == 0:
+                title = f"https://example.org/r/{n}/"  # shown as no title
+            source = book.add(f"https://example.org/r/{n}", title=title)[0]
+            if n % 50 == 0:
+                for k in range(n % 3 + 1):
+                    book.add_quote(source, Quote(text=f"ice {n} floats {k}", added="2026-01-02"))
+    text = path.read_text("utf-8")
+    if shuffled:  # two entries swapped, as a hand might leave them
+        first = text.index('\n    {\n      "id": 1,')
+        second = text.index('\n    {\n      "id": 2,')
+        third = text.index('\n    {\n      "id": 3,')
+        text = (
+            text[:first]
+            + text[second : third - 1]
+            + ","
+            + text[first : second - 1]
+            + text[third - 1 :]
+        )
+        path.write_text(text, encoding="utf-8")
+    lines = lane.listed(str(path))
+    assert lines is not None
+    expected = []
+    for s in sorted(store.load_ledger(path).sources, key=lambda s: s.id):
+        title = f"  {s.display_title}" if s.title else ""
+        n = len(s.quotes)
+        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
+        expected.append(f"[{s.id}] {s.url}{title}{mark}")
+    assert lines == expected
+
+
 def test_the_same_ledger_text_is_checked_once(
     tmp_path: Path, large_text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
