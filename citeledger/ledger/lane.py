@@ -285,7 +285,7 @@ def listed(explicit: str | None) -> list[str] | None:
         from .lane_large import rows
 
         taken = rows(text, found[0])
-        return None if not taken else list_rows(taken)
+        return None if taken is None else list_columns(*taken)
     data = parsed(text)
     if not data or not data["sources"]:
         return None
@@ -297,29 +297,40 @@ def list_text(sources: list[dict[str, Any]]) -> list[str]:
     the core writes), in id order: ``[n] url  title  (k quotes)``, the title as
     ``Source.display_title`` shows it. The core lists a large ledger through here too: no
     source object is built."""
-    return list_rows(sorted((s["id"], s["url"], s["title"], len(s["quotes"])) for s in sources))
+    from operator import itemgetter
+
+    ordered = sorted(sources, key=itemgetter("id"))
+    quoted = {k: len(s["quotes"]) for k, s in enumerate(ordered) if s["quotes"]}
+    return list_columns(
+        [s["id"] for s in ordered],
+        [s["url"] for s in ordered],
+        [s["title"] for s in ordered],
+        quoted,
+    )
 
 
-def list_rows(rows: list[tuple[int, str, str, int]]) -> list[str]:
-    """:func:`list_text`'s lines for each source's id, URL, title and number of quotes, in
-    id order."""
-    titles = [row[2] for row in rows]
+def list_columns(
+    ids: list[int], urls: list[str], titles: list[str], quoted: dict[int, int]
+) -> list[str]:
+    """:func:`list_text`'s lines for the sources' ids, URLs and titles in id order, and the
+    number of quotes of those that carry some, by place."""
+    marks = [""] * len(ids)
+    for k, n in quoted.items():
+        marks[k] = _quotes(n)
     joined = "|".join(titles)
-    if (  # every title one printable line of its own, and none a URL: as it is (fast)
+    if (  # every title one printable line of its own, and none a URL: as it is
         joined.isprintable()
         and "  " not in joined
         and "| " not in joined
         and " |" not in joined
         and joined[:1] != " " != joined[-1:]
         and "://" not in joined
-        and max(map(len, titles)) <= MAX_TITLE_SHOWN
+        and max(map(len, titles), default=0) <= MAX_TITLE_SHOWN
     ):
-        return [
-            f"[{i}] {url}{'  ' if title else ''}{title}{_quotes(n) if n else ''}"
-            for i, url, title, n in rows
-        ]
+        gaps = map(("", "  ").__getitem__, map(bool, titles))  # no gap before no title
+        return list(map("[{}] {}{}{}{}".format, ids, urls, gaps, titles, marks))
     lines = []
-    for i, url, raw, n in rows:
+    for i, url, raw, mark in zip(ids, urls, titles, marks, strict=True):
         title = raw
         if raw:  # shown on one line, and "" when it is the URL itself
             if not (
@@ -333,7 +344,7 @@ def list_rows(rows: list[tuple[int, str, str, int]]) -> list[str]:
             if "://" in raw and raw.strip().rstrip("/") == url.rstrip("/"):
                 title = ""
             title = "  " + title
-        lines.append(f"[{i}] {url}{title}{_quotes(n) if n else ''}")
+        lines.append(f"[{i}] {url}{title}{mark}")
     return lines
 
 
@@ -353,4 +364,4 @@ def _one_line(title: str) -> str:
     return display_text(title, MAX_TITLE_SHOWN)
 
 
-__all__ = ["add", "list_rows", "list_text", "listed", "where"]
+__all__ = ["add", "list_columns", "list_text", "listed", "where"]

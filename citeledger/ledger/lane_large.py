@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    # list's columns: ids, URLs, titles, and quotes counted by place (lane.list_columns).
+    Columns = tuple[list[int], list[str], list[str], dict[int, int]]
+
 _TITLE_LINE = '\n      "title": '
 _ENTRY_OPEN = '\n    {\n      "id": '
 _QUOTES_OPEN = '\n      "quotes": [\n'
@@ -194,35 +197,42 @@ def with_entry(
     return done
 
 
-def rows(text: str, ledger: str | None = None) -> list[tuple[int, str, str, int]] | None:
-    """Each source's id, URL, title and number of quotes in a large ledger ``text`` (see
-    :func:`checked`; ``ledger``: the path it was read from), in id order: what ``list``
-    shows, read off the text the pattern proved (each entry opens with its id's, URL's and
-    title's lines) without parsing it whole. None when :func:`checked` does not take it."""
+def rows(text: str, ledger: str | None = None) -> Columns | None:
+    """Each source's id, URL and title, and the number of quotes of those that carry some (by
+    place), in a large ledger ``text`` (see :func:`checked`; ``ledger``: the path it was read
+    from), in id order: what ``list`` shows, read off the text the pattern proved (each entry
+    opens with its id's, URL's and title's lines) without parsing it whole. None when
+    :func:`checked` does not take it."""
     if checked(text, ledger) is None:
         return None
-    from _json import scanstring
-
     from .layout_pattern import entry_rows
 
     found = entry_rows().findall(text)
-    counts = {}
-    at = text.find(_QUOTES_OPEN)
-    while at >= 0:  # the sources that carry quotes: each quote opens a line of its own
-        start = text.rfind(_ENTRY_OPEN, 0, at) + len(_ENTRY_OPEN)
-        end = text.find(_QUOTES_CLOSE, at)
-        counts[text[start : text.index(",", start)]] = text.count(_QUOTE_OPEN, at, end)
-        at = text.find(_QUOTES_OPEN, end)
-    taken = [
-        (int(i), url, scanstring(f'"{title}"', 1)[0] if "\\" in title else title, counts.get(i, 0))
-        for i, url, title in found
-    ]
-    from operator import itemgetter, lt
+    if not found:
+        return None
+    sids, urls, titles = (list(column) for column in zip(*found, strict=True))
+    if "\\" in "".join(titles):  # a title with an escape, decoded alone
+        from _json import scanstring
 
-    ids = list(map(itemgetter(0), taken))
+        titles = [scanstring(f'"{t}"', 1)[0] if "\\" in t else t for t in titles]
+    ids = list(map(int, sids))
+    quoted: dict[int, int] = {}
+    at = text.find(_QUOTES_OPEN)
+    if at >= 0:
+        place = dict(zip(sids, range(len(sids)), strict=True))
+        while at >= 0:  # the sources that carry quotes: each quote opens a line of its own
+            start = text.rfind(_ENTRY_OPEN, 0, at) + len(_ENTRY_OPEN)
+            end = text.find(_QUOTES_CLOSE, at)
+            quoted[place[text[start : text.index(",", start)]]] = text.count(_QUOTE_OPEN, at, end)
+            at = text.find(_QUOTES_OPEN, end)
+    from operator import lt
+
     if not all(map(lt, ids, ids[1:])):  # citeledger writes them in order; a hand may not
-        taken.sort()
-    return taken
+        order = sorted(range(len(ids)), key=ids.__getitem__)
+        back = {k: n for n, k in enumerate(order)}
+        ids, urls, titles = ([column[k] for k in order] for column in (ids, urls, titles))
+        quoted = {back[k]: n for k, n in quoted.items()}
+    return ids, urls, titles, quoted
 
 
 def whole(text: str, ledger: str | None = None) -> dict[str, Any] | None:
