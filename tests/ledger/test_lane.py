@@ -561,6 +561,18 @@ def test_list_on_a_large_ledger_prints_what_the_core_does(tmp_path: Path, large_
     assert lane.listed(str(path)) is None  # not a ledger the lane can prove: the core's
 
 
+def shown_by_sources(path: Path) -> list[str]:
+    """``list``'s lines made from the ledger's sources, each title as ``display_title``
+    shows it: what every listing must print."""
+    lines = []
+    for s in sorted(store.load_ledger(path).sources, key=lambda s: s.id):
+        title = f"  {s.display_title}" if s.title else ""
+        n = len(s.quotes)
+        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
+        lines.append(f"[{s.id}] {s.url}{title}{mark}")
+    return lines
+
+
 def test_the_core_lists_a_large_ledger_from_its_json_as_from_its_sources(
     tmp_path: Path, large_text: str
 ) -> None:
@@ -568,13 +580,7 @@ def test_the_core_lists_a_large_ledger_from_its_json_as_from_its_sources(
     path.write_text(large_text, encoding="utf-8")
     assert not store.load_ledger(path).whole  # type: ignore[attr-defined]  # a TextLedger
     lines = list_lines(path, "given by --ledger", as_json=False)
-    expected = []
-    for s in sorted(store.load_ledger(path).sources, key=lambda s: s.id):
-        title = f"  {s.display_title}" if s.title else ""
-        n = len(s.quotes)
-        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
-        expected.append(f"[{s.id}] {s.url}{title}{mark}")
-    assert lines == expected
+    assert lines == shown_by_sources(path)
     assert sum(line.endswith("  ") for line in lines) > 10  # titles that are their URL
 
 
@@ -623,13 +629,7 @@ def test_list_reads_a_large_ledger_off_its_text_as_its_sources_show_it(
         path.write_text(text, encoding="utf-8")
     lines = lane.listed(str(path))
     assert lines is not None
-    expected = []
-    for s in sorted(store.load_ledger(path).sources, key=lambda s: s.id):
-        title = f"  {s.display_title}" if s.title else ""
-        n = len(s.quotes)
-        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
-        expected.append(f"[{s.id}] {s.url}{title}{mark}")
-    assert lines == expected
+    assert lines == shown_by_sources(path)
 
 
 def test_the_same_ledger_text_is_checked_once(
