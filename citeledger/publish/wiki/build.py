@@ -284,9 +284,10 @@ class _Writing:
         if form.name == "html":
             lang, text_dir = job.lang
             title = job.opts.sources_title
+            place = {id(page): k for k, page in enumerate(pages)}
 
             def framed(page: Page) -> str:
-                nav = navigation(page, pages, title)
+                nav = navigation(page, pages, title, place.get(id(page)))
                 return html_frame(page.title, page.text, lang, text_dir, nav)
 
         written = writer.save(all_pages, out_dir, guard, framed)
