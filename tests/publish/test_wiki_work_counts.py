@@ -1,10 +1,12 @@
 """How much work a wiki build does, counted rather than timed: the walk over every footnote
 runs once per build (verify reads the notes and the build places what verify read), and the
 html pages' navigation is handed each page's place instead of looking it up among all pages
-(n lookups of n steps each grew with the square of the pages)."""
+(n lookups of n steps each grew with the square of the pages); a gfm page's Sources entry is
+made once for all the pages that list it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 import citeledger.document.note_citations as note_module
 import citeledger.publish.wiki.build as build_module
 import citeledger.verify as verify_module
+from citeledger.filters.html import HtmlEntries
 from citeledger.ledger import load_ledger
 from citeledger.publish.wiki import build_wiki
 from tests.helpers import make_ledger
@@ -93,3 +96,34 @@ def test_html_navigation_is_handed_each_pages_place(
     third = (tmp_path / "out" / "part-3.html").read_text(encoding="utf-8")
     assert 'href="part-2.html" rel="prev"' in third
     assert 'href="part-4.html" rel="next"' in third
+
+
+def test_a_gfm_sources_entry_is_made_once_for_every_page_that_lists_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parts = []
+    for k in range(1, 31):
+        twice = " It sinks when it melts.[1]" if k % 3 == 0 else ""
+        parts.append(f"# Part {k}\n\nIce floats.[1] Ice paper two says so.[2]{twice}\n")
+    draft = tmp_path / "many.md"
+    draft.write_text("\n".join(parts), encoding="utf-8")
+    ledger = load_ledger(_ledger(tmp_path / "ledger.json"))
+    made: list[int] = []
+    real = HtmlEntries.entry
+
+    def counted(self: HtmlEntries, source: Any, number: int) -> Any:
+        made.append(source.id)
+        return real(self, source, number)
+
+    monkeypatch.setattr(HtmlEntries, "entry", counted)
+    out = tmp_path / "out"
+    build_wiki([draft], out, ledger, fmt="gfm", say=lambda _l: None)
+    # Three distinct entries on the pages (1 cited once, 1 cited twice, 2 cited once), and
+    # the sources page's two: not one per page.
+    assert sorted(made) == [1, 1, 1, 2, 2]
+    for k in (1, 3):
+        page = (out / f"part-{k}.md").read_text(encoding="utf-8")
+        listed = page.split("# Sources")[-1]
+        backs = re.findall(r"#cite-1-(\d)", listed)
+        assert backs == (["1", "2"] if k == 3 else ["1"])
+        assert "https://example.org/ice/1" in listed and "https://example.org/ice/2" in listed
