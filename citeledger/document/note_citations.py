@@ -37,12 +37,14 @@ class NoteCitations:
     """``ids`` maps ``id()`` of each citing Note element, and of each internal Link back to
     such a note (a later citation of the same source), to the ledger ids it names;
     ``unknown`` lists (heading, url, LINE:COL or None) of note URLs the ledger does not hold;
-    ``places`` the LINE:COL of each source's first citing note, where the text says."""
+    ``places`` the LINE:COL of each source's first citing note, where the text says;
+    ``skip`` the top-level blocks the walk left out (the draft's own Sources block)."""
 
     ids: dict[int, tuple[int, ...]] = field(default_factory=dict)
     unknown: list[tuple[str, str, str | None]] = field(default_factory=list)
     order: list[int] = field(default_factory=list)
     places: dict[int, str] = field(default_factory=dict)
+    skip: range = range(0)
 
 
 def note_citations(
@@ -51,7 +53,7 @@ def note_citations(
     """Walk every footnote of ``doc`` (top-level blocks in ``skip`` excepted); ``text``, the
     markdown the tree was read from, places each note at its reference
     (:func:`note_positions`)."""
-    found = NoteCitations()
+    found = NoteCitations(skip=skip)
     where: dict[int, str] | None = None if text is not None else {}
     heading = ""
     anchors: dict[str, tuple[int, ...]] = {}
@@ -124,15 +126,25 @@ def _placed(doc: Json, text: str) -> dict[int, str]:
     return {id(note): f"{line}:{col}" for note, (line, col) in zip(notes, refs, strict=True)}
 
 
-def place_note_citations(doc: Json, found: Scan, ledger: Ledger, titles: Sequence[str]) -> bool:
+def place_note_citations(
+    doc: Json,
+    found: Scan,
+    ledger: Ledger,
+    titles: Sequence[str],
+    read: NoteCitations | None = None,
+) -> bool:
     """In place: every footnote that cites ledger sources (as :func:`note_citations` reads it;
     the draft's own Sources block excepted) becomes a citation of each, a marker link ``[n]`` to
     the ledger's URL, which every placement turns into the format's citation; ``found`` is
     scanned again (updated in place, as :func:`~.locate.drop_escaped` does). A note that says
-    more than its sources' entries stays, after the markers. True when a note was placed."""
+    more than its sources' entries stays, after the markers. True when a note was placed.
+    ``read``: the verifier's reading of this same, unchanged ``doc``, used when it left out the
+    same blocks (the walk over every footnote is not made twice in one build)."""
     listing = found.listing
     skip = range(listing.start, listing.end) if listing else range(0)
-    notes = note_citations(doc, ledger, skip=skip).ids
+    if read is None or read.skip != skip:
+        read = note_citations(doc, ledger, skip=skip)
+    notes = read.ids
     if not notes:
         return False
 
@@ -208,7 +220,7 @@ def _notes(node: Json, links: list[Json]) -> list[tuple[Json, str]]:
                         out.append((el, anchor))
                         anchor = ""
                         continue
-                    anchor = _bookmark(el)
+                    anchor = _bookmark(el) if t == "Span" else ""
                     if t in _LEAVES:  # most of a tree: nothing below them to walk
                         continue
                 below.append(el)

@@ -16,6 +16,7 @@ import dataclasses
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
@@ -113,6 +114,7 @@ def apply(
     rendered: bool = False,
     caller: Caller | None = None,
     vet: Callable[[Json], None] | None = None,
+    placement: Callable[[State], BasePlacement] | None = None,
 ) -> State | None:
     """Run the filter on a pandoc JSON document in place; return the run's state, or None
     when the document cites nothing (it then passes through untouched). Every filter run comes
@@ -124,8 +126,8 @@ def apply(
     the run's warnings and findings, one line each. ``found``: the caller's scan of this very
     document, the ledger's links known (a wiki page cut from a draft the build scanned whole).
     ``rendered``: a renderer finishes the written file (convert's docx and pptx), so what it
-    rebuilds is not laid out here. ``caller``: who started the run (an in-process caller keeps
-    the default). ``vet``: the trust model, applied once the document is known to cite."""
+    rebuilds is not laid out here. ``caller``: who started the run (in-process: the default).
+    ``vet``: the trust model, applied once the document cites. ``placement``: makes its own."""
     caller = caller or Caller()
     meta = doc.setdefault("meta", {})
     opts = options or from_meta(meta, say)
@@ -165,19 +167,19 @@ def apply(
     for _hit, marker in found.markers():
         for source_id in marker.ids:
             state.order.setdefault(source_id, len(state.order) + 1)
-    placement = placement_for(fmt, state)
+    placed = (placement or partial(placement_for, fmt))(state)
     keep_heading_ids(doc["blocks"], found.hits)
-    _replace_hits(state, placement)
+    _replace_hits(state, placed)
     # The level of the document's own top sections (a wiki page's too), whatever level the
     # draft's block had.
     state.sources_level = top_section_level(doc["blocks"])
     if found.sources is not None:
         state.sources_at = found.sources.start
         state.sources_in = found.sources.remove(doc["blocks"])
-    placement.finalize()
+    placed.finalize()
     for key in [k for k in meta if is_option_meta(k)]:
         del meta[key]
-    if placement.records_options:
+    if placed.records_options:
         meta[RECORD_PROPERTY] = {"t": "MetaString", "c": opts.record()}
     return state
 

@@ -170,7 +170,8 @@ def verify_for_build(
         if not findings_only or line.startswith(FINDING_PREFIXES):
             say(line)
     if not report.failed:
-        place_note_citations(doc, found, ledger, titles_for(options.sources_title))
+        titles = titles_for(options.sources_title)
+        place_note_citations(doc, found, ledger, titles, read=report.notes)
     return report
 
 
@@ -259,4 +260,5 @@ def _verify(
     cited, stats = checker.run()
     report = Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)
     report.claims = checker.claims
+    report.notes = notes
     return report

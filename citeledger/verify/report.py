@@ -24,6 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal
 
+    from ..document.note_citations import NoteCitations
     from .support.verdict import ClaimVerdict
 
     # How bad a finding is, as the text report prints it (the seed's spelling).
@@ -72,6 +73,8 @@ class Report:
     source_name: str = "-"
     # The support check's verdict on each cited sentence (empty when it did not run).
     claims: list[ClaimVerdict] = field(default_factory=list)
+    # The footnotes read as citations: a build places them without walking the tree again.
+    notes: NoteCitations | None = None
 
     @property
     def failed(self) -> bool:

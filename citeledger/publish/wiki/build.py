@@ -19,7 +19,7 @@ from ...document.markers import Hit, Scan, ledger_ids, ledger_links, scan
 from ...document.sources_titles import titles_for
 from ...errors import BadInput, VerificationFailed
 from ...files import Guard
-from ...filters.base import BaseEntries
+from ...filters.base import BaseEntries, BasePlacement, State
 from ...filters.cards import assets_html
 from ...filters.html_page import page_lang
 from ...filters.registry import entries_for as placement_entries
@@ -31,7 +31,7 @@ from ...options import Options
 from ...options.trust import front_options
 from ...tree import Blocks, Inline, Json, link, no_gc, raw_block, text_to_inlines
 from ...verify import verify_for_build
-from .entries import WrittenEntries
+from .entries import SharedEntriesPlacement, WrittenEntries
 from .formats import FORMATS, WikiFormat
 from .frame import html_frame, navigation, promote_headings, sources_level
 from .links import GfmLinks, index_targets, page_href, rewrite_links
@@ -284,9 +284,10 @@ class _Writing:
         if form.name == "html":
             lang, text_dir = job.lang
             title = job.opts.sources_title
+            place = {id(page): k for k, page in enumerate(pages)}
 
             def framed(page: Page) -> str:
-                nav = navigation(page, pages, title)
+                nav = navigation(page, pages, title, place.get(id(page)))
                 return html_frame(page.title, page.text, lang, text_dir, nav)
 
         written = writer.save(all_pages, out_dir, guard, framed)
@@ -307,6 +308,12 @@ def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) 
         meta["lang"] = {"t": "MetaString", "c": job.lang[0]}  # said once, for the build
     page_doc = {"pandoc-api-version": api, "meta": meta, "blocks": page.blocks}
     own = len(page.blocks)
+    placement = None
+    if once is not None:  # gfm: each Sources entry made once for every page listing it
+
+        def placement(state: State) -> BasePlacement:
+            return SharedEntriesPlacement(state, once)
+
     apply(
         page_doc,
         job.form.placement,
@@ -315,6 +322,7 @@ def _cite_page(job: _Build, page: Page, api: Json, once: WrittenEntries | None) 
         say=job.say,
         verify=False,
         found=page.scan,
+        placement=placement,
     )
     page.blocks = page_doc["blocks"]
     if job.form.name == "html":  # the page frame holds the stylesheet and script, once

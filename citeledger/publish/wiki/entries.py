@@ -17,6 +17,12 @@ on the benchmark, a third of the writer's work. Each distinct link is written on
 way, and an entry's links are one placeholder, replaced by their written text joined by
 ``, `` (how the writer joins them: a comma and a space between links).
 
+Nor is a paragraph made again once written: the pages' placement
+(:class:`SharedEntriesPlacement`) knows that a gfm entry is its source, its number and how
+many times the page cites the source (its back-links), and hands a page that lists an entry
+already made a stand-in for its number (making each entry for every page that lists it was
+most of the filter's time on a page).
+
 For gfm only: a top-level paragraph's gfm text (written without wrapping, notes aside) depends
 on the paragraph alone, and a link's on the link alone. The html writer wraps, and the wikis'
 list items are one raw string each already, which pandoc copies without work.
@@ -29,9 +35,15 @@ import re
 import secrets
 from collections.abc import Callable
 
-from ...tree import Blocks, Json, elements, para, raw_block, raw_inline
+from ...filters.base import State
+from ...filters.html import HtmlPlacement
+from ...ledger import Source
+from ...tree import Blocks, Inlines, Json, elements, para, raw_block, raw_inline
 from .pages import Page
 from .writer import PageWriter
+
+# A Sources entry on a page: its source's id, its number, the page's citations of it.
+EntryKey = tuple[int, int, int]
 
 
 class WrittenEntries:
@@ -49,6 +61,11 @@ class WrittenEntries:
         self.mark = f"citeledger-entry-{secrets.token_hex(8)}-"
         self.numbers: dict[bytes, int] = {}  # a paragraph, pickled -> its number
         self.written: list[Page] = []  # each paragraph as a page of its own, by number
+        self.entries: dict[EntryKey, int] = {}  # a page's Sources entry -> its number
+        # ``id()`` of the inline lists the page being cited holds, until :meth:`swap` takes
+        # them: a stand-in's number, an entry made for it the entry's key.
+        self.stand_ins: dict[int, int] = {}
+        self.made: dict[int, EntryKey] = {}
 
     def swap(self, blocks: Blocks, start: int) -> None:
         """Replace the paragraphs of a page's list (``blocks`` from ``start`` on) by
@@ -70,8 +87,17 @@ class WrittenEntries:
             kept.append(block)
         if run:
             out.append(self._placeholder(run))
+        self.stand_ins.clear()
+        self.made.clear()
         self.prepare(kept)
         blocks[start:] = out
+
+    def stand_in(self, number: int) -> Inlines:
+        """The inlines of an entry written already as paragraph ``number``: :meth:`swap`
+        takes the paragraph holding them for that number without looking inside."""
+        inlines: Inlines = [raw_inline(self.writer.fmt.raw, "")]
+        self.stand_ins[id(inlines)] = number
+        return inlines
 
     def links(self, links: list[Json]) -> Json:
         """One placeholder for ``links`` as the writer writes them in a line of text,
@@ -85,6 +111,16 @@ class WrittenEntries:
         return raw_inline(self.writer.fmt.raw, f"<!--{self.mark}c{'.'.join(numbers)}-->")
 
     def _number(self, para: Json) -> int | None:
+        stood = self.stand_ins.pop(id(para["c"]), None)
+        if stood is not None:
+            return stood
+        entry = self.made.pop(id(para["c"]), None)
+        number = self._pickled(para)
+        if entry is not None and number is not None:
+            self.entries[entry] = number
+        return number
+
+    def _pickled(self, para: Json) -> int | None:
         # pickle is the cheapest faithful serialisation (a fifth of json.dumps' time): equal
         # bytes mean equal paragraphs, which is all the key must promise.
         key = pickle.dumps(para, protocol=5)
@@ -117,3 +153,23 @@ class WrittenEntries:
         for page in pages:
             if self.mark in page.text:
                 page.text = pattern.sub(written, page.text)
+
+
+class SharedEntriesPlacement(HtmlPlacement):
+    """The placement of a wiki's gfm pages: the html family's, each Sources entry made once
+    per build. An entry is its source, its number and its back-links to the page's citations
+    of it (``cite-12-1`` ... ``cite-12-k``, the same on every page citing it k times): an
+    entry written already is handed to the page as :meth:`WrittenEntries.stand_in`."""
+
+    def __init__(self, state: State, once: WrittenEntries) -> None:
+        super().__init__(state)
+        self.once = once
+
+    def entry(self, source: Source, number: int) -> Inlines:
+        key = (source.id, number, self.state.seen.get(source.id, 0))
+        written = self.once.entries.get(key)
+        if written is not None:
+            return self.once.stand_in(written)
+        inlines = super().entry(source, number)
+        self.once.made[id(inlines)] = key
+        return inlines

@@ -44,13 +44,17 @@ def html_frame(
     )
 
 
-def navigation(page: Page, pages: list[Page], sources_title: str) -> str:
+def navigation(page: Page, pages: list[Page], sources_title: str, at: int | None = None) -> str:
     """The links around ``page`` among the build's ``pages`` (the content pages in reading
-    order; the index and the sources page link to the index and the Sources page only)."""
+    order; the index and the sources page link to the index and the Sources page only).
+    ``at``: the page's place in ``pages`` when the caller knows it (a build of n pages looked
+    each one up in n steps, n squared in all); None: looked up, and not there for the index
+    and the sources page."""
     items = []
     if page.slug != "index":
         items.append(_item("index", "Index", "Index"))
-    at = next((k for k, p in enumerate(pages) if p is page), None)
+    if at is None:
+        at = next((k for k, p in enumerate(pages) if p is page), None)
     if at is not None and at > 0:
         items.append(_item(pages[at - 1].slug, f"\u2190 {pages[at - 1].title}", "prev"))
     if at is not None and at + 1 < len(pages):
