@@ -16,6 +16,9 @@ from ._oxml import (
 
 _W_RFONTS = qn("w:rFonts")
 _W_P = qn("w:p")
+_W_PPR = qn("w:pPr")
+_W_PSTYLE = qn("w:pStyle")
+_W_VAL = qn("w:val")
 
 # Word's own font when neither the run, its styles nor the document defaults name one.
 DEFAULT_FONT = "Times New Roman"
@@ -100,7 +103,12 @@ class MarkFont:
         para = run.getparent()
         while para is not None and para.tag != _W_P:
             para = para.getparent()
-        pstyle = xpath(para, "w:pPr/w:pStyle/@w:val") if para is not None else []
+        pstyle = [
+            value
+            for ppr in (para.iterchildren(_W_PPR) if para is not None else ())
+            for style in ppr.iterchildren(_W_PSTYLE)
+            if (value := style.get(_W_VAL)) is not None
+        ]
         found = self._chain(str(pstyle[0]) if pstyle else None, "paragraph")
         if found:
             return found

@@ -289,6 +289,9 @@ def _write(
         sandboxed(req)
         and family != "typst"
         and (formats.is_binary(output.writer) or _embeds(build))
+        # A draft with no image and no raw markup (which the vetting may make an image of)
+        # has no image to embed: no walk over the whole tree for one.
+        and build.kinds & {"Image", "RawInline", "RawBlock"}
     ):
         embed_images(doc, draft)
     if formats.joins_words(fmt) and not filters_at_write(req.pandoc_args):
