@@ -6,12 +6,19 @@ from __future__ import annotations
 from lxml import etree
 
 from ._oxml import (
+    W_RPR,
     Element,
     attr,
     qn,
     run_style,
     xpath,
 )
+
+_W_RFONTS = qn("w:rFonts")
+_W_P = qn("w:p")
+_W_PPR = qn("w:pPr")
+_W_PSTYLE = qn("w:pStyle")
+_W_VAL = qn("w:val")
 
 # Word's own font when neither the run, its styles nor the document defaults name one.
 DEFAULT_FONT = "Times New Roman"
@@ -29,6 +36,11 @@ class MarkFont:
         self.theme = theme
         self.by_id: dict[str, Element] = {}
         self.defaults: dict[str, Element] = {}
+        # A report's notes ask for the same few style chains thousands of times, and the
+        # styles do not change while the marks are drawn: each chain is resolved once.
+        self.chains: dict[tuple[str | None, str], str | None] = {}
+        self.themes: dict[str, str | None] = {}
+        self.fallback: str | None = None
         for style in xpath(styles, "w:style") if styles is not None else []:
             self.by_id.setdefault(attr(style, "w:styleId") or "", style)
             if attr(style, "w:default") in ("1", "true", "on"):
@@ -38,6 +50,11 @@ class MarkFont:
         return self.defaults.get(kind) if style_id is None else self.by_id.get(style_id)
 
     def _theme_font(self, name: str) -> str | None:
+        if name not in self.themes:
+            self.themes[name] = self._find_theme_font(name)
+        return self.themes[name]
+
+    def _find_theme_font(self, name: str) -> str | None:
         if self.theme is None:
             return None
         which = "a:majorFont" if name.startswith("major") else "a:minorFont"
@@ -47,7 +64,7 @@ class MarkFont:
     def _from_rpr(self, holder: Element | None) -> str | None:
         if holder is None:
             return None
-        for fonts in xpath(holder, "w:rPr/w:rFonts"):
+        for fonts in (f for rpr in holder.iterchildren(W_RPR) for f in rpr.iterchildren(_W_RFONTS)):
             theme = attr(fonts, "w:asciiTheme")
             if theme:
                 found = self._theme_font(theme)
@@ -59,6 +76,12 @@ class MarkFont:
         return None
 
     def _chain(self, style_id: str | None, kind: str) -> str | None:
+        key = (style_id, kind)
+        if key not in self.chains:
+            self.chains[key] = self._walk_chain(style_id, kind)
+        return self.chains[key]
+
+    def _walk_chain(self, style_id: str | None, kind: str) -> str | None:
         seen: set[str] = set()
         style = self._style(style_id, kind)
         while style is not None:
@@ -78,16 +101,23 @@ class MarkFont:
         if found:
             return found
         para = run.getparent()
-        while para is not None and para.tag != qn("w:p"):
+        while para is not None and para.tag != _W_P:
             para = para.getparent()
-        pstyle = xpath(para, "w:pPr/w:pStyle/@w:val") if para is not None else []
+        pstyle = [
+            value
+            for ppr in (para.iterchildren(_W_PPR) if para is not None else ())
+            for style in ppr.iterchildren(_W_PSTYLE)
+            if (value := style.get(_W_VAL)) is not None
+        ]
         found = self._chain(str(pstyle[0]) if pstyle else None, "paragraph")
         if found:
             return found
-        defaults = (
-            xpath(self.styles, "w:docDefaults/w:rPrDefault") if self.styles is not None else []
-        )
-        return (defaults and self._from_rpr(defaults[0])) or DEFAULT_FONT
+        if self.fallback is None:
+            defaults = (
+                xpath(self.styles, "w:docDefaults/w:rPrDefault") if self.styles is not None else []
+            )
+            self.fallback = (defaults and self._from_rpr(defaults[0])) or DEFAULT_FONT
+        return self.fallback
 
 
 def drop_theme_fonts(element: Element) -> None:

@@ -203,7 +203,7 @@ def set_note_mark(note: Element, kind: str, mark: str, fonts: MarkFont) -> None:
     as body text ("22 Measured ...", "1010 ..."); a ``w:sym`` mark it shows once. A
     ``w:footnoteRef`` would be wrong for Word, which draws the next automatic number there.
     """
-    for auto in xpath(note, f".//w:{kind}Ref"):
+    for auto in list(note.iter(qn(f"w:{kind}Ref"))):
         font = fonts.of(auto.getparent())
         for char in mark:
             sym = OxmlElement("w:sym")

@@ -152,7 +152,7 @@ def _master_style(shape: Any) -> Any:
 # a report's deck's few kinds of placeholder tens of thousands of times (two fifths of its
 # time went to looking the same styles up again), so each kind is worked out once. Bounded,
 # checked against the layout part it was made for; the values are never changed by a caller.
-_BY_KIND: dict[tuple[str, int, bytes], tuple[Any, Any]] = {}
+_BY_KIND: dict[tuple[int, bytes], tuple[Any, Any]] = {}
 
 
 def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
@@ -175,26 +175,28 @@ def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
     return (id(layout.part), spelled), layout.part
 
 
-def _remembered(what: str, shape: Any, work: Any) -> Any:
+def measure(shape: Any) -> tuple[dict[int, LevelStyle], Box]:
+    """Each level's style for the text of ``shape`` (a slide's shape) and its text area,
+    looked up together: the fitting asks for both at every measure."""
     kind = _kind(shape)
     if kind is None:
-        return work(shape)
+        return _level_styles(shape), _text_box(shape)
     (layout_id, spelled), layout_part = kind
-    key = (what, layout_id, spelled)
+    key = (layout_id, spelled)
     hit = _BY_KIND.get(key)
     if hit is not None and hit[0] is layout_part:
-        return hit[1]
+        found: tuple[dict[int, LevelStyle], Box] = hit[1]
+        return found
     if len(_BY_KIND) > 256:
         _BY_KIND.clear()
-    value = work(shape)
+    value = (_level_styles(shape), _text_box(shape))
     _BY_KIND[key] = (layout_part, value)
     return value
 
 
 def level_styles(shape: Any) -> dict[int, LevelStyle]:
     """Each level's style for the text of ``shape`` (a slide's shape)."""
-    styles: dict[int, LevelStyle] = _remembered("styles", shape, _level_styles)
-    return styles
+    return measure(shape)[0]
 
 
 def _level_styles(shape: Any) -> dict[int, LevelStyle]:
@@ -221,8 +223,7 @@ class Box:
 def text_box(shape: Any) -> Box:
     """The shape's text area: its size less its insets (PowerPoint's 0.1 and 0.05 in unless
     a bodyPr in its chain says otherwise)."""
-    box: Box = _remembered("box", shape, _text_box)
-    return box
+    return measure(shape)[1]
 
 
 def _text_box(shape: Any) -> Box:
@@ -292,6 +293,32 @@ def paragraph_height_pt(
     """Height of paragraph ``p`` (an ``a:p``) in ``box``, its space before counted unless it
     opens the frame (PowerPoint and LibreOffice add none there); ``scale``: its text that much
     smaller (what :func:`~citeledger.renderers.pptx_fit.shrink_to_fit` would write)."""
+    key = (etree.tostring(p), id(styles), box.width, scale)
+    hit = _HEIGHTS.get(key)
+    if hit is None or hit[0] is not styles:
+        if len(_HEIGHTS) >= _HEIGHTS_KEPT:
+            _HEIGHTS.clear()
+        hit = (styles, *_measure_paragraph(p, styles, box, scale))
+        _HEIGHTS[key] = hit
+    _styles, height, before = hit
+    if not first:
+        height += before
+    return height
+
+
+# A paragraph's height by its XML, its styles and its box: the fitting measures most
+# paragraphs three or four times (is the slide too tall at 90%, where to cut it, does each
+# piece fit), unchanged in between. Its space before is kept apart, added when it does not
+# open its frame. A few slides' worth, dropped when full; the styles are held, so their id
+# is not reused while a height made with them is kept.
+_HEIGHTS: dict[tuple[bytes, int, int, float], tuple[Any, float, float]] = {}
+_HEIGHTS_KEPT = 4096
+
+
+def _measure_paragraph(
+    p: Any, styles: dict[int, LevelStyle], box: Box, scale: float
+) -> tuple[float, float]:
+    """The height of ``p`` without its space before, and its space before."""
     style = paragraph_style(p, styles)
     capacity = (box.width - style.margin) / EMU_PER_PT
     lines: list[list[Token]] = [[]]
@@ -329,10 +356,8 @@ def paragraph_height_pt(
         wrapped(line, capacity) * size * LINE * style.spacing
         for line, size in zip(lines, sizes, strict=True)
     )
-    if not first:
-        before = style.before_pt
-        height += before if before is not None else style.before_pct * biggest * LINE
-    return height
+    before = style.before_pt
+    return height, before if before is not None else style.before_pct * biggest * LINE
 
 
 # A line's text as tokens: a run of spaces, one wide character, or a run of other characters,
@@ -414,10 +439,10 @@ def wrapped(tokens: list[Token], capacity: float) -> int:
     return lines
 
 
-def frame_height_pt(shape: Any) -> float:
-    """The estimated height of all of ``shape``'s text."""
-    styles = level_styles(shape)
-    box = text_box(shape)
+def frame_height_pt(shape: Any, measured: Any = None) -> float:
+    """The estimated height of all of ``shape``'s text (``measured``: its :func:`measure`,
+    when the caller has it)."""
+    styles, box = measured or measure(shape)
     paragraphs = shape.text_frame._txBody.findall(qn("a:p"))
     return sum(paragraph_height_pt(p, styles, box, first=k == 0) for k, p in enumerate(paragraphs))
 

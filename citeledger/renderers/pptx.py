@@ -63,6 +63,13 @@ _ENTRY_NUMBER = re.compile(r"^\s*\[([0-9]{1,6})\]")
 
 def postprocess_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Rebuild the Sources slides of the deck at ``path`` in place (see the module docstring)."""
+    from ._pptx_oxml import compiled_placeholder_lookup
+
+    with compiled_placeholder_lookup():
+        _postprocess(path, ledger=ledger, options=options)
+
+
+def _postprocess(path: Path, *, ledger: Ledger, options: Options) -> None:
     from pptx import Presentation
     from pptx.enum.text import MSO_AUTO_SIZE
 

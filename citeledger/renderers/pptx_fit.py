@@ -30,6 +30,7 @@ from pptx.oxml.ns import nsdecls, qn
 
 import citeledger.renderers._pptx_text as tx
 
+from ..formats.slide_fit import EMU_PER_PT
 from ._pptx_oxml import SlideAdder
 
 FILL = 0.97
@@ -119,8 +120,8 @@ def _fitting(shape: Any, *, cut: bool = True) -> int:
     """How many of ``shape``'s paragraphs stay on its slide (at least one, never a heading
     last); with ``cut``, a first paragraph taller than the slide is cut between its lines
     first."""
-    room = tx.room_pt(shape) * FILL
-    styles, box = tx.level_styles(shape), tx.text_box(shape)
+    styles, box = tx.measure(shape)
+    room = box.height / EMU_PER_PT * FILL
     paragraphs = _paragraphs(shape)
     if cut:
         _cut_lines(paragraphs[0], styles, box, room)
@@ -210,8 +211,8 @@ def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> l
         shape, wrapper = _flowing_equation_text(slide)
     if shape is None:
         return [slide]
-    room = tx.room_pt(shape) * FILL
-    styles, box = tx.level_styles(shape), tx.text_box(shape)
+    styles, box = tx.measure(shape)
+    room = box.height / EMU_PER_PT * FILL
     if _height(_paragraphs(shape), styles, box, SCALES[0]) <= room:
         return [slide]
     originals = _paragraphs(shape)  # held, so each element keeps its id() while we split
@@ -397,10 +398,11 @@ def _relink(src: Any, dst: Any, r_id: str) -> str:
 
 def shrink_to_fit(shape: Any) -> None:
     """Set ``shape``'s text smaller, 10% at a time, until it fits (or at half its size)."""
-    room = tx.room_pt(shape) * FILL
-    if tx.frame_height_pt(shape) <= room:
+    measured = tx.measure(shape)
+    styles, box = measured
+    room = box.height / EMU_PER_PT * FILL
+    if tx.frame_height_pt(shape, measured) <= room:
         return
-    styles = tx.level_styles(shape)
     original: list[tuple[Any, float]] = []
     for p in shape.text_frame._txBody.findall(qn("a:p")):
         size = tx.paragraph_style(p, styles).size_pt
@@ -413,7 +415,7 @@ def shrink_to_fit(shape: Any) -> None:
         for el, size in original:
             r_pr = el if el.tag == qn("a:endParaRPr") else _r_pr(el)
             r_pr.set("sz", str(max(100, round(size * scale * 100))))
-        if tx.frame_height_pt(shape) <= room:
+        if tx.frame_height_pt(shape, measured) <= room:
             return
 
 

@@ -25,6 +25,7 @@ from ..document.grammar import Marker, split_markers
 from ._pptx_text import is_monospace
 
 JUMP = "ppaction://hlinksldjump"
+_P, _R, _T, _R_PR, _HLINK = qn("a:p"), qn("a:r"), qn("a:t"), qn("a:rPr"), qn("a:hlinkClick")
 
 
 def link_marks(slides: list[Any], targets: dict[int, Any], tooltips: dict[int, str]) -> int:
@@ -33,23 +34,23 @@ def link_marks(slides: list[Any], targets: dict[int, Any], tooltips: dict[int, s
     linked = 0
     for slide in slides:
         for p in _paragraphs(slide):
-            for run in p.findall(qn("a:r")):
+            for run in p.findall(_R):
                 linked += _link_run(slide, run, targets, tooltips)
     return linked
 
 
 def _paragraphs(slide: Any) -> list[Any]:
     tree = slide.shapes._spTree
-    return list(tree.iter(qn("a:p")))
+    return list(tree.iter(_P))
 
 
 def _existing_link(run: Any) -> Any:
-    r_pr = run.find(qn("a:rPr"))
-    return r_pr.find(qn("a:hlinkClick")) if r_pr is not None else None
+    r_pr = run.find(_R_PR)
+    return r_pr.find(_HLINK) if r_pr is not None else None
 
 
 def _link_run(slide: Any, run: Any, targets: dict[int, Any], tooltips: dict[int, str]) -> int:
-    t = run.find(qn("a:t"))
+    t = run.find(_T)
     text = t.text if t is not None and t.text else ""
     if "[" not in text or is_monospace(run):
         return 0
@@ -65,9 +66,9 @@ def _link_run(slide: Any, run: Any, targets: dict[int, Any], tooltips: dict[int,
     linked = 0
     for piece in pieces:
         new = copy.deepcopy(run)
-        new.find(qn("a:t")).text = piece.text if isinstance(piece, Marker) else piece
+        new.find(_T).text = piece.text if isinstance(piece, Marker) else piece
         r_pr = new.get_or_add_rPr()
-        for old in r_pr.findall(qn("a:hlinkClick")):
+        for old in r_pr.findall(_HLINK):
             r_pr.remove(old)
         number = _target(piece, targets)
         if number is not None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ...document.draft import Draft, open_draft
 from ...document.pandoc_writes import check_pandoc_writes
 from ...document.sources_titles import titles_for
-from ...errors import BadInput, DraftError, VerificationFailed
+from ...errors import BadInput, CiteledgerError, DraftError, VerificationFailed
 from ...files import Guard
 from ...options import Options
 from ...options.meta_args import meta_entries
@@ -34,7 +34,7 @@ from ...pandoc import require_sandbox
 from ...tree import PandocDoc
 from ..confine import Confinement, embeds_resources, named_resource_folders
 from ..images import Fetcher, host_list
-from .pool import partial_failure, warm_imports, write_all
+from .pool import Early, partial_failure, start_early, warm_imports, write_all
 from .request import ConvertRequest, Output, check_stdout, is_latex_pdf, is_stdout, writer_for
 from .tools import check_tools, sandboxed
 from .write import Build, Job, draft_text, element_kinds
@@ -93,24 +93,64 @@ def convert(req: ConvertRequest) -> list[Path]:
     ledger = load_ledger(ledger_path)
 
     found = scan(doc, titles_for(options.sources_title), ledger_links(ledger), ledger_ids(ledger))
-    _verify_once(doc, ledger, options, found, read, say)
-
-    build = Build(
-        Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
-        draft_text(doc) if any(is_latex_pdf(o, req) for o in outputs) else "",
-        Confinement.for_draft(draft, named_resource_folders(req), embeds=embeds_resources(req)),
-        _keeps_html(req.options),
-        kinds=element_kinds(doc),
-    )
+    # The heaviest output's writer starts while the draft is verified, when nothing it does
+    # depends on the verification; its file goes in place only once the draft has passed.
+    early, build = _start_early(req, outputs, draft, doc, ledger, options, found)
+    try:
+        _verify_once(doc, ledger, options, found, read, say)
+    except BaseException:
+        if early is not None:
+            early.cancel(outputs[early.k].path)
+        if build is not None:
+            build.fetcher.close()
+        raise
+    if early is not None:
+        early.open()
+    build = build or _build(req, outputs, draft, doc, options)
     try:
         job = Job(outputs, doc, req, draft, ledger, options, build, found)
-        written, failed = write_all(job)
+        written, failed = write_all(job, early)
     finally:
         build.fetcher.close()
     req.written[:] = written
     if failed:
         raise partial_failure(failed, written, len(outputs))
     return written
+
+
+def _build(
+    req: ConvertRequest, outputs: list[Output], draft: Path, doc: PandocDoc, options: Options
+) -> Build:
+    """What every output of the build shares."""
+    return Build(
+        Fetcher(enabled=not options.no_fetch, allowed=host_list(options.fetch_allow)),
+        draft_text(doc) if any(is_latex_pdf(o, req) for o in outputs) else "",
+        Confinement.for_draft(draft, named_resource_folders(req), embeds=embeds_resources(req)),
+        _keeps_html(req.options),
+        kinds=element_kinds(doc),
+    )
+
+
+def _start_early(
+    req: ConvertRequest,
+    outputs: list[Output],
+    draft: Path,
+    doc: PandocDoc,
+    ledger: Ledger,
+    options: Options,
+    found: Scan,
+) -> tuple[Early | None, Build | None]:
+    """The heaviest output's writer started before the draft is verified, where
+    :func:`~.pool.start_early` allows it, and the build it was started with; (None, None)
+    otherwise. What the build cannot be made of is told after the verification, as before."""
+    if len(outputs) < 2:
+        return None, None
+    try:
+        build = _build(req, outputs, draft, doc, options)
+    except CiteledgerError:
+        return None, None
+    early = start_early(Job(outputs, doc, req, draft, ledger, options, build, found))
+    return early, build
 
 
 def _protect_ledger(guard: Guard, ledger_path: Path) -> None:

@@ -25,9 +25,10 @@ from typing import Any
 
 from ... import formats
 from ...errors import CiteledgerError
+from ...files import remove_stale_staged
 from ..confine import missing_images, missing_warning
 from ..images import refused_warning, remote_images
-from .request import Output
+from .request import Output, is_stdout
 from .write import Job, build_output, with_front_matter
 
 
@@ -75,10 +76,13 @@ class _Outcome:
     error: CiteledgerError | None = None
 
 
-def write_all(job: Job) -> tuple[list[Path], list[tuple[Path, CiteledgerError]]]:
-    """Every output, ``jobs`` at a time; told in the order asked for."""
+def write_all(
+    job: Job, early: Early | None = None
+) -> tuple[list[Path], list[tuple[Path, CiteledgerError]]]:
+    """Every output, ``jobs`` at a time; told in the order asked for. ``early``: the writer
+    :func:`start_early` started, its gate opened."""
     outputs, req = job.outputs, job.req
-    jobs = min(req.jobs or default_jobs(), len(outputs))
+    jobs = _jobs(job)
     page_language(job)
     if len(outputs) == 1:
         return _write_here(job)
@@ -86,7 +90,7 @@ def write_all(job: Job) -> tuple[list[Path], list[tuple[Path, CiteledgerError]]]
         _fetch_first(job)
     written: list[Path] = []
     failed: list[tuple[Path, CiteledgerError]] = []
-    outcomes = _outcomes(job, jobs)
+    outcomes = _outcomes(job, jobs, early)
     for output in outputs:
         if req.progress is not None:
             req.progress(output.path, False)
@@ -117,7 +121,72 @@ def _write_here(job: Job) -> tuple[list[Path], list[tuple[Path, CiteledgerError]
     return [output.path], []
 
 
-def _outcomes(job: Job, jobs: int) -> Iterator[_Outcome]:
+def _jobs(job: Job) -> int:
+    return min(job.req.jobs or default_jobs(), len(job.outputs))
+
+
+def _order(job: Job) -> list[int]:
+    return sorted(range(len(job.outputs)), key=lambda k: _WEIGHT.get(job.outputs[k].writer, 9))
+
+
+@dataclass
+class Early:
+    """The heaviest output's writer, forked before the draft is verified (the verifier and the
+    pptx chain then run on two cores at once) and held at its gate: its file is complete but
+    not in place until :meth:`open`; :meth:`cancel` stops it and removes its staged file."""
+
+    k: int
+    writer: Any
+    conn: Any  # the writer's answer
+    gate: Any  # this end of the gate
+
+    def open(self) -> None:
+        with contextlib.suppress(OSError):
+            self.gate.send_bytes(b"go")
+        self.gate.close()
+
+    def cancel(self, out: Path) -> None:
+        """Stop the writer of ``out`` (and its pandoc) and remove what it staged."""
+        self.gate.close()
+        self.writer.terminate()
+        self.writer.join()
+        self.conn.close()
+        remove_stale_staged(out.parent, [out.name])
+
+
+def start_early(job: Job) -> Early | None:
+    """Fork the writer of the build's heaviest output now, before the draft is verified, when
+    that changes nothing of what it writes or says: a Word or PowerPoint file written to a
+    file by a forked writer, from a draft without images or raw markup (whose files the
+    build fetches or checks once, before the writers start), more than one output and more
+    than one core. None otherwise."""
+    from ...filters.html_page import reads_as_page
+
+    if _jobs(job) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    k = _order(job)[0]
+    output = job.outputs[k]
+    if output.writer not in ("pptx", "docx") or is_stdout(output) or reads_as_page(output.writer):
+        return None
+    if job.build.kinds & {"Image", "RawInline", "RawBlock"}:
+        return None
+    context = multiprocessing.get_context("fork")
+    ours, theirs = context.Pipe(duplex=False)
+    gate_in, gate_out = context.Pipe(duplex=False)
+    writer = context.Process(target=_writer, args=(job, k, theirs, gate_in), daemon=True)
+    try:
+        writer.start()
+    except OSError:
+        for end in (ours, gate_in, gate_out):
+            end.close()
+        return None
+    finally:
+        theirs.close()
+    gate_in.close()
+    return Early(k, writer, ours, gate_out)
+
+
+def _outcomes(job: Job, jobs: int, early: Early | None = None) -> Iterator[_Outcome]:
     """Each output's outcome, in the outputs' order, built ``jobs`` at a time: in forked
     writers where the system forks, else in threads of this process (the work is in pandoc,
     which runs outside the GIL), else one after another."""
@@ -126,9 +195,9 @@ def _outcomes(job: Job, jobs: int) -> Iterator[_Outcome]:
         for k in range(count):
             yield _outcome(job, k, in_place=k == count - 1)
         return
-    order = sorted(range(count), key=lambda k: _WEIGHT.get(job.outputs[k].writer, 9))
+    order = _order(job)
     if "fork" in multiprocessing.get_all_start_methods():
-        yield from _forked(job, order, jobs)
+        yield from _forked(job, order, jobs, early)
         return
     from concurrent.futures import ThreadPoolExecutor
 
@@ -150,15 +219,20 @@ def _outcome(job: Job, k: int, *, in_place: bool) -> _Outcome:
     return outcome
 
 
-def _forked(job: Job, order: list[int], jobs: int) -> Iterator[_Outcome]:
-    """Outputs built in forked writers, at most ``jobs`` alive at once. A writer that dies
-    without an answer costs its output only; one left when the build stops (Ctrl-C, an
-    error) is stopped, and stops its pandoc."""
+def _forked(
+    job: Job, order: list[int], jobs: int, early: Early | None = None
+) -> Iterator[_Outcome]:
+    """Outputs built in forked writers, at most ``jobs`` alive at once (``early`` one of them
+    already). A writer that dies without an answer costs its output only; one left when the
+    build stops (Ctrl-C, an error) is stopped, and stops its pandoc."""
     from multiprocessing.connection import Connection, wait
 
     context = multiprocessing.get_context("fork")
     waiting = list(order)
     running: dict[int, tuple[Any, Connection]] = {}
+    if early is not None:
+        waiting.remove(early.k)
+        running[early.k] = (early.writer, early.conn)
     done: dict[int, _Outcome] = {}
     try:
         for k in range(len(job.outputs)):
@@ -207,10 +281,11 @@ def _answer(conn: Any, writer: Any, output: Output) -> _Outcome:
     return outcome
 
 
-def _writer(job: Job, k: int, conn: Any) -> None:
+def _writer(job: Job, k: int, conn: Any, gate: Any = None) -> None:
     """A forked writer: build output ``k`` from this process's copy of the tree, send what
     came of it, and leave without running the parent's exit handlers. Told to stop, it kills
-    its pandoc first."""
+    its pandoc first. ``gate``: started before the draft was verified, it puts its file in
+    place only when the build says so."""
     import signal
 
     from ... import pandoc
@@ -221,6 +296,8 @@ def _writer(job: Job, k: int, conn: Any) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    if gate is not None:
+        job.build.gate = lambda: _pass(gate, job.outputs[k].path)
     code = 0
     try:
         conn.send(_outcome(job, k, in_place=True))
@@ -229,6 +306,18 @@ def _writer(job: Job, k: int, conn: Any) -> None:
     finally:
         conn.close()
         os._exit(code)
+
+
+def _pass(gate: Any, path: Path) -> None:
+    """Wait for the build's word on the draft's verification: on "go" the file goes in place."""
+    try:
+        word = gate.recv_bytes()
+    except (EOFError, OSError):
+        word = b""
+    finally:
+        gate.close()
+    if word != b"go":
+        raise CiteledgerError(f"{path}: not written: the draft did not pass verification")
 
 
 def page_language(job: Job) -> None:

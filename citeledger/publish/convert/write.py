@@ -18,7 +18,7 @@ import mimetypes
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,6 +72,9 @@ class Build:
     kinds: frozenset[str] = frozenset({"Image", "RawInline", "RawBlock"})
     # An HTML page's (lang, dir), chosen once for the build (``pool.page_language``).
     lang: tuple[str, str] | None = None
+    # A writer started before the draft was verified (``pool.start_early``) waits here with its
+    # file complete but not in place, until the build says the draft passed (else it raises).
+    gate: Callable[[], None] | None = None
 
 
 @dataclass
@@ -286,6 +289,9 @@ def _write(
         sandboxed(req)
         and family != "typst"
         and (formats.is_binary(output.writer) or _embeds(build))
+        # A draft with no image and no raw markup (which the vetting may make an image of)
+        # has no image to embed: no walk over the whole tree for one.
+        and build.kinds & {"Image", "RawInline", "RawBlock"}
     ):
         embed_images(doc, draft)
     if formats.joins_words(fmt) and not filters_at_write(req.pandoc_args):
@@ -312,6 +318,8 @@ def _write(
             fill(tmp, run_pandoc(args, stdin=payload, what=str(draft)), out)
         if formats.is_rendered(fmt):
             run_renderer(tmp, ledger, options, say=req.say, shown=out)
+        if build.gate is not None:
+            build.gate()
 
 
 _EMBED_LIMIT = 20 * 1024 * 1024
