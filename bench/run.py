@@ -125,8 +125,9 @@ def filter_rows(work: Path, drafts: list[Path], nominal_kb: list[int], runs: int
 def convert_rows(work: Path, draft: Path, runs: int) -> list[Row]:
     """Issue 24: one ``citeledger convert`` to html, docx and pptx (read once, verified once,
     the outputs written at the same time) against the three plain ``pandoc -o`` runs it
-    replaces, one after another: goal at most 1.0x. Also with ``-j 1`` (one output at a time),
-    to show what the parallel writers bring on this machine."""
+    replaces, one after another: issue 24's goal was at most 1.0x, issue 37's is at most 0.75x.
+    Also with ``-j 1`` (one output at a time), to show what the parallel writers bring on this
+    machine."""
     pandoc = pandoc_path()
     outputs = ("html", "docx", "pptx")
 
@@ -140,7 +141,7 @@ def convert_rows(work: Path, draft: Path, runs: int) -> list[Row]:
     baseline = "3 x pandoc -o, one after another"
     what = "citeledger convert -o html -o docx -o pptx"
     b, o = side_by_side(plain, command(cli, work, _bytecode_env()), runs)
-    rows = [Row(what, _kb(draft), baseline, b, o, "<= 1.0x")]
+    rows = [Row(what, _kb(draft), baseline, b, o, "<= 0.75x")]
     b, o = side_by_side(plain, command([*cli, "-j", "1"], work, _bytecode_env()), runs)
     rows.append(Row(f"{what} -j 1", _kb(draft), baseline, b, o))
     return rows
