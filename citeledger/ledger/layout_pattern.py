@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .light import pattern  # compiled on first use: start-up time
+
 # A JSON string without control characters; the second also with escapes, but for an escaped
 # surrogate (which the field-by-field load checks on a walk of its own). A text without a
 # backslash takes the first, which sre runs as one loop over a character class.
@@ -74,7 +76,7 @@ def layout_match(text: str, canonical: bool = True) -> bool:
 
 
 # Each source's id and URL, and each archived copy's address, as the layout writes them.
-ID_LINE = re.compile(r'\n    \{\n      "id": ([0-9]+),')
-URL_LINE = re.compile(r'\n      "url": "([^"]*)"')
-ARCHIVED_LINE = re.compile(r'\n      "archived": "([^"]*)"')
-LAST_ID = re.compile(r'"last_id": ([0-9]+)\n\}\n?\Z')
+ID_LINE = pattern(r'\n    \{\n      "id": ([0-9]+),')
+URL_LINE = pattern(r'\n      "url": "([^"]*)"')
+ARCHIVED_LINE = pattern(r'\n      "archived": "([^"]*)"')
+LAST_ID = pattern(r'"last_id": ([0-9]+)\n\}\n?\Z')
