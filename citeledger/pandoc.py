@@ -22,12 +22,12 @@ command that never runs pandoc.
 
 from __future__ import annotations
 
+import _signal as signal  # not ``signal``, which makes enums of them at import (cli.py)
 import _thread
 import contextlib
 import functools
 import json
 import os
-import signal
 import sys
 import time
 from collections.abc import Sequence

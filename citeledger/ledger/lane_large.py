@@ -205,9 +205,9 @@ def rows(text: str, ledger: str | None = None) -> Columns | None:
     :func:`checked` does not take it."""
     if checked(text, ledger) is None:
         return None
-    from .layout_pattern import entry_rows
+    from .layout_pattern import ENTRY_ROW
 
-    found = entry_rows().findall(text)
+    found = ENTRY_ROW.findall(text)
     if not found:
         return None
     sids, urls, titles = (list(column) for column in zip(*found, strict=True))

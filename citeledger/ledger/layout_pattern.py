@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .light import pattern  # compiled on first use: start-up time
+
 # A JSON string without control characters; the second also with escapes, but for an escaped
 # surrogate (which the field-by-field load checks on a walk of its own). A text without a
 # backslash takes the first, which sre runs as one loop over a character class.
@@ -91,23 +93,13 @@ def layout_match(text: str, canonical: bool | None = True) -> bool:
 
 
 # Each source's id and URL, and each archived copy's address, as the layout writes them.
-ID_LINE = re.compile(r'\n    \{\n      "id": ([0-9]+),')
-URL_LINE = re.compile(r'\n      "url": "([^"]*)"')
-ARCHIVED_LINE = re.compile(r'\n      "archived": "([^"]*)"')
-LAST_ID = re.compile(r'"last_id": ([0-9]+)\n\}\n?\Z')
-
-
-def entry_rows() -> re.Pattern[str]:
-    """Each source's id, URL and title (the inside of its JSON string) in a text the layout
-    took: ``list``'s columns (lane_large.rows), compiled when first used."""
-    if not _ROWS:
-        _ROWS.append(
-            re.compile(
-                r'\n    \{\n      "id": ([0-9]+),\n      "url": "([^"]*)",\n'
-                r'      "title": "([^"\\]*+(?:\\.[^"\\]*+)*+)",\n'
-            )
-        )
-    return _ROWS[0]
-
-
-_ROWS: list[re.Pattern[str]] = []
+ID_LINE = pattern(r'\n    \{\n      "id": ([0-9]+),')
+URL_LINE = pattern(r'\n      "url": "([^"]*)"')
+ARCHIVED_LINE = pattern(r'\n      "archived": "([^"]*)"')
+LAST_ID = pattern(r'"last_id": ([0-9]+)\n\}\n?\Z')
+# Each source's id, URL and title (the inside of its JSON string) in a text the layout took:
+# ``list``'s columns (lane_large.rows).
+ENTRY_ROW = pattern(
+    r'\n    \{\n      "id": ([0-9]+),\n      "url": "([^"]*)",\n'
+    r'      "title": "([^"\\]*+(?:\\.[^"\\]*+)*+)",\n'
+)

@@ -79,29 +79,29 @@ else:
         ]
         scope = {"_MISSING": _MISSING, "_set": object.__setattr__}
         params, lines = [], []
+        defaults, makers = {}, {}
         for name in names:
             value = cls.__dict__.get(name, _MISSING)
             if isinstance(value, _Factory):
-                scope[f"_make_{name}"] = value.make
+                scope[f"_make_{name}"] = makers[name] = value.make
                 params.append(f"{name}=_MISSING")
                 given = f"_make_{name}() if {name} is _MISSING else {name}"
                 delattr(cls, name)
             elif value is not _MISSING:
-                scope[f"_default_{name}"] = value
+                scope[f"_default_{name}"] = defaults[name] = value
                 params.append(f"{name}=_default_{name}")
                 given = name
             else:
                 params.append(name)
                 given = name
             lines.append(f"_set(self, {name!r}, {given})" if frozen else f"self.{name} = {given}")
-        if "__post_init__" in cls.__dict__:
+        post_init = "__post_init__" in cls.__dict__
+        if post_init:
             lines.append("self.__post_init__()")
         source = f"def __init__(self, {', '.join(params)}):\n " + "\n ".join(lines or ["pass"])
-        exec(source, scope)  # noqa: S102 - text built from the class's own field names
-        init = scope["__init__"]
-        init.__qualname__ = f"{cls.__qualname__}.__init__"
-        cls.__init__ = init
         fields = tuple(names)
+        shape = _Shape(fields, defaults, makers, frozen, post_init)
+        cls.__init__ = _first_init(cls, source, scope, shape)
 
         def __repr__(self):
             shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in fields)
@@ -126,6 +126,65 @@ else:
             cls.__delattr__ = _frozen_delattr
         cls.__record_fields__ = fields
         return cls
+
+    # The instances a record's class makes through the plain binder before its own
+    # ``__init__`` is compiled: compiling one costs about what 60 binder calls cost over it.
+    HOT = 64
+
+    class _Shape:
+        """What the plain binder of a record's class needs to know of its fields."""
+
+        __slots__ = ("defaults", "fields", "frozen", "made", "makers", "post_init")
+
+        def __init__(self, fields, defaults, makers, frozen, post_init):
+            self.fields, self.defaults, self.makers = fields, defaults, makers
+            self.frozen, self.post_init, self.made = frozen, post_init, 0
+
+    def _first_init(cls, source, scope, shape):
+        """The record's ``__init__`` until it is compiled: the arguments bound by the plain
+        binder below, the same values set in the same order as the compiled one sets them.
+        Compiling the text (``exec``) costs more than the rest of the class's import, and a
+        run makes few instances of most classes it loads; a class made :data:`HOT` times, or a
+        call the binder does not take (a missing or unknown argument, one given twice), gets
+        the compiled ``__init__``, which also raises Python's own ``TypeError``."""
+
+        def compiled():
+            if cls.__dict__.get("__init__") is __init__:
+                exec(source, scope)  # noqa: S102 - text built from the class's own field names
+                init = scope["__init__"]
+                init.__qualname__ = f"{cls.__qualname__}.__init__"
+                cls.__init__ = init
+            return cls.__dict__["__init__"]
+
+        fields, defaults, makers = shape.fields, shape.defaults, shape.makers
+        count = len(fields)
+
+        def __init__(self, *args, **kwargs):
+            shape.made += 1
+            if shape.made > HOT or len(args) > count:
+                return compiled()(self, *args, **kwargs)
+            values = list(args)
+            left = dict(kwargs) if kwargs else kwargs
+            for name in fields[len(args) :]:
+                if name in left:
+                    values.append(left.pop(name))
+                elif name in defaults:
+                    values.append(defaults[name])
+                elif name in makers:
+                    values.append(makers[name]())
+                else:  # missing: Python's own error
+                    return compiled()(self, *args, **kwargs)
+            if left:  # unknown, or given twice
+                return compiled()(self, *args, **kwargs)
+            put = object.__setattr__ if shape.frozen else setattr
+            for name, value in zip(fields, values, strict=True):
+                put(self, name, value)
+            if shape.post_init:
+                self.__post_init__()
+            return None
+
+        __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+        return __init__
 
     class _Pattern:
         """A compiled pattern made on first use; then its methods are this object's own."""

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from .light import pattern  # compiled on first use: start-up time
+
 # (kind, host, path prefix). Kinds: image, search (a result page of a search engine), redirect,
 # ad, expiring (registered with a warning).
 NOISE: tuple[tuple[str, str, str], ...] = (
@@ -68,8 +70,8 @@ KIND_NAMES = {
     "ad": "ad link",
 }
 
-_IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|heic)$", re.IGNORECASE)
-_GOOGLE = re.compile(r"^(?:[a-z0-9-]+\.)*google\.(?:[a-z]{2,3})(?:\.[a-z]{2})?$")
+_IMAGE_FILE = pattern(r"\.(?:jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|heic)$", re.IGNORECASE)
+_GOOGLE = pattern(r"^(?:[a-z0-9-]+\.)*google\.(?:[a-z]{2,3})(?:\.[a-z]{2})?$")
 
 
 def _host_matches(host: str, pattern: str) -> bool:
@@ -80,14 +82,25 @@ def _host_matches(host: str, pattern: str) -> bool:
     return host == pattern or host.endswith("." + pattern)
 
 
+# The hosts of the rows of kind "expiring": a URL naming none of them is no such redirect.
+_EXPIRING_HOSTS = tuple(host for kind, host, _ in NOISE if kind == "expiring")
+
+
+def expires(url: str) -> bool:
+    """Whether ``url`` is a redirect that expires (``noise_kind(url) == "expiring"``), told
+    at once for a URL that names none of their hosts: verify asks it of every cited source."""
+    lowered = url.lower()  # noise_kind reads the host in lower case
+    return any(host in lowered for host in _EXPIRING_HOSTS) and noise_kind(url) == "expiring"
+
+
 def noise_kind(url: str) -> str | None:
     """The kind of noise ``url`` (a canonical URL) is, or None for a page that may be a source."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     path = parts.path or "/"
     target = path + ("?" + parts.query if parts.query else "")
-    for kind, pattern, prefix in NOISE:
-        if _host_matches(host, pattern) and target.startswith(prefix or "/"):
+    for kind, host_pattern, prefix in NOISE:
+        if _host_matches(host, host_pattern) and target.startswith(prefix or "/"):
             return kind
     if _IMAGE_FILE.search(path):
         return "image"

@@ -156,11 +156,11 @@ _MARGIN = 256
 # first, and at most (further back, the whole page is normalised instead).
 _LOOK_BACK = 1 << 12
 _LOOK_BACK_MAX = 1 << 20
-_ANCHOR = re.compile(r"[a-z0-9]{4,}")
+_ANCHOR = pattern(r"[a-z0-9]{4,}")
 # Every character NFKC turns into text holding a bracket, a parenthesis, a hyphen or white space
 # (tests/ledger/test_quote_windows.py recomputes the set with the running Python's Unicode
 # tables): where one is near a cut, the raw text does not tell what the matching form holds.
-_NFKC_SPECIAL = re.compile(
+_NFKC_SPECIAL = pattern(
     "[\u00a0\u00a8\u00af\u00b4\u00b8\u02d8-\u02dd\u037a\u0384-\u0385\u1fbd"
     "\u1fbf-\u1fc1\u1fcd-\u1fcf\u1fdd-\u1fdf\u1fed-\u1fee\u1ffd-\u1ffe\u2000-\u200a"
     "\u2011\u2017\u202f\u203e\u205f\u207d-\u207e\u208d-\u208e\u2474-\u2487"

@@ -26,7 +26,6 @@ import errno
 import gc
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from ..errors import LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .layout import LayoutText, TextLedger, fast_ledger
+from .light import pattern  # compiled on first use: start-up time
 from .lock_file import lock_path, prepare_lock_path
 from .model import Ledger, Source
 
@@ -41,8 +41,8 @@ DEFAULT_NAME = "ledger.json"
 # Far above any real ledger (10,000 sources with quotes is a few MB), low enough that a wrong
 # path (a disk image) is refused before it fills memory.
 MAX_LEDGER_BYTES = 256 * 1024 * 1024
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = pattern(r"\\u[dD][89a-fA-F]")
+_SURROGATE = pattern("[\ud800-\udfff]")
 ENV_VARS = ("CITELEDGER_LEDGER", "HERMES_CITATION_LEDGER")
 # Where the grounded-citations skill keeps its ledger, under $HERMES_HOME.
 HERMES_SUBPATH = Path("cache", "citations", DEFAULT_NAME)
@@ -317,7 +317,7 @@ def dump_ledger(ledger: Ledger) -> str:
 
 # How the file dump_ledger writes ends: the sources list closed, the high-water mark, the object.
 _TAIL_START = '\n  ],\n  "last_id": '
-_TAIL = re.compile(r'\n  \],\n  "last_id": [0-9]+\n\}\n')
+_TAIL = pattern(r'\n  \],\n  "last_id": [0-9]+\n\}\n')
 
 
 def updated_text(ledger: Ledger) -> str:
@@ -402,7 +402,7 @@ def _proven(ledger: Ledger, old: str, text: str) -> bool:
     return tail is not None and int(tail.group(1)) == high
 
 
-_TAIL_ID = re.compile(r'\n  \],\n  "last_id": ([0-9]{1,18})\n\}\n\Z')
+_TAIL_ID = pattern(r'\n  \],\n  "last_id": ([0-9]{1,18})\n\}\n\Z')
 
 
 # At most this many changed entries are rewritten in place; more, and the file is written whole.

@@ -25,7 +25,7 @@ from ..ledger import Ledger, normalize_for_match
 from ..ledger.display import display_text
 from ..ledger.light import pattern, record
 from ..ledger.model import Quote, Source
-from ..ledger.noise import noise_kind
+from ..ledger.noise import expires
 from ..tree import Blocks, Inlines, Walk, stringify
 from .report import id_list, snippet
 from .rules import (
@@ -340,7 +340,7 @@ class AgentChecks:
         warning, as the only handle an answer gave): every build would publish a dead link."""
         for sid, where in first.items():
             source = self.ledger.get(sid)
-            if source is None or noise_kind(source.url) != "expiring":
+            if source is None or not expires(source.url):
                 continue
             self.add(
                 EXPIRING_SOURCE_CITED,

@@ -253,6 +253,7 @@ NEVER_IN_QUICK_VERIFY = (
     "subprocess",
     "threading",
     "selectors",
+    "signal",  # its enums: pandoc's runs take the signal numbers from _signal
     "citeledger.document.deck_reading",
     "citeledger.verify.support",
     "citeledger.verify.pages",
@@ -285,3 +286,19 @@ def test_quick_verify_loads_only_the_checks(tmp_path: Path, args: list[str]) -> 
     loaded = _loaded_by_verify(tmp_path, args)
     assert _hits(loaded, NEVER_IN_QUICK_VERIFY) == []
     assert "citeledger.verify.checks" in loaded  # the probe saw a verify
+
+
+def test_quick_verify_of_an_ordinary_ledger_compiles_no_ledger_pattern(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one-page verify reads its small ledger with the fast lane's reading: the one-pass
+    pattern of the ledger file (a tenth of the verify's start when compiled) stays unbuilt."""
+    from citeledger.cli import main
+    from citeledger.ledger import layout, layout_pattern
+
+    _prepare(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(layout_pattern, "_COMPILED", {})
+    layout._LAST.clear()
+    main(["--ledger", "ledger.json", "verify", "draft.md"])
+    assert layout_pattern._COMPILED == {}

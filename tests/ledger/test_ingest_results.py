@@ -14,7 +14,7 @@ import pytest
 
 from citeledger.ledger import load_ledger
 from citeledger.ledger.ingest import ingest_results, parse_results
-from citeledger.ledger.noise import noise_kind
+from citeledger.ledger.noise import expires, noise_kind
 from citeledger.ledger.urls import normalize_url
 from tests.helpers import FIXTURES, Result
 
@@ -234,6 +234,22 @@ def test_tracking_parameters_are_not_part_of_url_identity(url: str, clean: str) 
 )
 def test_the_noise_table_names_what_is_not_a_source(url: str, kind: str | None) -> None:
     assert noise_kind(url) == kind
+    assert expires(url) == (kind == "expiring")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AB",
+        "HTTPS://VertexAISearch.Cloud.Google.com/grounding-api-redirect/AB",
+        "https://x.vertexaisearch.cloud.google.com/grounding-api-redirect/AB",
+        "https://vertexaisearch.cloud.google.com/other",
+        "https://a.example/?u=vertexaisearch.cloud.google.com/grounding-api-redirect",
+        "https://vertexaisearch.cloud.google.com.a.example/grounding-api-redirect/AB",
+    ],
+)
+def test_expires_is_the_noise_tables_expiring_kind(url: str) -> None:
+    assert expires(url) == (noise_kind(url) == "expiring")
 
 
 def test_a_result_pointing_at_a_search_page_is_left_out_and_named(cli: Cli, tmp_path: Path) -> None:

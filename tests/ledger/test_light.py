@@ -4,6 +4,7 @@ of it, ``pattern`` compiles when first used and matches as ``re.compile`` does, 
 
 from __future__ import annotations
 
+import builtins
 import copy
 import dataclasses
 import hashlib
@@ -88,6 +89,84 @@ def test_a_frozen_record_refuses_changes_and_hashes_as_a_dataclass() -> None:
 
 def test_post_init_runs_after_the_fields_are_set() -> None:
     assert Checked(4).doubled == 8
+
+
+def _shapes() -> tuple[type, type, type]:
+    """A record class of each kind made afresh (its ``__init__`` not compiled yet), and the
+    dataclass of the same fields."""
+
+    @record
+    class Fresh:
+        name: str
+        count: int = 0
+        tags: list[str] = field(default_factory=list)
+
+    @record(frozen=True)
+    class FreshFrozen:
+        a: int
+        b: str = "x"
+
+    return Fresh, FreshFrozen, PlainDC
+
+
+_CALLS: list[tuple[tuple[object, ...], dict[str, object]]] = [
+    (("a",), {}),
+    (("a", 2), {}),
+    (("a", 2, ["t"]), {}),
+    ((), {"name": "a"}),
+    (("a",), {"tags": ["t"]}),
+    ((), {"tags": ["t"], "count": 3, "name": "a"}),
+]
+_BAD_CALLS: list[tuple[tuple[object, ...], dict[str, object]]] = [
+    ((), {}),  # missing
+    (("a",), {"colour": 1}),  # unknown
+    (("a",), {"name": "b"}),  # given twice
+    (("a", 1, [], 4), {}),  # too many
+    ((), {"count": 1}),  # missing, after a keyword
+]
+
+
+def test_making_a_record_class_compiles_no_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled: list[str] = []
+    real = builtins.exec
+    monkeypatch.setattr(
+        builtins, "exec", lambda source, *rest: compiled.append(source) or real(source, *rest)
+    )
+    fresh, frozen, _ = _shapes()
+    assert compiled == []  # the class alone: nothing compiled
+    fresh("a", tags=["t"]), frozen(1)  # a few instances: bound without compiling
+    assert compiled == []
+    for _ in range(light.HOT):
+        fresh("a")
+    assert len(compiled) == 1  # a class made often gets its own compiled __init__
+
+
+@pytest.mark.parametrize("hot", [False, True], ids=["bound", "compiled"])
+def test_a_record_binds_its_arguments_as_a_dataclass(hot: bool) -> None:
+    fresh, frozen, _ = _shapes()
+    if hot:
+        for _ in range(light.HOT + 1):
+            fresh("warm"), frozen(0)
+    for args, kwargs in _CALLS:
+        made, expected = fresh(*args, **kwargs), PlainDC(*args, **kwargs)  # type: ignore[arg-type]
+        assert (made.name, made.count, made.tags) == (expected.name, expected.count, expected.tags)
+    assert fresh("a").tags is not fresh("a").tags
+    assert vars(frozen(1)) == vars(FrozenDC(1)) and vars(frozen(b="y", a=2)) == {"a": 2, "b": "y"}
+    assert Checked(4).doubled == 8
+
+
+@pytest.mark.parametrize("call", _BAD_CALLS)
+def test_a_bad_call_raises_what_the_dataclass_raises(
+    call: tuple[tuple[object, ...], dict[str, object]],
+) -> None:
+    args, kwargs = call
+    fresh = _shapes()[0]
+    with pytest.raises(TypeError) as ours:
+        fresh(*args, **kwargs)
+    with pytest.raises(TypeError) as theirs:
+        PlainDC(*args, **kwargs)  # type: ignore[arg-type]
+    mine = str(ours.value).replace("_shapes.<locals>.Fresh", "X")
+    assert mine == str(theirs.value).replace("PlainDC", "X")
 
 
 def test_the_ledger_records_round_trip_as_before() -> None:
