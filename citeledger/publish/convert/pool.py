@@ -158,8 +158,8 @@ def start_early(job: Job) -> Early | None:
     """Fork the writer of the build's heaviest output now, before the draft is verified, when
     that changes nothing of what it writes or says: a Word or PowerPoint file written to a
     file by a forked writer, from a draft without images or raw markup (whose files the
-    build fetches or checks once, before the writers start), more than one output and more
-    than one core. None otherwise."""
+    build fetches or checks once, before the writers start) and without footnotes, more than
+    one output and more than one core. None otherwise."""
     from ...filters.html_page import reads_as_page
 
     if _jobs(job) < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -168,7 +168,9 @@ def start_early(job: Job) -> Early | None:
     output = job.outputs[k]
     if output.writer not in ("pptx", "docx") or is_stdout(output) or reads_as_page(output.writer):
         return None
-    if job.build.kinds & {"Image", "RawInline", "RawBlock"}:
+    # Footnotes too: those the verifier counts as citations become citations of their ledger
+    # ids in the tree only once the draft has passed (verify_for_build places them).
+    if job.build.kinds & {"Image", "RawInline", "RawBlock", "Note"}:
         return None
     context = multiprocessing.get_context("fork")
     ours, theirs = context.Pipe(duplex=False)
