@@ -29,13 +29,20 @@ def _watch_verification(monkeypatch: pytest.MonkeyPatch, seen: dict[str, Any]) -
     monkeypatch.setattr(citeledger.verify, "verify_for_build", watched)
 
 
-def test_the_deck_is_written_while_the_draft_is_verified_and_placed_after(
-    draft: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def seen(draft: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What the build had started and written when it verified ``draft`` (run in its folder,
+    with its ledger)."""
     monkeypatch.chdir(draft.parent)
     monkeypatch.setenv("CITELEDGER_LEDGER", str(draft.parent / "ledger.json"))
-    seen: dict[str, Any] = {}
-    _watch_verification(monkeypatch, seen)
+    noted: dict[str, Any] = {}
+    _watch_verification(monkeypatch, noted)
+    return noted
+
+
+def test_the_deck_is_written_while_the_draft_is_verified_and_placed_after(
+    draft: Path, seen: dict[str, Any]
+) -> None:
     names = ["r.html", "r.pptx"]
     written = build(ConvertRequest(draft=draft, outputs=[Path(n) for n in names], jobs=2))
     assert written == [Path(n) for n in names]
@@ -45,14 +52,10 @@ def test_the_deck_is_written_while_the_draft_is_verified_and_placed_after(
 
 
 def test_a_draft_that_fails_leaves_nothing_of_the_writer_started_early(
-    draft: Path, monkeypatch: pytest.MonkeyPatch
+    draft: Path, seen: dict[str, Any]
 ) -> None:
     with draft.open("a", encoding="utf-8") as handle:
         handle.write("\n\nA claim no source of the ledger makes.[999]\n")
-    monkeypatch.chdir(draft.parent)
-    monkeypatch.setenv("CITELEDGER_LEDGER", str(draft.parent / "ledger.json"))
-    seen: dict[str, Any] = {}
-    _watch_verification(monkeypatch, seen)
     before = sorted(p.name for p in draft.parent.iterdir())
     with pytest.raises(VerificationFailed):
         build(
@@ -66,12 +69,6 @@ def test_a_draft_that_fails_leaves_nothing_of_the_writer_started_early(
     assert sorted(p.name for p in draft.parent.iterdir()) == before
 
 
-def test_one_core_starts_nothing_before_the_verification(
-    draft: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(draft.parent)
-    monkeypatch.setenv("CITELEDGER_LEDGER", str(draft.parent / "ledger.json"))
-    seen: dict[str, Any] = {}
-    _watch_verification(monkeypatch, seen)
+def test_one_core_starts_nothing_before_the_verification(draft: Path, seen: dict[str, Any]) -> None:
     build(ConvertRequest(draft=draft, outputs=[Path("r.html"), Path("r.pptx")], jobs=1))
     assert seen["alive"] == []

@@ -18,7 +18,7 @@ import citeledger.verify as verify_module
 from citeledger.filters.html import HtmlEntries
 from citeledger.ledger import load_ledger
 from citeledger.publish.wiki import build_wiki
-from tests.helpers import make_ledger
+from tests.publish.test_wiki import write_ledger
 
 NOTED = """\
 # Floating
@@ -33,26 +33,12 @@ Ice melts above zero.[1]
 """
 
 
-def _ledger(path: Path) -> Path:
-    sources = [
-        {
-            "id": i,
-            "url": f"https://example.org/ice/{i}",
-            "title": f"Ice paper {i}",
-            "accessed": "2025-03-01",
-            "quotes": [],
-        }
-        for i in (1, 2)
-    ]
-    return make_ledger(path, sources)
-
-
 def test_a_wiki_build_walks_the_footnotes_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     draft = tmp_path / "notes.md"
     draft.write_text(NOTED, encoding="utf-8")
-    ledger = load_ledger(_ledger(tmp_path / "ledger.json"))
+    ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
     calls: list[range] = []
     real = note_module.note_citations
 
@@ -79,7 +65,7 @@ def test_html_navigation_is_handed_each_pages_place(
     draft.write_text(
         "\n".join(f"# Part {k}\n\nIce floats.[1]\n" for k in range(1, 41)), encoding="utf-8"
     )
-    ledger = load_ledger(_ledger(tmp_path / "ledger.json"))
+    ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
     handed: dict[str, int | None] = {}
     real = build_module.navigation
 
@@ -107,7 +93,7 @@ def test_a_gfm_sources_entry_is_made_once_for_every_page_that_lists_it(
         parts.append(f"# Part {k}\n\nIce floats.[1] Ice paper two says so.[2]{twice}\n")
     draft = tmp_path / "many.md"
     draft.write_text("\n".join(parts), encoding="utf-8")
-    ledger = load_ledger(_ledger(tmp_path / "ledger.json"))
+    ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
     made: list[int] = []
     real = HtmlEntries.entry
 
