@@ -76,12 +76,6 @@ def fast_ledger(path: Path, text: str) -> TextLedger | None:
     return TextLedger(path, LayoutText(text), ids, urls, last_id, plain)
 
 
-# Above this many characters a text is looked up in, and recorded to, the user's record of
-# proven texts (:mod:`~.checked_texts`, as the fast lane's large path does): below it the
-# pattern costs less than the lookup.
-RECORDED_CHARS = 64 * 1024
-
-
 def _checked(text: str, path: Path | None = None) -> tuple[list[int], list[str], int, bool] | None:
     """The ids, URLs, high-water mark and whether every URL is its own lookup key of a text
     :func:`layout` takes with distinct ids and sound URLs; None for anything else. A large text
@@ -94,7 +88,9 @@ def _checked(text: str, path: Path | None = None) -> tuple[list[int], list[str],
         sources = book["sources"]
         return [s["id"] for s in sources], [s["url"] for s in sources], book.get("last_id", 0), True
     data = b""
-    if path is not None and len(text) > RECORDED_CHARS:
+    # Above the lane's size, as its large path does (lane_large.checked): below it the lane's
+    # reading or the pattern costs less than the lookup.
+    if path is not None and len(text) > LANE_BYTES:
         from .checked_texts import proven
 
         data = text.encode("utf-8")
