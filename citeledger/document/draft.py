@@ -178,7 +178,7 @@ def read_citations(
     ids = found.cited_ids()
     if ledger is not None:  # a footnote holding a ledger URL cites it (verify counts it so)
         listing = found.listing
-        skip = range(listing.start, listing.end) if listing else range(0)
+        skip = listing.top_range() if listing else range(0)
         ids += [i for i in note_citations(doc, ledger, skip=skip).order if i not in ids]
     return DraftCitations(ids, options)
 

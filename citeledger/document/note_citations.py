@@ -141,7 +141,7 @@ def place_note_citations(
     ``read``: the verifier's reading of this same, unchanged ``doc``, used when it left out the
     same blocks (the walk over every footnote is not made twice in one build)."""
     listing = found.listing
-    skip = range(listing.start, listing.end) if listing else range(0)
+    skip = listing.top_range() if listing else range(0)
     if read is None or read.skip != skip:
         read = note_citations(doc, ledger, skip=skip)
     notes = read.ids

@@ -67,11 +67,19 @@ class _ProseUrls(Walk):
     """Bare addresses in Str runs, and links whose text is their own address (``<url>``, a
     GitHub-style autolink). Code, math, raw inlines, images and links with words are skipped."""
 
-    def __init__(self, code: set[int], skip: Container[int]) -> None:
+    def __init__(
+        self, code: set[int], skip: Container[int], nested: frozenset[int] = frozenset()
+    ) -> None:
         super().__init__()
         self.code = code
         self.left_out = skip
+        self.nested = nested
         self.found: list[TypedUrl] = []
+
+    def blocks(self, blocks: Blocks) -> None:
+        if self.nested:  # a list a Div holds: its entries' addresses are no prose
+            blocks = [b for b in blocks if id(b) not in self.nested]
+        super().blocks(blocks)
 
     def inlines(self, inlines: Inlines) -> None:
         if id(inlines) in self.code or self.index in self.left_out:
@@ -104,13 +112,19 @@ def _no_scheme(url: str) -> str:
 
 
 def typed_urls(
-    blocks: Blocks, exclude: Container[int], code: set[int], text: str | None, titles: Sequence[str]
+    blocks: Blocks,
+    exclude: Container[int],
+    code: set[int],
+    text: str | None,
+    titles: Sequence[str],
+    nested: frozenset[int] = frozenset(),
 ) -> list[TypedUrl]:
-    """The URLs typed into the prose of ``blocks`` (outside the top-level blocks ``exclude``,
-    the Sources blocks), each placed at its own ``LINE:COL`` of ``text`` when given: the n-th
-    time an address is found in the tree is its n-th occurrence in the text, outside fenced
-    code and the Sources block."""
-    walk = _ProseUrls(code, exclude)
+    """The URLs typed into the prose of ``blocks`` (outside the Sources blocks: the top-level
+    blocks ``exclude``, and the blocks whose ``id()`` is in ``nested`` where a Div holds a
+    list), each placed at its own ``LINE:COL`` of ``text`` when given: the n-th time an address
+    is found in the tree is its n-th occurrence in the text, outside fenced code and the
+    Sources block."""
+    walk = _ProseUrls(code, exclude, nested)
     walk.top(blocks)
     if text is None or not walk.found:
         return walk.found
@@ -315,7 +329,8 @@ class AgentChecks:
         # block (one finding, with its fix), not read as prose whose addresses were typed.
         lists = [*self.found.others, self.found.listing] if self.found.listing else []
         skip = {index for block in lists for index in block.top_range()}
-        for typed in typed_urls(self.blocks, skip, self.found.code, self.text, self.titles):
+        nested = frozenset().union(*(block.nested_ids(self.blocks) for block in lists))
+        for typed in typed_urls(self.blocks, skip, self.found.code, self.text, self.titles, nested):
             where = (
                 f"{self.name}:{typed.position}"
                 if typed.position

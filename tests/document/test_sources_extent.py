@@ -100,3 +100,33 @@ def test_a_second_sources_block_is_a_finding_naming_both(tmp_path: Path) -> None
     assert code == 1, said
     line = next(ln for ln in said.splitlines() if "second Sources block" in ln)
     assert "f.md:5" in line and "f.md:13" in line
+
+
+def test_footnote_citations_beside_a_sources_block_a_div_holds_are_placed_as_verify_counts(
+    tmp_path: Path,
+) -> None:
+    # The list's indices inside its Div are no top-level blocks: a build once left out the
+    # top-level paragraph at the list's inner index, so its footnote stayed a plain note where
+    # verify had counted a citation, and verify read the list's own addresses as typed prose.
+    second = "https://example.org/b"
+    ledger = make_ledger(
+        tmp_path / "ledger.json",
+        [(1, URL, "Ice", "2024-01-01"), (2, second, "Sea", "2024-01-01")],
+    )
+    draft = tmp_path / "f.md"
+    draft.write_text(
+        "Ice floats on water.[^1]\n\nSea water holds salt.[^2]\n\nA third paragraph.\n\n"
+        "::: {#wrap}\nSome words before the list.\n\n## Sources\n\n"
+        f"- [1] Ice — {URL}\n- [2] Sea — {second}\n:::\n\n"
+        f"[^1]: {URL}\n[^2]: {second}\n",
+        encoding="utf-8",
+    )
+    code, said = verify(draft, ledger)
+    assert code == 0 and "typed into the prose" not in said, said
+    assert "2 distinct source(s) cited" in said
+    built = build_all(draft, ledger)
+    assert 'id="cite-1-1"' in built.html and 'id="cite-2-1"' in built.html
+    assert 'class="footnote-ref"' not in built.html
+    assert URL in built.word_notes and second in built.word_notes
+    for text in (built.wiki, built.filtered, " ".join(built.deck)):
+        assert URL in text and second in text
