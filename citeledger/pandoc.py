@@ -38,6 +38,7 @@ from .errors import PandocError, ToolMissing
 from .files import check_archive
 from .formats import Version
 from .formats.capabilities import MINIMUM, SANDBOX, Capability, reading, writing
+from .includes import SANDBOX_ARG, refuse_unread_include
 from .ledger.light import pattern, record
 from .tree import PandocDoc
 
@@ -235,7 +236,7 @@ def run_pandoc(
     path = pandoc_path()
     cmd = [path, *_memory_args(path), *args]
     returncode, stdout, stderr = _timed_run(cmd, data, cwd, env, what)
-    return _checked(returncode, stdout, stderr, what)
+    return _checked(returncode, stdout, stderr, what, SANDBOX_ARG in args)
 
 
 def _timed_run(
@@ -356,9 +357,15 @@ def drop_reads_ahead() -> None:
         _collect(_AHEAD.popitem()[1], 0, stop=True)
 
 
-def _checked(returncode: int, stdout: bytes, stderr: bytes, what: str) -> bytes:
-    """pandoc's stdout, or its failure as one line."""
+def _checked(
+    returncode: int, stdout: bytes, stderr: bytes, what: str, sandboxed: bool = False
+) -> bytes:
+    """pandoc's stdout, or its failure as one line (``sandboxed``: run with ``--sandbox``)."""
+    if returncode == 0 and b"include file" in stderr:
+        refuse_unread_include(stderr, what, sandboxed)
     if returncode != 0:
+        if SANDBOX_ARG.encode() in stderr:  # a pandoc older than --sandbox: the gate's line
+            require_sandbox()
         err = stderr.decode("utf-8", "replace").strip()
         if "Heap exhausted" in err:
             raise PandocError(
@@ -581,6 +588,8 @@ def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
         return None
     ahead = _AHEAD.pop(tuple(cmd), None)
     returncode, stdout, stderr = _timed_run(cmd, None, None, None, what, ahead)
+    if returncode == 0 and b"include file" in stderr:
+        refuse_unread_include(stderr, what, SANDBOX_ARG in cmd)
     if returncode != 0:
         require(reads=fmt, writes="json")
         if not _takes_rts(cmd[0], _memory_limit()):  # the runtime options were what it refused

@@ -64,7 +64,7 @@ def _run(
 ) -> int:
     from .. import pandoc
 
-    _read_ahead(files[0])
+    _read_ahead(files[0], trusted=bool(given.get("trust_draft")))
     try:
         from ..document.pipeline import Pipeline
         from ._flag_options import options_from_flags
@@ -78,21 +78,25 @@ def _run(
         pandoc.drop_reads_ahead()
 
 
-def _read_ahead(file: str) -> None:
+def _read_ahead(file: str, *, trusted: bool) -> None:
     """pandoc started on the first draft's read before the verifier loads (a one-page verify's
     two halves side by side: :func:`~citeledger.pandoc.read_ahead`). The read made in its turn
-    takes it when its command line is the same; whatever would stop the run before it (no such
-    draft, a format pandoc cannot read) is said in its turn, as without this."""
+    takes it when its command line is the same (sandboxed unless ``--trust-draft`` is given; a
+    project file that trusts its drafts makes it a read not taken); whatever would stop the run
+    before it (no such draft, a format pandoc cannot read) is said in its turn, as without
+    this."""
     from pathlib import Path
 
     from ..document.pipeline import Pipeline
     from ..document.readers import input_format
     from ..errors import CiteledgerError
+    from ..includes import SANDBOX_ARG
     from ..pandoc import read_ahead
 
     path = Path(file)
     try:
         if path.is_file():
-            read_ahead(path, input_format(path), Pipeline().reading_args(path))
+            args = Pipeline().reading_args(path)
+            read_ahead(path, input_format(path), args if trusted else [*args, SANDBOX_ARG])
     except CiteledgerError:
         pass

@@ -111,7 +111,13 @@ def verify_file(
     guard.protect(resolve_ledger_path(options.effective().ledger), "the ledger")
     check_pandoc_writes(guard, pipeline.reading_args(Path(file)))
 
-    draft = open_draft(Path(file), from_format=from_format, pipeline=pipeline, name=file)
+    draft = open_draft(
+        Path(file),
+        from_format=from_format,
+        pipeline=pipeline,
+        name=file,
+        trusted=options.effective().trust_draft,
+    )
     draft.vet(options, to_stderr, builds=False)
     fmt, doc = draft.format, draft.tree
     if formats.family(fmt) == "html":

@@ -47,7 +47,8 @@ def config_command(
 
         if not draft.is_file():
             raise DraftError(f"no such draft: {draft}", hint="check the path")
-        doc = open_draft(draft, from_format=from_format).tree
+        trusted = flags.effective().trust_draft
+        doc = open_draft(draft, from_format=from_format, trusted=trusted).tree
         meta = doc.get("meta", {})
         if not flags.effective().trust_draft:  # what a build takes of it (options/trust.py)
             vet_front_matter(meta, str(draft), draft.parent, to_stderr)

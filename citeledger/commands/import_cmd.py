@@ -2,13 +2,13 @@
 citing ledger ids, its sources registered, then verified (``citeledger/importers/``).
 
 ANSWER is an API response saved as JSON (OpenAI, Anthropic, Gemini, Perplexity), a STORM output
-folder, or a report in markdown or .docx. The draft goes to ``-o`` (default: beside the answer,
-``answer.json`` -> ``answer.md``, ``report.md`` -> ``report.cited.md``, a STORM folder ``F`` ->
-``F.md``), never onto the answer or the ledger. One line per source (``[n] URL (new|known)``),
-the importer's warnings, then verify's report on the draft, with verify's flags (``--evidence``,
-``--strict``, ...): exit 0 when it verifies, 1 when it does not, 2 for input that cannot be
-read. The same answer imported again changes nothing.
-"""
+folder, or a report in markdown, .docx or another format pandoc reads (.org, .rst, .tex, .html,
+.ipynb, ...: read as a draft is, written as markdown). The draft goes to ``-o`` (default: beside
+the answer, ``answer.json`` -> ``answer.md``, ``report.md`` -> ``report.cited.md``, a STORM folder
+``F`` -> ``F.md``), never onto the answer or the ledger. One line per source (``[n] URL
+(new|known)``), the importer's warnings, then verify's report on the draft, with verify's flags
+(``--evidence``, ``--strict``, ...): exit 0 when it verifies, 1 when it does not, 2 for input that
+cannot be read. The same answer imported again changes nothing."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ def import_command(
         str,
         typer.Argument(
             metavar="ANSWER",
-            help="The answer: an API response (.json), a STORM folder, a report (.md, .docx).",
+            help="The answer: an API response (.json), a STORM folder, a report (.md, .docx, "
+            ".org, .rst, .tex, .html, ...).",
         ),
     ],
     output: Annotated[str | None, flag("--output", "DRAFT", _OUT_HELP, "-o")] = None,
@@ -63,7 +64,12 @@ def import_command(
     if source.is_dir():
         guard.protect_folder(source, "the STORM folder being imported")
     guard.check(target)
-    found = read_answer(source, shape, lambda p: read_text_input(str(p), "answer"))
+    found = read_answer(
+        source,
+        shape,
+        lambda p: read_text_input(str(p), "answer"),
+        trusted=options.effective().trust_draft,
+    )
     before = load_ledger(ledger, missing_ok=True)
     known = {s.id for s in before.sources}
     done = register_answer(

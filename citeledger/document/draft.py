@@ -99,12 +99,15 @@ def open_draft(
     pipeline: Pipeline | None = None,
     titles: Sequence[str] | None = None,
     name: str | None = None,
+    trusted: bool = False,
 ) -> Draft:
     """Read the draft at ``path`` (see the module docstring). ``from_format``: the reader the
     user named; ``pipeline``: the filters and defaults pandoc reads it with; ``titles``: the
     Sources titles to locate the markers under while pandoc reads (the caller's guess before
     the front matter is known; :meth:`Draft.locator` locates again under others); ``name``:
-    what findings call the draft (default: the path). Runs pandoc."""
+    what findings call the draft (default: the path); ``trusted``: the draft is trusted (a
+    flag or the project file says so, never the draft), else pandoc reads it sandboxed, its
+    includes refused. Runs pandoc."""
     fmt = from_format or input_format(path)
     name = name if name is not None else str(path)
     text = read_text_draft(path, fmt)
@@ -112,7 +115,7 @@ def open_draft(
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
     try:
         with no_gc():
-            tree: PandocDoc = read_output(path, fmt, pipeline)
+            tree: PandocDoc = read_output(path, fmt, pipeline, sandbox=not trusted)
     except RecursionError:
         raise nesting_error(name) from None
     surveyed: Survey | None = check_nesting(tree, name)
@@ -161,7 +164,8 @@ def read_citations(
     """The ids a draft cites (its own Sources block does not count, nor do brackets the
     author escaped, nor numeric links that are no citation; with the ``ledger``, footnotes
     holding its URLs do) and its options. Runs pandoc."""
-    draft = open_draft(path, from_format=from_format)
+    trusted = flags is not None and flags.effective().trust_draft
+    draft = open_draft(path, from_format=from_format, trusted=trusted)
     doc = draft.tree
     options = from_meta(doc.get("meta", {}), warn).merged(flags or Options())
     titles = titles_for(options.sources_title)

@@ -62,14 +62,23 @@ def _typst_body(text: str) -> str:
     return text[end + 3 :] if end >= 0 else text
 
 
-def read_output(path: Path, fmt: str, pipeline: Pipeline | None = None) -> Json:
+def read_output(
+    path: Path, fmt: str, pipeline: Pipeline | None = None, *, sandbox: bool = False
+) -> Json:
     """``path`` as pandoc's tree, citeledger's own LaTeX and typst markup read as the marks it
-    prints (see the module docstring), after the ``pipeline``'s filters and defaults."""
+    prints (see the module docstring), after the ``pipeline``'s filters and defaults.
+    ``sandbox``: an untrusted draft's reading, under pandoc's ``--sandbox``: its include
+    directives (Org's ``#+INCLUDE``, LaTeX's ``\\input``, reStructuredText's and AsciiDoc's
+    ``include``) read no file and an HTML draft's iframes fetch nothing; an include left
+    unread is refused in one line (:func:`~citeledger.pandoc.run_pandoc`)."""
     import json
 
+    from ..includes import SANDBOX_ARG
     from ..pandoc import read_json, run_pandoc
 
     extra = pipeline.reading_args(path) if pipeline is not None else []
+    if sandbox:
+        extra = [*extra, SANDBOX_ARG]
     family = formats.family(fmt)
     if family in ("latex", "typst"):
         try:

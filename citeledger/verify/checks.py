@@ -199,10 +199,13 @@ class Checker(AgentChecks):
         if cited:
             self.unknown_footnotes()
         else:
-            from .foreign import foreign_findings  # only a draft that cites nothing
+            from .foreign import foreign_findings, foreign_notes  # a draft citing nothing
 
             fix = FOREIGN_CITATIONS.fix.replace("DRAFT", self.draft)
-            self.findings.extend(foreign_findings(self.text, self.name, fix))
+            if self.text is not None:
+                self.findings.extend(foreign_findings(self.text, self.name, fix))
+            else:
+                self.findings.extend(foreign_notes(self.blocks, self.name, fix))
         self.raw_code()
         stats.update(self.counts(cited))
         if self.options.support or self.options.figures:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 
+from ..document.locate import heading_location
 from ..ledger.light import pattern  # compiled on first use: start-up time
+from ..tree import Blocks, elements, elements_of, stringify
 from .report import Finding
 from .rules import FOREIGN_CITATIONS
 
@@ -60,6 +62,34 @@ def foreign_findings(text: str | None, name: str, fix: str) -> list[Finding]:
             f"the draft cites with {' and '.join(kinds)}, and by no ledger id: "
             "verify cannot check these citations",
             places[0],
+            fix=fix,
+        )
+    ]
+
+
+def foreign_notes(blocks: Blocks, name: str, fix: str) -> list[Finding]:
+    """The finding of :func:`foreign_findings` for a draft whose text is no markdown (an Org
+    file's ``[fn:1] https://...``, a reStructuredText or LaTeX draft's URL footnotes, a Word
+    file's notes): read from pandoc's tree, where each footnote reference is a Note, and
+    placed under the heading of the first."""
+    heading = ""
+    first = ""
+    count = 0
+    for block in blocks:
+        if block.get("t") == "Header":
+            heading = stringify(block["c"][2])
+        for note in elements_of(block, ("Note",)):
+            targets = [el["c"][2][0] for el in elements(note["c"]) if el.get("t") == "Link"]
+            if _is_entry(" ".join([*targets, stringify(note["c"])])):
+                count += 1
+                first = first or heading_location(name, heading)
+    if count < _AT_LEAST:
+        return []
+    return [
+        FOREIGN_CITATIONS.finding(
+            f"the draft cites with {count} footnote(s) holding a URL, and by no ledger id: "
+            "verify cannot check these citations",
+            first,
             fix=fix,
         )
     ]

@@ -195,3 +195,30 @@ def test_a_real_deep_research_report_keeps_each_citation_on_its_listed_url(
     assert cited_by_sentence(draft, lambda n: book.source(n).url) == cited_by_sentence(
         unnamed, listed.__getitem__
     )
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), [("org", ".org"), ("rst", ".rst"), ("latex", ".tex")])
+def test_a_report_in_another_format_fails_verify_and_imports_as_markdown(
+    cli, tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    # An Org note's ``[fn:1] https://...``, a reStructuredText or LaTeX report's URL
+    # footnotes: verify said "citations OK" over them, and import read the file as markdown
+    # and found no citation.
+    report = tmp_path / f"report{suffix}"
+    run_pandoc(["-f", "markdown", "-t", fmt, "-o", str(report)], stdin=PERPLEXITY_EXPORT)
+    (tmp_path / "l.json").write_text('{"version": 1, "sources": []}', encoding="utf-8")
+    checked = cli("--ledger", "l.json", "verify", report.name)
+    assert checked.code == 1, checked.out + checked.err
+    assert (
+        "foreign-citations"
+        in cli("--ledger", "l.json", "verify", "--format", "json", report.name).out
+    )
+    done = cli("--ledger", "l.json", "import", report.name)
+    assert done.code == 0, done.out + done.err
+    draft = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert _cited(draft, tmp_path / "l.json") == [
+        [url_key(A)],
+        [url_key(B), url_key(A)],
+        [url_key(B)],
+    ]
+    assert draft.count("## Sources") == 1 and "Footnotes" not in draft

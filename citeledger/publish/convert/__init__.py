@@ -168,7 +168,13 @@ def _read_draft(req: ConvertRequest, draft: Path) -> tuple[Draft, PandocDoc, Opt
     then its tree made what the outputs are written from (the request's ``-M`` entries, the
     user's citeproc) and its options (the request's flags over its front matter)."""
     titles = titles_for(req.options.sources_title)
-    read = open_draft(draft, from_format=req.from_format, pipeline=req.pipeline, titles=titles)
+    read = open_draft(
+        draft,
+        from_format=req.from_format,
+        pipeline=req.pipeline,
+        titles=titles,
+        trusted=req.options.effective().trust_draft,
+    )
     read.vet(req.options, req.say)
     read.tree.setdefault("meta", {}).update(meta_entries(req.metadata))
     doc: PandocDoc = req.pipeline.resolve_citations(read.tree, draft)

@@ -89,7 +89,10 @@ def build_wiki(
 
 def _build(job: _Build, out_dir: Path, verify: bool, from_format: str | None) -> WikiResult:
     titles = titles_for(job.opts.sources_title) if verify else None
-    reads = [open_draft(d, from_format=from_format, titles=titles) for d in job.drafts]
+    trusted = job.opts.effective().trust_draft
+    reads = [
+        open_draft(d, from_format=from_format, titles=titles, trusted=trusted) for d in job.drafts
+    ]
     for read in reads:
         read.vet(job.opts, job.say)
     job.read = {r.path: r for r in reads}
