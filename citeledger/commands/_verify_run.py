@@ -140,6 +140,10 @@ def verify_file(
         judge=judge,
         progress=progress,
     )
+    if report.cited_ids and not ledger_path.exists():
+        from ..verify.checks import no_ledger
+
+        no_ledger(report, ledger_path, file)
     if formats.family(fmt) == "pptx":
         from ..document.deck_reading import unreadable_slides
         from ..verify.checks import unreadable_slide_findings

@@ -29,6 +29,7 @@ from .report import Finding, id_list, snippet
 from .rules import (
     FOOTNOTE_URL_NOT_IN_LEDGER,
     FOREIGN_CITATIONS,
+    LEDGER_NOT_FOUND,
     LINK_URL_MISMATCH,
     LISTED_NOT_CITED,
     LOW_COVERAGE,
@@ -53,8 +54,10 @@ from .rules import (
 # ``--figures``), and ``typing`` is no cost of a verify (``ledger/light.py``).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
+    from .report import Report
     from .support.judge import Judge, Progress
     from .support.verdict import ClaimVerdict
 
@@ -72,6 +75,18 @@ def unreadable_slide_findings(slides: Iterable[tuple[int, str]], name: str) -> l
         )
         for number, title in slides
     ]
+
+
+def no_ledger(report: Report, path: Path, name: str) -> None:
+    """In place: a draft citing ids against a ledger that does not exist (a typed path,
+    another working folder) is one finding naming the path, in place of a finding per id and
+    per Sources entry (whose fixes would call the ids made up, or rewrite the Sources block
+    from no ledger)."""
+    unknown = {UNKNOWN_ID.code, SOURCES_ENTRY_NOT_IN_LEDGER.code}
+    report.findings[:] = [f for f in report.findings if f.code not in unknown]
+    ids = tuple(report.cited_ids)
+    message = f"no ledger at {path}: none of the {len(ids)} id(s) the draft cites can be checked"
+    report.findings.insert(0, LEDGER_NOT_FOUND.finding(message, name, ids))
 
 
 @record

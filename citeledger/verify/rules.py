@@ -66,6 +66,12 @@ def _rule(code: str, level: Level, summary: str, fix: str, when: str = "") -> Ru
 
 
 # The ids cited, the Sources block, links, coverage, evidence.
+LEDGER_NOT_FOUND = _rule(
+    "ledger-not-found",
+    "FAIL",
+    "The draft cites ids, and the ledger it is verified against does not exist.",
+    "run verify where the ledger is, or name it: --ledger PATH (or $CITELEDGER_LEDGER)",
+)
 UNKNOWN_ID = _rule(
     "unknown-id",
     "FAIL",

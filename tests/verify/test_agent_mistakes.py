@@ -289,3 +289,17 @@ def test_a_cited_grounding_redirect_is_named_with_the_fix_to_cite_its_landing_pa
         "in place of [1]"
     )
     assert cli("verify", "d.md", *GATE).code == 1
+
+
+def test_a_ledger_that_is_not_there_is_one_finding_not_an_accusation_per_id(cli, tmp_path) -> None:
+    # An agent in another working folder, or a typed --ledger: every id was "hallucinated or
+    # renumbered" and every Sources entry's fix was to rewrite the block from no ledger.
+    (tmp_path / "d.md").write_text(HONEST, encoding="utf-8")
+    code, findings = _findings(cli, "d.md", "--ledger", "elsewhere.json")
+    assert code == 1
+    assert _codes(findings) == ["ledger-not-found"]
+    assert findings[0]["ids"] == [1, 2] and "elsewhere.json" in findings[0]["message"]
+    assert "--ledger PATH" in findings[0]["fix"]
+    # A draft that cites nothing is not held to a ledger.
+    (tmp_path / "plain.md").write_text("# Notes\n\nNothing cited here.\n", encoding="utf-8")
+    assert _findings(cli, "plain.md", "--ledger", "elsewhere.json")[0] == 0
