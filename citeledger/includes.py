@@ -1,11 +1,16 @@
-"""An include directive pandoc did not read: an untrusted draft's, read under ``--sandbox``
-(``document/readers.py``), which reads no other file; or a trusted draft's naming a file that
-is not there. pandoc only warns and leaves the text out, so the text, and the citations in
-it, would be lost with exit 0: :func:`refuse_unread_include` makes the warning one error line
-at the directive's place."""
+"""An untrusted draft's include directives (Org's ``#+INCLUDE``, LaTeX's ``\\input``,
+reStructuredText's and AsciiDoc's ``include``). pandoc reads such a draft under ``--sandbox``
+(``document/readers.py``), where an include reads nothing: pandoc only warns and leaves its
+text out, which would lose it, and what it cites, with exit 0. :func:`refuse_unread_include`
+makes the warning an error; :func:`vet_includes` lets the read run again unsandboxed when
+every file the includes name, and the files those name, lies inside the draft's folder (a
+draft reads only files inside its folder, DESIGN.md), and raises the error otherwise. A
+trusted draft's include naming no file is the same error."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import DraftError
@@ -14,29 +19,98 @@ from .ledger.light import pattern
 # How an untrusted draft is read: its includes read no file, its iframes fetch nothing.
 SANDBOX_ARG = "--sandbox"
 _UNREAD_INCLUDE = pattern(r"Could not load include file (.+?) at (.*?) line (\d+) column (\d+)")
+_FETCH = "Could not fetch resource"
+_DEPTH = 16
+
+
+class UnreadInclude(DraftError):
+    """pandoc read none of the includes ``names`` ((name, the file naming it) each); ``stderr``
+    is all it said, ``sandboxed`` whether it ran under ``--sandbox``."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str,
+        names: list[tuple[str, str]],
+        stderr: str,
+        sandboxed: bool,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.names = names
+        self.stderr = stderr
+        self.sandboxed = sandboxed
 
 
 def refuse_unread_include(stderr: bytes, what: str, sandboxed: bool) -> None:
-    """One line for the first include directive pandoc did not read, at its place: under
-    ``--sandbox`` an untrusted draft's, which reads no other file; else a file not there."""
-    m = _UNREAD_INCLUDE.search(stderr.decode("utf-8", "replace"))
-    if m is None:
+    """Raise :class:`UnreadInclude` for the include directives pandoc did not read, the first
+    placed: under ``--sandbox`` an untrusted draft's, which reads no file outside its folder;
+    else a file not there."""
+    said = stderr.decode("utf-8", "replace")
+    found = list(_UNREAD_INCLUDE.finditer(said))
+    if not found:
         return
-    name, where, line, col = m.groups()
-    line, col = _directive_place(where, name, int(line), int(col))
-    place = f"{where if where not in ('', '-') else what}:{line}:{col}"
+    name, where, line, col = found[0].groups()
+    where = where if where not in ("", "-") else what
+    line_no, col_no = _directive_place(where, name, int(line), int(col))
+    place = f"{where}:{line_no}:{col_no}"
+    names = [(m.group(1), m.group(2) if m.group(2) not in ("", "-") else what) for m in found]
     if not sandboxed:
-        raise DraftError(
-            f"{place}: the draft includes {name}, which pandoc could not read: its text would "
-            "be lost",
-            hint="check the include's path, or paste the included text into the draft",
+        message = f"{place}: the draft includes {name}, which pandoc could not read: its text "
+        message += "would be lost"
+        hint = "check the include's path, or paste the included text into the draft"
+    else:
+        message = f"{place}: the draft includes {name}, a file outside the draft's folder (or "
+        message += "one naming such a file): its text, and what it cites, would be lost"
+        hint = (
+            "move the file into the draft's folder or paste its text into the draft, or pass "
+            "--trust-draft if the draft and the file are yours; trust-draft = true in the "
+            "project file does the same"
         )
-    raise DraftError(
-        f"{place}: the draft includes {name}, and an untrusted draft reads no other file: its "
-        "text, and what it cites, would be lost",
-        hint="paste the included text into the draft, or pass --trust-draft if the draft and "
-        "the file are yours; trust-draft = true in the project file does the same",
-    )
+    raise UnreadInclude(message, hint=hint, names=names, stderr=said, sandboxed=sandboxed)
+
+
+def vet_includes(
+    refused: UnreadInclude, draft: Path, fmt: str, read: Callable[[Path], None]
+) -> None:
+    """Return when every include ``refused`` names is a file inside ``draft``'s folder (links
+    resolved), and so are those its files name, found by ``read`` (a sandboxed read of one
+    file, raising :class:`UnreadInclude` for its includes), to a depth of 16; else raise
+    ``refused``. A sandboxed read that also refused to fetch (a table's ``:url:``) is refused:
+    the read that follows fetches nothing."""
+    if _FETCH in refused.stderr:
+        raise refused
+    folder = os.path.realpath(draft.parent)
+    seen: set[str] = set()
+    todo = [(name, where, 0) for name, where in refused.names]
+    while todo:
+        name, where, depth = todo.pop()
+        files = _candidates(name, where, fmt)
+        if depth > _DEPTH or not files:
+            raise refused
+        for file in files:
+            if os.path.commonpath([folder, file]) != folder or not os.path.isfile(file):
+                raise refused
+            if file in seen:
+                continue
+            seen.add(file)
+            try:
+                read(Path(file))
+            except UnreadInclude as nested:
+                if _FETCH in nested.stderr:
+                    raise refused from None
+                todo += [(n, w, depth + 1) for n, w in nested.names]
+
+
+def _candidates(name: str, where: str, fmt: str) -> list[str]:
+    """The files pandoc may take for the include ``name`` in the file ``where``: beside that
+    file (Org, reStructuredText, AsciiDoc) or in the working folder (LaTeX), a LaTeX name
+    without a suffix with ``.tex`` too; those that exist, links resolved."""
+    bases = [Path(where).parent / name, Path.cwd() / name]
+    if fmt.startswith("latex") and not Path(name).suffix:
+        bases += [b.with_name(b.name + ".tex") for b in bases]
+    found = [os.path.realpath(b) for b in bases if os.path.lexists(b)]
+    return sorted(set(found))
 
 
 def _directive_place(where: str, name: str, line: int, col: int) -> tuple[int, int]:

@@ -67,18 +67,33 @@ def read_output(
 ) -> Json:
     """``path`` as pandoc's tree, citeledger's own LaTeX and typst markup read as the marks it
     prints (see the module docstring), after the ``pipeline``'s filters and defaults.
-    ``sandbox``: an untrusted draft's reading, under pandoc's ``--sandbox``: its include
-    directives (Org's ``#+INCLUDE``, LaTeX's ``\\input``, reStructuredText's and AsciiDoc's
-    ``include``) read no file and an HTML draft's iframes fetch nothing; an include left
-    unread is refused in one line (:func:`~citeledger.pandoc.run_pandoc`)."""
-    import json
-
-    from ..includes import SANDBOX_ARG
-    from ..pandoc import read_json, run_pandoc
+    ``sandbox``: an untrusted draft's reading, under pandoc's ``--sandbox``: its iframes fetch
+    nothing, and its include directives read again unsandboxed only when every file they name
+    is inside its folder, else refused in one line (``citeledger/includes.py``)."""
+    from ..includes import SANDBOX_ARG, UnreadInclude, vet_includes
+    from ..pandoc import run_pandoc
 
     extra = pipeline.reading_args(path) if pipeline is not None else []
-    if sandbox:
-        extra = [*extra, SANDBOX_ARG]
+    if not sandbox:
+        return _read(path, fmt, extra)
+    try:
+        return _read(path, fmt, [*extra, SANDBOX_ARG])
+    except UnreadInclude as refused:
+        if not refused.sandboxed:
+            raise
+
+        def read(file: Path) -> None:  # one file an include names, for the includes it names
+            run_pandoc([SANDBOX_ARG, "-f", fmt, "-t", "json", "--", str(file)], what=str(file))
+
+        vet_includes(refused, path, fmt, read)
+        return _read(path, fmt, extra)
+
+
+def _read(path: Path, fmt: str, extra: list[str]) -> Json:
+    import json
+
+    from ..pandoc import read_json, run_pandoc
+
     family = formats.family(fmt)
     if family in ("latex", "typst"):
         try:

@@ -2,9 +2,10 @@
 directive (Org's ``#+INCLUDE``, LaTeX's ``\\input``, reStructuredText's ``include``) read any
 file pandoc could open, outside the draft's folder too, into every output, and an HTML draft's
 iframe was fetched while verify read it. pandoc now reads an untrusted draft under
-``--sandbox``: an include is refused in one line at its place (its text, and what it cites,
-would otherwise be lost with exit 0), and nothing is fetched; ``--trust-draft`` reads the
-author's own includes."""
+``--sandbox``, and again without it only when every file its includes name (and theirs name)
+is inside its folder, links resolved: an include of anything else is refused in one line at
+its place (its text, and what it cites, would otherwise be lost with exit 0), and nothing is
+fetched; ``--trust-draft`` reads the author's own includes wherever they are."""
 
 from __future__ import annotations
 
@@ -61,25 +62,38 @@ def test_an_untrusted_drafts_include_of_a_file_outside_is_refused_at_its_line(
 
 
 @pytest.mark.parametrize("fmt", sorted(DRAFTS))
-def test_a_trusted_drafts_own_include_is_read_and_what_it_cites_is_verified(
-    folder: Path, fmt: str
+@pytest.mark.parametrize("trust", [[], ["--trust-draft"]])
+def test_an_include_inside_the_drafts_folder_is_read_and_what_it_cites_is_verified(
+    folder: Path, fmt: str, trust: list[str]
 ) -> None:
     name, text = DRAFTS[fmt]
     part = {"org": "part.org", "latex": "part.tex", "rst": "part.rst"}[fmt]
     write(folder, "Sea water holds salt, the survey found.[2]\n", part)
     write(folder, text.format(path=part), name)
-    untrusted = cli("verify", name, cwd=folder)
-    one_line(untrusted, f"{name}:{LINES[fmt]}:", part)
-    done = cli("verify", "--format", "json", name, "--trust-draft", cwd=folder)
+    done = cli("verify", "--format", "json", name, *trust, cwd=folder)
     # It fails for want of a Sources block only (``render --replace-in`` writes one).
     report = json.loads(done.stdout)
     assert report["cited_ids"] == [1, 2], done.stdout
-    assert {f["code"] for f in report["findings"] if f["level"] == "error"} <= {
+    assert {f["code"] for f in report["findings"] if f["level"] == "FAIL"} <= {
         "missing-sources-block"
     }
-    built = cli("convert", name, "-o", "d.html", "--trust-draft", cwd=folder)
+    built = cli("convert", name, "-o", "d.html", *trust, cwd=folder)
     assert built.returncode == 0, built.stderr
     assert 'id="cite-2-1"' in (folder / "d.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("how", ["a link to a file outside", "an include naming one outside"])
+def test_an_include_inside_the_folder_that_leads_outside_is_refused(folder: Path, how: str) -> None:
+    secret = folder.parent / "outside" / "secret.txt"
+    if how == "a link to a file outside":
+        (folder / "part.org").symlink_to(secret)
+    else:
+        write(folder, f'* Part\n\n#+INCLUDE: "{secret}"\n', "part.org")
+    write(folder, '* Notes\n\nIce floats on water.[1]\n\n#+INCLUDE: "part.org"\n', "d.org")
+    for args in (["verify", "d.org"], ["convert", "d.org", "-o", "d.html"]):
+        done = cli(*args, cwd=folder)
+        one_line(done, "d.org:5:", "part.org", "outside the draft's folder", "--trust-draft")
+        assert SECRET not in done.stdout + done.stderr + _outputs(folder)
 
 
 def test_a_trusted_drafts_include_of_a_missing_file_is_one_line(folder: Path) -> None:
@@ -102,3 +116,11 @@ def test_an_html_drafts_iframe_is_not_fetched_while_it_is_read(
     assert cli("verify", "d.html", cwd=folder).returncode == 0
     assert cli("convert", "d.html", "-o", "out.docx", cwd=folder).returncode == 0
     assert server.requests == []
+
+
+def test_a_trusted_draft_includes_a_file_anywhere(folder: Path) -> None:
+    secret = folder.parent / "outside" / "secret.txt"
+    write(folder, f'* Notes\n\nIce floats on water.[1]\n\n#+INCLUDE: "{secret}"\n', "d.org")
+    done = cli("convert", "d.org", "-o", "d.html", "--trust-draft", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert SECRET in (folder / "d.html").read_text(encoding="utf-8")
