@@ -61,7 +61,8 @@ def refuse_unread_include(stderr: bytes, what: str, sandboxed: bool) -> None:
         hint = "check the include's path, or paste the included text into the draft"
     else:
         message = f"{place}: the draft includes {name}, a file outside the draft's folder (or "
-        message += "one naming such a file): its text, and what it cites, would be lost"
+        message += "one naming such a file, or an address): its text, and what it cites, would "
+        message += "be lost"
         hint = (
             "move the file into the draft's folder or paste its text into the draft, or pass "
             "--trust-draft if the draft and the file are yours; trust-draft = true in the "
@@ -71,13 +72,13 @@ def refuse_unread_include(stderr: bytes, what: str, sandboxed: bool) -> None:
 
 
 def vet_includes(
-    refused: UnreadInclude, draft: Path, fmt: str, read: Callable[[Path], None]
+    refused: UnreadInclude, draft: Path, fmt: str, read: Callable[[Path], str | None]
 ) -> None:
     """Return when every include ``refused`` names is a file inside ``draft``'s folder (links
     resolved), and so are those its files name, found by ``read`` (a sandboxed read of one
-    file, raising :class:`UnreadInclude` for its includes), to a depth of 16; else raise
-    ``refused``. A sandboxed read that also refused to fetch (a table's ``:url:``) is refused:
-    the read that follows fetches nothing."""
+    file: pandoc's warnings, None when it failed), to a depth of 16; else raise ``refused``.
+    A sandboxed read that also refused to fetch (a table's ``:url:``) is refused: the read
+    that follows would fetch it."""
     if _FETCH in refused.stderr:
         raise refused
     folder = os.path.realpath(draft.parent)
@@ -94,12 +95,13 @@ def vet_includes(
             if file in seen:
                 continue
             seen.add(file)
-            try:
-                read(Path(file))
-            except UnreadInclude as nested:
-                if _FETCH in nested.stderr:
-                    raise refused from None
-                todo += [(n, w, depth + 1) for n, w in nested.names]
+            said = read(Path(file))
+            if said is None or _FETCH in said:
+                raise refused
+            for m in _UNREAD_INCLUDE.finditer(said):
+                todo.append(
+                    (m.group(1), m.group(2) if m.group(2) not in ("", "-") else file, depth + 1)
+                )
 
 
 def _candidates(name: str, where: str, fmt: str) -> list[str]:

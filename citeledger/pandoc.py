@@ -239,6 +239,13 @@ def run_pandoc(
     return _checked(returncode, stdout, stderr, what, SANDBOX_ARG in args)
 
 
+def pandoc_said(args: Sequence[str], what: str) -> str | None:
+    """What pandoc wrote to stderr running ``args`` (its warnings), or None when it failed."""
+    path = pandoc_path()
+    code, _out, err = _timed_run([path, *_memory_args(path), *args], None, None, None, what)
+    return err.decode("utf-8", "replace") if code == 0 else None
+
+
 def _timed_run(
     cmd: list[str],
     data: bytes | None,

@@ -71,7 +71,7 @@ def read_output(
     nothing, and its include directives read again unsandboxed only when every file they name
     is inside its folder, else refused in one line (``citeledger/includes.py``)."""
     from ..includes import SANDBOX_ARG, UnreadInclude, vet_includes
-    from ..pandoc import run_pandoc
+    from ..pandoc import pandoc_said
 
     extra = pipeline.reading_args(path) if pipeline is not None else []
     if not sandbox:
@@ -82,8 +82,8 @@ def read_output(
         if not refused.sandboxed:
             raise
 
-        def read(file: Path) -> None:  # one file an include names, for the includes it names
-            run_pandoc([SANDBOX_ARG, "-f", fmt, "-t", "json", "--", str(file)], what=str(file))
+        def read(file: Path) -> str | None:  # a file an include names: what it includes
+            return pandoc_said([SANDBOX_ARG, "-f", fmt, "-t", "json", "--", str(file)], str(file))
 
         vet_includes(refused, path, fmt, read)
         return _read(path, fmt, extra)

@@ -124,3 +124,13 @@ def test_a_trusted_draft_includes_a_file_anywhere(folder: Path) -> None:
     done = cli("convert", "d.org", "-o", "d.html", "--trust-draft", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert SECRET in (folder / "d.html").read_text(encoding="utf-8")
+
+
+def test_an_included_file_that_names_an_address_to_fetch_is_refused(
+    folder: Path, server: Loopback
+) -> None:
+    # Inside the folder, but its table would be fetched by the unsandboxed read that follows.
+    write(folder, f"T\n=\n\n.. csv-table:: x\n   :url: {server.url('/t.csv')}\n", "part.rst")
+    write(folder, "Top\n===\n\nIce floats on water.[1]\n\n.. include:: part.rst\n", "d.rst")
+    one_line(cli("verify", "d.rst", cwd=folder), "d.rst:6:", "part.rst", "an address")
+    assert server.requests == []
