@@ -207,7 +207,8 @@ def rows(text: str, ledger: str | None = None) -> Columns | None:
     One split by :data:`~.layout_pattern.ENTRY_ROW` gives the columns side by side in one flat
     list of strings (before, id, URL, title, before, ...): no tuple a source to build, track
     and transpose, as ``findall`` gave; the rest of each entry is dropped with the list."""
-    if checked(text, ledger) is None:
+    high = checked(text, ledger)
+    if high is None:
         return None
     from .layout_pattern import ENTRY_ROW
 
@@ -220,10 +221,11 @@ def rows(text: str, ledger: str | None = None) -> Columns | None:
     quoted = _quoted(text)
     from itertools import repeat
 
-    # In id order? The ids are written without leading zeros: right-aligned to one width, as
-    # text they sort as their numbers do; sorting a sorted list of strings compares each
-    # neighbour once, in C (``all(map(lt, ...))`` cost ten times as much).
-    ids = list(map(str.rjust, sids, repeat(max(map(len, sids)))))
+    # In id order? The ids are written without leading zeros: right-aligned to the width of
+    # the high-water mark (no id is above it), as text they sort as their numbers do; sorting
+    # a sorted list of strings compares each neighbour once, in C (``all(map(lt, ...))`` cost
+    # ten times as much).
+    ids = list(map(str.rjust, sids, repeat(len(str(high)))))
     if sorted(ids) != ids:  # citeledger writes them in order; a hand may not
         order = sorted(range(len(ids)), key=ids.__getitem__)
         back = {k: n for n, k in enumerate(order)}

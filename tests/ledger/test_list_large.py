@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -234,6 +236,14 @@ def test_list_prints_the_lanes_text_once(tmp_path: Path) -> None:
     assert got.stdout == terminal_text(expected).encode("utf-8")
 
 
+def _filtered(text: str) -> str:
+    """What cli._TerminalSafe writes for ``text`` (uncoloured, whatever the environment)."""
+    out = io.StringIO()
+    with mock.patch.dict(os.environ, {"NO_COLOR": "1"}):
+        _TerminalSafe(out).write(text)
+    return out.getvalue()
+
+
 _ASCII = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max_size=40)
 
 
@@ -242,7 +252,14 @@ _ASCII = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max
 def test_the_terminal_filter_passes_what_it_passed_before(text: str) -> None:
     """cli._TerminalSafe checks ASCII a byte at a time: the same text passes as it is, the
     same is escaped, as with str.isprintable."""
-    out = io.StringIO()
-    _TerminalSafe(out).write(text)
     plain = text.replace("\n", "").replace("\t", "").isprintable()
-    assert out.getvalue() == (text if plain else terminal_text(text))
+    assert _filtered(text) == (text if plain else terminal_text(text))
+
+
+def test_the_terminal_filter_escapes_each_ascii_control_character() -> None:
+    """Every ASCII character but tab and new line that isprintable refuses is escaped."""
+    for code in range(128):
+        text = f"[1] https://example.org/a  x{chr(code)}y\n[2] https://example.org/b\t"
+        plain = text.replace("\n", "").replace("\t", "").isprintable()
+        assert _filtered(text) == (text if plain else terminal_text(text)), code
+        assert plain is (code in (9, 10) or 32 <= code < 127)
