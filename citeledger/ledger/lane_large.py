@@ -9,6 +9,8 @@ pattern takes the text, its ids are distinct, its URLs canonical (no length over
 bad escape, no tracking parameter), and each new source's entry goes in before the list
 closes, with the high-water mark after it. A URL already held whose entry has no title, given
 a title now, goes to the core, which rewrites that entry.
+
+``list`` reads its columns off the same proven text (:func:`rows`): one split, no parse.
 """
 
 from __future__ import annotations
