@@ -215,7 +215,8 @@ def _in_lane(
     if verb == "list" and not arguments and not given.keys() - {"--ledger"}:
         from ..ledger.lane import listed
 
-        return listed(ledger)
+        shown = listed(ledger)  # its lines already joined: printed as one line
+        return None if shown is None else [shown]
     if verb == "add" and arguments and not given.keys() - {"--ledger", "--title"}:
         from ..ledger.lane import add
 

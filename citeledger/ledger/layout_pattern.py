@@ -98,8 +98,9 @@ URL_LINE = pattern(r'\n      "url": "([^"]*)"')
 ARCHIVED_LINE = pattern(r'\n      "archived": "([^"]*)"')
 LAST_ID = pattern(r'"last_id": ([0-9]+)\n\}\n?\Z')
 # Each source's id, URL and title (the inside of its JSON string) in a text the layout took:
-# ``list``'s columns (lane_large.rows).
-ENTRY_ROW = pattern(
-    r'\n    \{\n      "id": ([0-9]+),\n      "url": "([^"]*)",\n'
-    r'      "title": "([^"\\]*+(?:\\.[^"\\]*+)*+)",\n'
-)
+# ``list``'s columns (lane_large.rows). The layout proved every entry's first lines, so the
+# pattern only marks where each column starts and ends: sre finds a match by its literal start
+# (a brace, rare there), skips the fixed text between the columns with a counted ``.``, which
+# costs one step however long (``,\n      "url": "`` is 16 characters, ``",\n      "title":
+# "`` 19), and takes the title as the rest of its line but the closing ``",``.
+ENTRY_ROW = pattern(r'\{\n      "id": ([0-9]+)(?s:.{16})([^"]*)(?s:.{19})([^\n]*)",\n')

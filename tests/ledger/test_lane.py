@@ -272,9 +272,9 @@ def test_list_in_the_lane_prints_what_the_core_does(
     tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, object]]
 ) -> None:
     path, _ = _pair(tmp_path_factory.mktemp("list"), "x", steps)
-    lines = lane.listed(str(path))
-    if lines is not None:
-        assert lines == list_lines(path, "given by --ledger", as_json=False)
+    shown = lane.listed(str(path))
+    if shown is not None:
+        assert shown == "\n".join(list_lines(path, "given by --ledger", as_json=False))
 
 
 def _ordinary(folder: Path) -> Path:
@@ -290,11 +290,11 @@ def _ordinary(folder: Path) -> Path:
 def test_the_lane_takes_the_ordinary_call(tmp_path: Path) -> None:
     """Not a vacuous lane: an agent's ledger as the core writes it is taken."""
     path = _ordinary(tmp_path)
-    assert lane.listed(str(path)) == [
-        "[1] https://example.org/a  Sea ice — a primer  (1 quote)",
-        "[2] https://example.org/b?page=2  ",
-        "[3] https://example.org/d",
-    ]
+    assert lane.listed(str(path)) == (
+        "[1] https://example.org/a  Sea ice — a primer  (1 quote)\n"
+        "[2] https://example.org/b?page=2  \n"
+        "[3] https://example.org/d"
+    )
     assert lane.add(str(path), ["https://example.org/c"], ["C"]) == ["[4] https://example.org/c"]
     assert lane.add(str(path), [" https://example.org/a "], []) == ["[1] https://example.org/a"]
     assert lane.add(str(path), ["https://example.org/d"], ["D"]) == ["[3] https://example.org/d"]
@@ -554,9 +554,9 @@ def test_a_ledger_beyond_the_large_lane_goes_to_the_core(
 def test_list_on_a_large_ledger_prints_what_the_core_does(tmp_path: Path, large_text: str) -> None:
     path = tmp_path / "ledger.json"
     path.write_text(large_text, encoding="utf-8")
-    lines = lane.listed(str(path))
-    assert lines is not None
-    assert lines == list_lines(path, "given by --ledger", as_json=False)
+    shown = lane.listed(str(path))
+    assert shown is not None
+    assert shown == "\n".join(list_lines(path, "given by --ledger", as_json=False))
     path.write_text(large_text.replace('"id": 9,', '"id": 8,', 1), encoding="utf-8")
     assert lane.listed(str(path)) is None  # not a ledger the lane can prove: the core's
 
@@ -627,9 +627,9 @@ def test_list_reads_a_large_ledger_off_its_text_as_its_sources_show_it(
             + text[third - 1 :]
         )
         path.write_text(text, encoding="utf-8")
-    lines = lane.listed(str(path))
-    assert lines is not None
-    assert lines == shown_by_sources(path)
+    shown = lane.listed(str(path))
+    assert shown is not None
+    assert shown == "\n".join(shown_by_sources(path))
 
 
 def test_the_same_ledger_text_is_checked_once(
