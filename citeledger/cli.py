@@ -121,9 +121,9 @@ def _terminate(signum: int, frame: object) -> None:
     """SIGTERM or Ctrl-C: every pandoc still running is killed first (a wiki build runs them
     from worker threads, which an exception in the main thread never reaches), then the
     command unwinds from where it stands."""
-    pandoc = sys.modules.get("citeledger.pandoc")  # never imported: nothing was started
-    if pandoc is not None:
-        pandoc.stop_children()
+    started = sys.modules.get("citeledger.pandoc_start")  # never imported: nothing was started
+    if started is not None:
+        started.stop_children()
     raise _Terminated(signum)
 
 

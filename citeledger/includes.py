@@ -15,9 +15,8 @@ from pathlib import Path
 
 from .errors import DraftError
 from .ledger.light import pattern
+from .pandoc_start import SANDBOX_ARG as SANDBOX_ARG  # how an untrusted draft is read
 
-# How an untrusted draft is read: its includes read no file, its iframes fetch nothing.
-SANDBOX_ARG = "--sandbox"
 _UNREAD_INCLUDE = pattern(r"Could not load include file (.+?) at (.*?) line (\d+) column (\d+)")
 _FETCH = "Could not fetch resource"
 _DEPTH = 16

@@ -22,56 +22,27 @@ command that never runs pandoc.
 
 from __future__ import annotations
 
-import _signal as signal  # not ``signal``, which makes enums of them at import (cli.py)
-import _thread
-import contextlib
 import functools
 import json
 import os
-import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import formats
+from . import pandoc_start as start
 from .errors import PandocError, ToolMissing
 from .files import check_archive
 from .formats import Version
 from .formats.capabilities import MINIMUM, SANDBOX, Capability, reading, writing
 from .includes import SANDBOX_ARG, refuse_unread_include
 from .ledger.light import pattern, record
+from .pandoc_start import ENV, MEMORY_ENV, located
 from .tree import PandocDoc
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import subprocess
-
-ENV = "CITELEDGER_PANDOC"
 # The pypandoc-binary release whose pandoc (3.9) does everything the commands use; pyproject
 # requires it, and the gate's fix for an old embedded pandoc names it.
 WHEEL_REQUIREMENT = "pypandoc-binary>=1.17"
 INSTALL_HINT = f"pip install '{WHEEL_REQUIREMENT}', or set {ENV} to a pandoc binary"
-
-
-def _wheel_pandoc() -> str | None:
-    # pypandoc's folder as the import system finds it: the first on sys.path that holds it
-    # (importlib.util is a share of a short verify's start), else the finders' (an editable's).
-    folders = [
-        f
-        for e in sys.path
-        if os.path.isfile(os.path.join(f := os.path.join(e or ".", "pypandoc"), "__init__.py"))
-    ][:1]
-    if not folders:
-        import importlib.util
-
-        spec = importlib.util.find_spec("pypandoc")
-        folders = list(spec.submodule_search_locations or []) if spec else []
-    for folder in folders:
-        for name in ("pandoc", "pandoc.exe"):
-            candidate = Path(folder) / "files" / name
-            if candidate.is_file() and os.access(candidate, os.X_OK):
-                return str(candidate)
-    return None
 
 
 @record(frozen=True)
@@ -82,6 +53,9 @@ class Pandoc:
 
 @functools.cache
 def _find(env_value: str | None) -> Pandoc:
+    known = located(env_value)  # a path, or the wheel's: no search of PATH
+    if known is not None:
+        return Pandoc(*known)
     if env_value:
         from shutil import which  # only a named pandoc is looked for on PATH
 
@@ -92,9 +66,6 @@ def _find(env_value: str | None) -> Pandoc:
                 hint="point it at a pandoc binary or unset it",
             )
         return Pandoc(found, "env")
-    wheel = _wheel_pandoc()
-    if wheel is not None:
-        return Pandoc(wheel, "wheel")
     from shutil import which
 
     found = which("pandoc")
@@ -132,14 +103,8 @@ def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
     machine, where no pandoc is on PATH at all. The wheel's folder holds pandoc alone, so
     nothing else is shadowed; a ``$CITELEDGER_PANDOC`` or a pandoc found on PATH leaves PATH
     as it is (the user chose it, and its folder may hold anything)."""
-    out = dict(os.environ if env is None else env)
     pandoc = _current()
-    if pandoc.origin != "wheel":
-        return out
-    folder = str(Path(pandoc.path).parent)
-    rest = [p for p in out.get("PATH", "").split(os.pathsep) if p and p != folder]
-    out["PATH"] = os.pathsep.join([folder, *rest])
-    return out
+    return start.child_env((pandoc.path, pandoc.origin), env)
 
 
 def pandoc_version() -> Version:
@@ -252,101 +217,24 @@ def _timed_run(
     cwd: str | Path | None,
     env: dict[str, str] | None,
     what: str,
-    ahead: _Spawned | None = None,
+    ahead: start.Spawned | None = None,
 ) -> tuple[int, bytes, bytes]:
     """``cmd`` run under the time limit (``ahead``: started already); past it, one error line."""
     seconds = _time_limit()
     try:
         if ahead is not None or (data is None and cwd is None and hasattr(os, "posix_spawn")):
-            return _collect(ahead or _spawn(cmd, child_env(env)), seconds)
+            return start.collect(ahead or start.spawn(cmd, child_env(env)), seconds)
         import subprocess
 
         try:
             return _run(cmd, data, cwd=cwd, env=child_env(env), timeout=seconds)
         except subprocess.TimeoutExpired:
-            raise _TimedOut from None
-    except _TimedOut:
+            raise start.TimedOut from None
+    except start.TimedOut:
         raise PandocError(
             f"pandoc took longer than {seconds:g} s on {what}: stopped",
             hint=f"simplify the document (a list nested thousands deep?), or raise {TIME_ENV}",
         ) from None
-
-
-class _TimedOut(Exception):
-    """A run went past its time limit (and was killed)."""
-
-
-class _Spawned:
-    """A pandoc :func:`_spawn` started (in ``_LIVE`` as a ``Popen``), its pipes, its start."""
-
-    def __init__(self, pid: int, out: int, err: int) -> None:
-        self.pid, self.out, self.err, self.started = pid, out, err, time.monotonic()
-        self.returncode: int | None = None  # the code once reaped
-
-    def kill(self) -> None:
-        os.kill(self.pid, signal.SIGKILL)
-
-
-def _spawn(cmd: list[str], env: dict[str, str]) -> _Spawned:
-    """``cmd`` started as :func:`_run` starts it, without ``subprocess`` (a tenth of a verify)."""
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    actions: list[tuple[int | str, ...]] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
-    actions += [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
-    # The signals Python ignores for itself go back to their defaults, as Popen does.
-    reset = [getattr(signal, n) for n in ("SIGPIPE", "SIGXFSZ") if hasattr(signal, n)]
-    try:
-        with _LIVE_LOCK:
-            if _stopping:
-                raise PandocError("citeledger is stopping: no new pandoc run")
-            # A group of its own (setsid may be missing): no terminal's Ctrl-C, killed whole.
-            pid = os.posix_spawn(
-                cmd[0], cmd, env, file_actions=actions, setpgroup=0, setsigdef=reset
-            )
-            child = _Spawned(pid, out_r, err_r)
-            _LIVE.add(child)
-    except BaseException:
-        for fd in (out_r, err_r):
-            os.close(fd)
-        raise
-    finally:
-        for fd in (out_w, err_w):
-            os.close(fd)
-    return child
-
-
-def _collect(child: _Spawned, seconds: float, *, stop: bool = False) -> tuple[int, bytes, bytes]:
-    """``child``'s exit code and output; killed with its group past ``seconds``, or ``stop``."""
-    import select
-
-    chunks: dict[int, list[bytes]] = {child.out: [], child.err: []}
-    reading = 0 if stop else 2
-    try:
-        poller = select.poll()
-        for fd in chunks:
-            poller.register(fd, select.POLLIN)
-        deadline = child.started + seconds
-        while reading:
-            if time.monotonic() > deadline:
-                raise _TimedOut
-            for fd, _event in poller.poll((deadline - time.monotonic()) * 1000):
-                chunks[fd].append(os.read(fd, 1 << 16))
-                if not chunks[fd][-1]:
-                    poller.unregister(fd)
-                    reading -= 1
-    finally:
-        if reading or stop:  # stopped early (time limit, a signal, not wanted): kill the group
-            _kill(child)
-        code = child.returncode = os.waitstatus_to_exitcode(os.waitpid(child.pid, 0)[1])
-        with _LIVE_LOCK:
-            _LIVE.discard(child)
-        for fd in (child.out, child.err):
-            os.close(fd)
-    return code, b"".join(chunks[child.out]), b"".join(chunks[child.err])
-
-
-# Reads of a draft started ahead of their turn (:func:`read_ahead`), by command line.
-_AHEAD: dict[tuple[str, ...], _Spawned] = {}
 
 
 def read_ahead(path: Path, fmt: str, extra_args: Sequence[str] = ()) -> None:
@@ -354,14 +242,12 @@ def read_ahead(path: Path, fmt: str, extra_args: Sequence[str] = ()) -> None:
     pandoc parses while this process loads the verifier, on the other core. ``read_json`` takes
     it; :func:`drop_reads_ahead` ends one never taken. Only a read that needs no probe."""
     cmd = _unprobed_cmd(_read_args(path, fmt, extra_args), fmt)
-    if cmd is not None and hasattr(os, "posix_spawn") and tuple(cmd) not in _AHEAD:
-        _AHEAD[tuple(cmd)] = _spawn(cmd, child_env(None))
+    if cmd is not None:
+        pandoc = _current()
+        start.start_ahead(cmd, (pandoc.path, pandoc.origin))
 
 
-def drop_reads_ahead() -> None:
-    """Kill and reap every read started ahead and not taken."""
-    while _AHEAD:
-        _collect(_AHEAD.popitem()[1], 0, stop=True)
+drop_reads_ahead = start.drop_reads_ahead
 
 
 def _checked(
@@ -401,24 +287,12 @@ def _checked(
     return stdout
 
 
-# Every pandoc citeledger has started and not yet reaped, from any thread (the wiki build runs
-# several at once from a thread pool). Each runs in a session of its own, so killing its process
-# group takes what it started too (a LaTeX engine under --pdf-engine); the terminal's Ctrl-C
-# therefore reaches only citeledger, whose handler (cli.py) kills them all.
-_LIVE: set[subprocess.Popen[bytes] | _Spawned] = set()
-_LIVE_LOCK = _thread.RLock()  # re-entrant: the signal handler may run while it is held
-_stopping = False
-
-
 # Bounds on one pandoc run: a hostile draft (a list nested 3,000 deep) otherwise runs for many
 # minutes and takes gigabytes. The memory bound is the GHC runtime's own (``+RTS -M``), used
 # when the pandoc allows runtime options (the embedded one and Debian's do); ``--RTS`` after it
 # ends the runtime's reading of the command line, so no later argument is taken as one.
 TIME_ENV = "CITELEDGER_PANDOC_TIMEOUT"
-MEMORY_ENV = "CITELEDGER_PANDOC_MEMORY"
 DEFAULT_SECONDS = 600.0
-DEFAULT_MEMORY = "4G"
-_MEMORY = pattern(r"[1-9][0-9]{0,5}[kKmMgG]")
 
 
 def _time_limit() -> float:
@@ -429,14 +303,12 @@ def _time_limit() -> float:
     return seconds if 0 < seconds < 1e7 else DEFAULT_SECONDS
 
 
-def _memory_limit() -> str:
-    text = os.environ.get(MEMORY_ENV, "").strip()
-    return text if text and _MEMORY.fullmatch(text) else DEFAULT_MEMORY
+_memory_limit = start.memory_limit
 
 
 def _memory_args(path: str) -> list[str]:
     limit = _memory_limit()
-    return ["+RTS", f"-M{limit}", "-RTS", "--RTS"] if _takes_rts(path, limit) else []
+    return start.runtime_args(limit) if _takes_rts(path, limit) else []
 
 
 def _takes_rts(path: str, limit: str) -> bool:
@@ -485,9 +357,8 @@ def _run(
 
     proc: subprocess.Popen[bytes] | None = None
     try:
-        with _LIVE_LOCK:
-            if _stopping:
-                raise PandocError("citeledger is stopping: no new pandoc run")
+        with start.LIVE_LOCK:
+            start.refuse_when_stopping()
             proc = subprocess.Popen(
                 cmd,
                 stdin=subprocess.DEVNULL if data is None else subprocess.PIPE,
@@ -497,17 +368,17 @@ def _run(
                 env=env,
                 start_new_session=True,
             )
-            _LIVE.add(proc)
+            start.LIVE.add(proc)
         stdout, stderr = proc.communicate(data, timeout=timeout)
     except BaseException:
         if proc is not None:
-            _kill(proc)
+            start.kill(proc)
             proc.wait()
         raise
     finally:
         if proc is not None:
-            with _LIVE_LOCK:
-                _LIVE.discard(proc)
+            with start.LIVE_LOCK:
+                start.LIVE.discard(proc)
     return proc.returncode, stdout, stderr
 
 
@@ -525,26 +396,7 @@ def run_child(
     return _run(cmd, data, cwd=cwd, env=env, timeout=timeout)
 
 
-def _kill(proc: subprocess.Popen[bytes] | _Spawned) -> None:
-    """Kill ``proc`` and its process group (what it started), if still there."""
-    if proc.returncode is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (AttributeError, OSError):  # no process groups (Windows), or already gone
-        with contextlib.suppress(OSError):
-            proc.kill()
-
-
-def stop_children() -> None:
-    """Kill every pandoc citeledger is running and refuse to start another: called when
-    citeledger itself is told to stop (SIGTERM, Ctrl-C), from the signal handler."""
-    global _stopping
-    with _LIVE_LOCK:
-        _stopping = True
-        running = list(_LIVE)
-    for proc in running:
-        _kill(proc)
+stop_children = start.stop_children
 
 
 def read_json(
@@ -573,8 +425,7 @@ def read_json(
 
 
 def _read_args(path: str | Path, fmt: str, extra_args: Sequence[str]) -> list[str]:
-    # After "--", a draft named like an option (``--ledger=x.md``) is read as the file it is.
-    return [*extra_args, "-t", "json", "-f", fmt, "--", str(path)]
+    return start.read_args(str(path), fmt, extra_args)
 
 
 def _unprobed_cmd(args: list[str], fmt: str) -> list[str] | None:
@@ -584,7 +435,7 @@ def _unprobed_cmd(args: list[str], fmt: str) -> list[str] | None:
     the format asks more (:func:`run_pandoc` reads it, gate first)."""
     if reading(fmt) is not None or formats.is_zip(fmt) or _probe.cache_info().currsize:
         return None
-    return [pandoc_path(), "+RTS", f"-M{_memory_limit()}", "-RTS", "--RTS", *args]
+    return [pandoc_path(), *start.runtime_args(_memory_limit()), *args]
 
 
 def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
@@ -593,7 +444,7 @@ def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
     cmd = _unprobed_cmd(args, fmt)
     if cmd is None:
         return None
-    ahead = _AHEAD.pop(tuple(cmd), None)
+    ahead = start.take_ahead(cmd)
     returncode, stdout, stderr = _timed_run(cmd, None, None, None, what, ahead)
     if returncode == 0 and b"include file" in stderr:
         refuse_unread_include(stderr, what, SANDBOX_ARG in cmd)

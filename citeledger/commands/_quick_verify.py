@@ -22,7 +22,34 @@ def quick_verify(
 ) -> int | None:
     """Run ``verify`` with ``words`` (what follows the verb) and return its exit code, or None
     for a form left to typer. ``global_ledger``, ``quiet`` and ``verbose``: what was given
-    before the verb."""
+    before the verb. pandoc starts on the draft first (:func:`_start_early`); whatever way the
+    run ends, a read it never took is killed and reaped here."""
+    from .. import pandoc_start
+
+    _start_early(words)
+    try:
+        return _parse(words, global_ledger, quiet, verbose)
+    finally:
+        pandoc_start.drop_reads_ahead()
+
+
+def _start_early(words: list[str]) -> None:
+    """pandoc started on the first word that names a markdown draft, before the option table
+    (and with it ``pathlib``, ``re`` and ``json``) loads: the run's two halves, pandoc's parse
+    and Python's imports, side by side from the start
+    (:func:`~citeledger.pandoc_start.read_markdown_ahead`). A word that is a flag's value
+    (``--min-coverage 0.5``) names no draft; one that does by chance is a read never taken."""
+    from ..pandoc_start import AHEAD, read_markdown_ahead
+
+    sandbox = "--trust-draft" not in words  # as open_draft reads an untrusted draft
+    for word in words:
+        if not word.startswith("-"):
+            read_markdown_ahead(word, sandbox=sandbox)
+            if AHEAD:
+                return
+
+
+def _parse(words: list[str], global_ledger: str | None, quiet: bool, verbose: bool) -> int | None:
     from ._flag_options import flagged
 
     table = {o.flag: o for o in flagged("verify")}
@@ -62,29 +89,25 @@ def _run(
     quiet: bool,
     verbose: bool,
 ) -> int:
-    from .. import pandoc
-
     _read_ahead(files[0], trusted=bool(given.get("trust_draft")))
-    try:
-        from ..document.pipeline import Pipeline
-        from ._flag_options import options_from_flags
-        from ._verify_run import run_verify
+    from ..document.pipeline import Pipeline
+    from ._flag_options import options_from_flags
+    from ._verify_run import run_verify
 
-        options = options_from_flags(given)
-        if global_ledger and not options.is_set("ledger"):  # the verb's own --ledger wins
-            options = options.updated({"ledger": global_ledger})
-        return run_verify(files, None, [], output_format, quiet, verbose, options, Pipeline())
-    finally:
-        pandoc.drop_reads_ahead()
+    options = options_from_flags(given)
+    if global_ledger and not options.is_set("ledger"):  # the verb's own --ledger wins
+        options = options.updated({"ledger": global_ledger})
+    return run_verify(files, None, [], output_format, quiet, verbose, options, Pipeline())
 
 
 def _read_ahead(file: str, *, trusted: bool) -> None:
-    """pandoc started on the first draft's read before the verifier loads (a one-page verify's
-    two halves side by side: :func:`~citeledger.pandoc.read_ahead`). The read made in its turn
-    takes it when its command line is the same (sandboxed unless ``--trust-draft`` is given; a
-    project file that trusts its drafts makes it a read not taken); whatever would stop the run
-    before it (no such draft, a format pandoc cannot read) is said in its turn, as without
-    this."""
+    """pandoc started on the first draft's read before the verifier loads, when the early start
+    did not (a path not written plain, ``$CITELEDGER_PANDOC`` a bare name, another reader: a
+    one-page verify's two halves side by side, :func:`~citeledger.pandoc.read_ahead`; started
+    once for one command line). The read made in its turn takes it when its command line is
+    the same (sandboxed unless ``--trust-draft`` is given; a project file that trusts its
+    drafts makes it a read not taken); whatever would stop the run before it (no such draft,
+    a format pandoc cannot read) is said in its turn, as without this."""
     from pathlib import Path
 
     from ..document.pipeline import Pipeline

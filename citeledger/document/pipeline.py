@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..ledger.light import field, record
+from ..pandoc_start import draft_resources
 from ..tree import Json
 
 JSON_FILTER = "filter"
@@ -50,7 +51,7 @@ class Pipeline:
         """The resource path: the user's, else the draft's folder and the working folder."""
         if self.resource_path:
             return self.resource_path
-        return os.pathsep.join([str(draft.parent.resolve()), "."])
+        return draft_resources(str(draft))
 
     def reading_args(self, draft: Path) -> list[str]:
         """pandoc's options for reading the draft: defaults first (flags after them win),

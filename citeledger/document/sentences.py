@@ -17,7 +17,6 @@ marker can look like a sentence end. It does not break after ``e.g.``, ``i.e.``,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ..ledger.light import field, pattern, record
@@ -38,9 +37,10 @@ _PH_RE = pattern(f"[{_PH_CLASS}]")
 # A sentence ends at . ! ? (not in a run of dots: an ellipsis, nor in 3.5: whitespace must
 # follow; a no-break space, which pandoc puts after "e.g.", does not count) or at CJK 。！？；
 # (nothing need follow); closing quotes or brackets and the marker run after it belong to it.
+# Characters above U+00FF stand apart from the classes, in classes of two (see ledger/light.py).
 _BOUNDARY = pattern(
-    r"(?:(?<!\.)[.!?](?!\.)|(?P<cjk>[\u3002\uff01\uff1f\uff1b]))"
-    r"[\"'\u201d\u2019)\]\u00bb]*"
+    r"(?:(?<!\.)[.!?](?!\.)|(?P<cjk>[\u3002\uff01]{1}|[\uff1b\uff1f]{1}))"
+    r"(?:[\"')\]\u00bb]|[\u2019\u201d]{1})*"
     rf"(?:[ \t\r\n]*[{_PH_CLASS}])*"
     r"(?(cjk)|(?=[ \t\r\n]|\Z))"
 )
@@ -50,13 +50,14 @@ _ABBREVIATIONS = [
     *("op", "ch", "sec", "resp", "viz"),
 ]
 # The word before a full stop is an abbreviation or an initialism (U.S, J, e.g): no break.
-_ABBR_TAIL = pattern(
-    r"(?<![^\s(\[\"'\u201c\u2018\u00ab\u00a0])"
-    r"(?:(?:[A-Za-z]\.)*[A-Za-z]|"
-    + "|".join(re.escape(a) for a in sorted(_ABBREVIATIONS, key=len, reverse=True))
-    + r")\Z",
-    re.IGNORECASE,
-)
+# The word opens the text or follows a space, an opening bracket or quote, and starts at most
+# _ABBR_WINDOW characters before the stop. Letters and the abbreviations are compared ignoring
+# case as a regular expression does: the letters of [A-Za-z] with re.IGNORECASE are those and
+# İ ı ſ K (the Kelvin sign), which fold to i, i, s, k. Written out rather than as a pattern:
+# the one pattern it was cost more to compile than the rest of a one-page verify's checks.
+_OPENERS = frozenset("([\"'\u201c\u2018\u00ab\u00a0")
+_FOLDED = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+_ABBREVIATED = frozenset(_ABBREVIATIONS)
 _ABBR_WINDOW = 12
 _SPACES = {"Space": " ", "SoftBreak": " ", "LineBreak": " "}
 # Stands for an element that needs a closer look; U+FFFF is a noncharacter, never in text.
@@ -124,15 +125,31 @@ def split_text(text: str) -> list[str]:
     return [text[a:b].strip() for a, b in _spans(text) if text[a:b].strip()]
 
 
+def _abbreviated(text: str, dot: int) -> bool:
+    """Whether the word before the full stop at ``dot`` is an abbreviation or an initialism
+    (see :data:`_OPENERS`)."""
+    start, low = dot, max(0, dot - _ABBR_WINDOW)
+    while start > low and not (text[start - 1].isspace() or text[start - 1] in _OPENERS):
+        start -= 1
+    if start == dot or (
+        start > 0 and not (text[start - 1].isspace() or text[start - 1] in _OPENERS)
+    ):
+        return False
+    word = text[start:dot]
+    folded = "".join(_FOLDED.get(c) or (c.lower() if c.isascii() else c) for c in word)
+    if folded in _ABBREVIATED:
+        return True
+    letters, dots = folded[0::2], folded[1::2]
+    return (
+        len(word) % 2 == 1 and letters.isascii() and letters.isalpha() and dots == "." * len(dots)
+    )
+
+
 def _spans(text: str) -> Iterator[tuple[int, int]]:
     start = 0
     for m in _BOUNDARY.finditer(text):
         dot = m.start()
-        if (
-            text[dot] == "."
-            and m.group("cjk") is None
-            and _ABBR_TAIL.search(text, max(0, dot - _ABBR_WINDOW), dot)
-        ):
+        if text[dot] == "." and m.group("cjk") is None and _abbreviated(text, dot):
             continue
         cut = m.end()
         if cut > start:

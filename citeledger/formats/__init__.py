@@ -14,13 +14,13 @@ this table imports no filter code.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..ledger.light import record
 
-# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
+# Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``), nor is
+# ``pathlib`` of a quick verify's start (``citeledger/pandoc_start.py`` reads this table first).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any, Literal
 
     Kind = Literal[
@@ -296,8 +296,15 @@ def reader_for(path: str | Path) -> str:
 def reader_named(path: str | Path) -> str | None:
     """The reader a file's suffix names (markdown for a file with no suffix, as pandoc reads
     one); None for a suffix no reader in the table takes, which a caller asks ``--from`` for."""
-    suffix = Path(path).suffix.lower()
-    return _READ_SUFFIXES.get(suffix) if suffix else DEFAULT_READER
+    from pathlib import PurePath
+
+    return reader_for_suffix(PurePath(path).suffix)
+
+
+def reader_for_suffix(suffix: str) -> str | None:
+    """The reader a file's suffix (``.md``, as ``PurePath.suffix`` gives it; "" for none)
+    names, as :func:`reader_named` says."""
+    return _READ_SUFFIXES.get(suffix.lower()) if suffix else DEFAULT_READER
 
 
 def writer_for_suffix(suffix: str) -> str | None:

@@ -278,8 +278,10 @@ def word_count(text: str) -> int:
     text = text or ""
     if text.isascii():  # no CJK: a word is a token holding a letter or digit (or _)
         return sum(1 for token in text.split() if _ASCII_WORD.search(token))
+    if max(text) < "\u3040":  # below every CJK range: \w is a letter, digit or _
+        return sum(1 for token in text.split() if any(c.isalnum() or c == "_" for c in token))
     # Compiled here, not at import: the astral-plane classes cost start-up that `add` never uses
-    # (and a quote of ASCII text: compiling them is half of Python's own start).
+    # (and a quote of text without CJK: compiling them is half of Python's own start).
     cjk = re.compile(f"[{_CJK_RANGES}]")
     wordish = re.compile(rf"[^\W{_CJK_RANGES}]+")
     return sum(1 for token in text.split() if wordish.search(token)) + len(cjk.findall(text)) // 2

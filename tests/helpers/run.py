@@ -219,3 +219,21 @@ def loaded_by(
     )
     assert done.returncode == 0, done.stderr
     return done.stdout, set(done.stdout.splitlines()[-1].split())
+
+
+def marked_processes(marker: str) -> list[tuple[int, str]]:
+    """Live processes (not zombies) whose environment holds ``CITELEDGER_TEST_MARK=marker``:
+    citeledger and everything it started, reparented or not (a test sets the mark, to find
+    what a run left behind)."""
+    wanted = f"CITELEDGER_TEST_MARK={marker}".encode()
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if wanted in environ and state != "Z":
+            found.append((int(pid), cmdline.decode("utf-8", "replace")))
+    return found

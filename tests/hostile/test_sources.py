@@ -24,6 +24,7 @@ from tests.helpers import (
     OWN_VARS,
     ROOT,
     citeledger_env,
+    marked_processes,
     run_citeledger,
     start_citeledger,
 )
@@ -653,23 +654,6 @@ def test_a_draft_link_carrying_the_cite_class_is_left_alone_in_chunkedhtml(
 # Medium: pandoc dies with citeledger ------------------------------------------------------
 
 
-def _marked_processes(marker: str) -> list[tuple[int, str]]:
-    """Live processes (not zombies) whose environment holds ``CITELEDGER_TEST_MARK=marker``:
-    citeledger and everything it started, reparented or not."""
-    wanted = f"CITELEDGER_TEST_MARK={marker}".encode()
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-        except OSError:
-            continue
-        if wanted in environ and state != "Z":
-            found.append((int(pid), cmdline.decode("utf-8", "replace")))
-    return found
-
-
 def _slow_pandoc(folder: Path, writer: str) -> Path:
     """The real pandoc behind a script that first sleeps when asked to write ``writer``: the
     run a signal must cut short (and a grandchild, ``sleep``, that only a kill of the whole
@@ -722,7 +706,7 @@ def test_stopping_citeledger_leaves_no_pandoc_running(
     try:
         deadline = time.monotonic() + 120
         while not any(
-            f"-t {writer}" in cmd and "sleep" not in cmd for _, cmd in _marked_processes(marker)
+            f"-t {writer}" in cmd and "sleep" not in cmd for _, cmd in marked_processes(marker)
         ):
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "the writer's pandoc never started"
@@ -733,7 +717,7 @@ def test_stopping_citeledger_leaves_no_pandoc_running(
         if proc.poll() is None:
             proc.kill()
             proc.communicate()  # waits, and closes the pipes a failed run would leave open
-        for pid, _cmd in _marked_processes(marker):
+        for pid, _cmd in marked_processes(marker):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
     text = err.decode("utf-8", "replace")
@@ -741,7 +725,7 @@ def test_stopping_citeledger_leaves_no_pandoc_running(
     assert "Traceback" not in text
     assert text.strip().splitlines()[-1] in ("citeledger: terminated", "citeledger: interrupted")
     time.sleep(0.2)
-    assert _marked_processes(marker) == []
+    assert marked_processes(marker) == []
 
 
 # Medium: zip bombs ------------------------------------------------------------------------

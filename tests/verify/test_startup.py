@@ -6,11 +6,17 @@ line (``tests/commands/test_pandoc_gate.py``)."""
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import os
+import signal
 import stat
 from pathlib import Path
 
+import pytest
+
 from citeledger.pandoc import pandoc_path
-from tests.helpers import run_citeledger
+from tests.helpers import OWN_VARS, citeledger_env, run_citeledger
 
 DRAFT = "Sea ice floats on water.[1]\n\n## Sources\n\n[1] https://example.org/a\n"
 
@@ -62,39 +68,136 @@ def test_a_pandoc_without_runtime_options_still_reads(tmp_path: Path) -> None:
     assert "+RTS" not in runs[1] and "-t json" in runs[1], runs
 
 
-def test_the_read_starts_before_the_verifier_loads(tmp_path: Path) -> None:
-    """pandoc parses the draft while the process loads the verifier (two cores side by side):
-    when it starts, no check is loaded yet; its output is the one the verify reads."""
+# What a quick verify must not have loaded when pandoc starts on the draft: the early start
+# (citeledger/pandoc_start.py) runs before the modules that are most of a verify's imports.
+HEAVY = ("pathlib", "re", "json", "citeledger.options", "citeledger.verify.checks")
+
+
+def _spawns(folder: Path, *args: str) -> tuple[list[tuple[list[str], list[str]]], str]:
+    """Each pandoc a verify run as ``args`` started (its command line, and which of
+    :data:`HEAVY` were loaded then), and what it printed. Run with ``python -S`` (the test's
+    interpreter may load pathlib and re in ``site``, for an editable install), its packages put
+    on the path by hand."""
     import subprocess
     import sys
+    import sysconfig
     import textwrap
 
     from tests.helpers import ROOT
 
-    assert run_citeledger("add", "https://example.org/a", cwd=tmp_path).returncode == 0
-    (tmp_path / "draft.md").write_text(DRAFT, encoding="utf-8")
     probe = textwrap.dedent(
         f"""
         import sys
-        sys.path.insert(0, {str(ROOT)!r})
-        from citeledger import pandoc
-        spawn, seen = pandoc._spawn, []
+        sys.path[:0] = [{str(ROOT)!r}]
+        sys.path.append({sysconfig.get_paths()["purelib"]!r})
+        heavy = {HEAVY!r}
+        assert not [m for m in heavy if m in sys.modules], "loaded before the run"
+        from citeledger import pandoc_start
+        spawn, seen = pandoc_start.spawn, []
 
         def spying(cmd, env):
-            seen.append("citeledger.verify.checks" in sys.modules)
+            seen.append((cmd, [m for m in heavy if m in sys.modules]))
             return spawn(cmd, env)
 
-        pandoc._spawn = spying
+        pandoc_start.spawn = spying
         from citeledger.cli import main
         try:
-            main(["verify", "draft.md"])
+            main({list(args)!r})
         finally:
-            print("spawned", seen)
+            print("spawned", repr(seen))
         """
     )
     done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=False
+        [sys.executable, "-S", "-c", probe],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=citeledger_env(unset=OWN_VARS),
     )
     assert done.returncode == 0, done.stderr
-    assert "citations OK" in done.stdout
-    assert done.stdout.splitlines()[-1] == "spawned [False]", done.stdout
+    assert "citations OK" in done.stdout, done.stdout
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith("spawned "), done.stdout
+    return ast.literal_eval(last.removeprefix("spawned ")), done.stdout
+
+
+def test_the_read_starts_before_the_verifier_loads(tmp_path: Path) -> None:
+    """pandoc parses the draft while the process loads the verifier (two cores side by side):
+    it starts before pathlib, re, json and the option table load, and its output is the one
+    the verify reads (one pandoc in all)."""
+    assert run_citeledger("add", "https://example.org/a", cwd=tmp_path).returncode == 0
+    (tmp_path / "draft.md").write_text(DRAFT, encoding="utf-8")
+    spawns, _out = _spawns(tmp_path, "verify", "--strict", "--min-coverage", "0.5", "draft.md")
+    assert len(spawns) == 1, spawns
+    cmd, loaded = spawns[0]
+    assert loaded == [], cmd
+    assert cmd[-2:] == ["--", "draft.md"] and cmd[cmd.index("-f") + 1] == "markdown", cmd
+
+
+@pytest.mark.parametrize("where", ["sub/draft.md", "absolute", "linked/draft.md", "./draft.md"])
+def test_the_read_started_early_is_the_one_taken_wherever_the_draft_is(
+    tmp_path: Path, where: str
+) -> None:
+    """The early start's command line is the read's own (resource path and all) for a draft
+    in a subfolder, named by an absolute path, or reached through a symlinked folder: one
+    pandoc, started before the heavy imports. A path written unplainly (``./draft.md``) is
+    read as before: one pandoc, started when the verifier's modules are loading."""
+    assert run_citeledger("add", "https://example.org/a", cwd=tmp_path).returncode == 0
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "draft.md").write_text(DRAFT, encoding="utf-8")
+    (tmp_path / "linked").symlink_to(tmp_path / "sub", target_is_directory=True)
+    (tmp_path / "draft.md").write_text(DRAFT, encoding="utf-8")
+    word = str(tmp_path / "sub" / "draft.md") if where == "absolute" else where
+    spawns, _out = _spawns(tmp_path, "verify", word)
+    assert len(spawns) == 1, spawns
+    assert (spawns[0][1] == []) == (where != "./draft.md"), spawns
+    resources = spawns[0][0][spawns[0][0].index("--resource-path") + 1]
+    folder = tmp_path if where == "./draft.md" else tmp_path / "sub"
+    assert resources == f"{folder.resolve()}:.", resources
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["verify", "--min-coverage", "lots", "draft.md"], 2),  # refused after the start
+        (["verify", "draft.md", "--format", "yaml"], 2),
+        (["verify", "draft.md", "--help"], 0),  # a form the quick path leaves to typer
+    ],
+    ids=["bad-flag-value", "bad-format", "typer-path"],
+)
+def test_a_run_ended_before_its_read_leaves_no_pandoc_behind(
+    tmp_path: Path, args: list[str], code: int
+) -> None:
+    """pandoc starts on the draft before the command line is fully read; a run that ends
+    before it takes the read kills and reaps it (a pandoc that would read for five minutes:
+    left behind, the test finds it)."""
+    import time
+    import uuid
+
+    from tests.helpers import marked_processes
+
+    assert run_citeledger("add", "https://example.org/a", cwd=tmp_path).returncode == 0
+    (tmp_path / "draft.md").write_text(DRAFT, encoding="utf-8")
+    slow = tmp_path / "slow-pandoc"
+    slow.write_text(
+        '#!/bin/sh\ncase " $* " in *" -t json "*) sleep 300 ;; esac\n'
+        f'exec "{pandoc_path()}" "$@"\n',
+        encoding="utf-8",
+    )
+    slow.chmod(0o755)
+    marker = uuid.uuid4().hex
+    extra = {"CITELEDGER_PANDOC": str(slow), "CITELEDGER_TEST_MARK": marker}
+    try:
+        done = run_citeledger(*args, cwd=tmp_path, extra_env=extra, timeout=120)
+        assert done.returncode == code, done.stderr
+        assert "Traceback" not in done.stderr
+        if code:
+            assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        time.sleep(0.2)
+        assert marked_processes(marker) == []
+    finally:
+        for pid, _cmd in marked_processes(marker):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
