@@ -32,6 +32,7 @@ from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
 from .markers import admit_defined, ledger_ids, ledger_links, scan
 from .note_citations import note_citations
+from .parts import read_in_parts
 from .readers import highlighting_as_code, input_format, join_bracket_spans, read_output
 from .sources_titles import titles_for
 
@@ -99,12 +100,14 @@ def open_draft(
     pipeline: Pipeline | None = None,
     titles: Sequence[str] | None = None,
     name: str | None = None,
+    parts: int = 1,
 ) -> Draft:
     """Read the draft at ``path`` (see the module docstring). ``from_format``: the reader the
     user named; ``pipeline``: the filters and defaults pandoc reads it with; ``titles``: the
     Sources titles to locate the markers under while pandoc reads (the caller's guess before
     the front matter is known; :meth:`Draft.locator` locates again under others); ``name``:
-    what findings call the draft (default: the path). Runs pandoc."""
+    what findings call the draft (default: the path); ``parts``: how many pandoc runs may
+    read a long markdown draft at once (:mod:`.parts`: the tree is the same). Runs pandoc."""
     fmt = from_format or input_format(path)
     name = name if name is not None else str(path)
     text = read_text_draft(path, fmt)
@@ -112,7 +115,10 @@ def open_draft(
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
     try:
         with no_gc():
-            tree: PandocDoc = read_output(path, fmt, pipeline)
+            split = None
+            if parts > 1 and text is not None and pipeline is None:
+                split = read_in_parts(text, fmt, parts, name)
+            tree: PandocDoc = split if split is not None else read_output(path, fmt, pipeline)
     except RecursionError:
         raise nesting_error(name) from None
     surveyed: Survey | None = check_nesting(tree, name)
