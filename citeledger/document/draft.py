@@ -116,12 +116,14 @@ def open_draft(
     try:
         with no_gc():
             split = None
+            surveys: list[Survey] = []  # the trust model's walk, made of each part as decoded
             if parts > 1 and text is not None and pipeline is None:
-                split = read_in_parts(text, fmt, parts, name)
+                walk = lambda part: surveys.append(check_nesting(part, name))  # noqa: E731
+                split = read_in_parts(text, fmt, parts, name, each=walk)
             tree: PandocDoc = split if split is not None else read_output(path, fmt, pipeline)
     except RecursionError:
         raise nesting_error(name) from None
-    surveyed: Survey | None = check_nesting(tree, name)
+    surveyed: Survey | None = _joined(surveys) if split is not None else check_nesting(tree, name)
     if formats.splits_brackets(fmt):
         join_bracket_spans(tree)
         highlighting_as_code(tree)
@@ -132,6 +134,17 @@ def open_draft(
         if located is not None:
             draft._located[tuple(titles)] = located
     return draft
+
+
+def _joined(surveys: list[Survey]) -> Survey:
+    """The walks of a draft's parts as the walk of the whole (each list in no order)."""
+    whole = Survey()
+    for part in surveys:
+        whole.own_ids += part.own_ids
+        whole.raws += part.raws
+        whole.links += part.links
+        whole.kinds |= part.kinds
+    return whole
 
 
 def read_draft_text(text: str, fmt: str, what: str) -> PandocDoc:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from ..ledger.light import pattern
@@ -61,10 +62,17 @@ _TAG_START = pattern(r"<[A-Za-z/?!]")
 _LABEL = pattern(r"\[([^\[\]]*)\](?!\([^()\s]*\))")
 
 
-def read_in_parts(text: str, fmt: str, parts: int, what: str) -> PandocDoc | None:
+def read_in_parts(
+    text: str,
+    fmt: str,
+    parts: int,
+    what: str,
+    each: Callable[[PandocDoc], object] = lambda _part: None,
+) -> PandocDoc | None:
     """pandoc's tree of ``text`` (a draft in pandoc's ``markdown``) read in up to ``parts``
     runs at once; None when the draft is short, or cannot be cut safely (the caller reads it
-    whole)."""
+    whole). ``each`` sees each part's tree as it is decoded, before it is joined, while pandoc
+    may still read the later parts (the caller's walk of the tree, made part by part)."""
     if fmt != "markdown" or parts < 2 or len(text) < MIN_CHARS:
         return None
     offsets = cuts(text, parts)
@@ -74,7 +82,7 @@ def read_in_parts(text: str, fmt: str, parts: int, what: str) -> PandocDoc | Non
     args = ["-f", fmt, "-t", "json"]
     with ThreadPoolExecutor(max_workers=len(pieces)) as pool:
         runs = [pool.submit(run_pandoc, args, stdin=piece, what=what) for piece in pieces]
-        joined = Joined()
+        joined = Joined(each)
         for run in runs:  # a part decoded while pandoc still reads the later ones
             if not joined.add(run.result()):
                 return None
@@ -86,7 +94,8 @@ class Joined:
     the whole draft would read differently: one holding a citation (numbered over the
     document), metadata after the first part, a heading identifier of an earlier part."""
 
-    def __init__(self) -> None:
+    def __init__(self, each: Callable[[PandocDoc], object] = lambda _part: None) -> None:
+        self.each = each
         self.tree: PandocDoc | None = None
         self.ids: set[bytes] = set()
 
@@ -99,6 +108,7 @@ class Joined:
             return False
         self.ids |= ids
         tree = json.loads(out)
+        self.each(tree)
         if self.tree is None:
             self.tree = tree
             return True
@@ -301,11 +311,11 @@ def _headings_apart(keys: list[tuple[str, ...]], text: str) -> bool:
 
 def _nearest(candidates: list[int], size: int, parts: int) -> list[int]:
     """For each of the ``parts - 1`` shares of ``size``, the candidate nearest to its end:
-    even shares but for a twentieth of the text more in the last part, which pandoc reads
+    even shares but for a tenth of the text more in the last part, which pandoc reads
     while the others are decoded."""
     chosen: list[int] = []
     for k in range(1, parts):
-        goal = size * k * 19 // (20 * parts)
+        goal = size * k * 9 // (10 * parts)
         best = min(candidates, key=lambda c: abs(c - goal), default=0)
         if best > (chosen[-1] if chosen else 0):
             chosen.append(best)

@@ -67,6 +67,8 @@ hidden [5]
 
 Footnoted claim.^[An inline note.] Inline <b>bold</b> and <!-- c --> comment.[8]
 
+See [the site](https://example.org) and [a span]{{#cite-1-1}}.
+
 Math $x^{{2}}$ and $$\\frac{{a}}{{b}}$$ here.[9]
 
 - item citing.[10]
@@ -171,7 +173,7 @@ def test_open_draft_reads_a_long_draft_with_one_run_per_part(
 ) -> None:
     draft = tmp_path / "draft.md"
     draft.write_text(VARIED, encoding="utf-8")
-    alone = open_draft(draft).tree
+    alone = open_draft(draft)
     monkeypatch.setattr(parts_module, "MIN_CHARS", 0)
     runs: list[str] = []
     real = parts_module.run_pandoc
@@ -181,9 +183,18 @@ def test_open_draft_reads_a_long_draft_with_one_run_per_part(
         return real(args, **kwargs)
 
     monkeypatch.setattr(parts_module, "run_pandoc", counted)
-    assert open_draft(draft, parts=2).tree == alone
+    read = open_draft(draft, parts=2)
+    assert read.tree == alone.tree
     assert len(runs) == 2 and "".join(runs) == VARIED
+    # The trust model's walk, made part by part, found what the walk of the whole finds.
+    assert read.surveyed is not None and alone.surveyed is not None
+    for name in ("own_ids", "raws", "links"):
+        assert sorted(map(repr, getattr(read.surveyed, name))) == sorted(
+            map(repr, getattr(alone.surveyed, name))
+        )
+        assert getattr(read.surveyed, name)
+    assert read.surveyed.kinds == alone.surveyed.kinds
     runs.clear()
     monkeypatch.setattr(parts_module, "MIN_CHARS", len(VARIED) + 1)
-    assert open_draft(draft, parts=2).tree == alone
+    assert open_draft(draft, parts=2).tree == alone.tree
     assert runs == []  # a short draft: one read, as before
