@@ -5,7 +5,7 @@ plain conversion costs: a wiki build waited for it with the other core idle. Cut
 into parts read side by side, the draft reads in about half the time on two cores, and the
 parts' blocks, joined, are the tree pandoc gives the whole draft, provided nothing crosses a
 cut. The reader carries state from one part of a draft to the next in a few ways only, each
-refused here before any part is read (:func:`cuts`), or after (:func:`join`), when the whole
+refused here before any part is read (:func:`cuts`), or after (:class:`Joined`), when the whole
 draft is read as always:
 
 - reference and footnote definitions, example lists, LaTeX macros (``]:``, ``[^``, ``(@``,
@@ -55,7 +55,11 @@ _DASHES = pattern(r"^[ \t]*-[-\t ]*$")
 _ATX = pattern(r"^(#{1,6})[ \t]+(.*?)[ \t]*$")
 _CLOSING_HASHES = pattern(r"[ \t]+#+$")
 _ATTRIBUTES = pattern(r"[ \t]*\{[^{}]*\}$")
-_SETEXT = pattern(r"^[ \t]*=+[ \t]*$")
+# Any heading's underline, and an ATX heading anywhere (in a quote, a list): their texts are
+# implicit link targets and identifiers over the whole document.
+_SETEXT = pattern(r"^[ \t>]*(?:=+|-+)[ \t]*$")
+_ANY_ATX = pattern(r"^[ \t>*+\-0-9.)]*#{1,6}[ \t]+(.*?)[ \t]*$")
+_PREFIX = pattern(r"^[ \t>*+\-0-9.)]*")
 # A raw HTML tag that closes on its line, quotes balanced (an attribute may hold a blank line).
 _TAG = pattern(r"<[A-Za-z/?!](?:[^<>\"'\n]|\"[^\"\n]*\"|'[^'\n]*')*>")
 _TAG_START = pattern(r"<[A-Za-z/?!]")
@@ -162,7 +166,7 @@ class _Blocks:
 
     def line(self, line: str, here: int, after: str) -> bool:
         """Take the line at offset ``here`` (``after``: the next line); False: no cut is safe."""
-        prose = line[:1].isalnum() and "<!--" not in line  # no block opens on such a line
+        prose = line[:1].isalnum() and "<!--" not in line and "#" not in line  # no block opens
         if prose and self.fence is None and not self.comment:
             self.paragraph.append(line)
             self.blank = False
@@ -218,13 +222,14 @@ class _Blocks:
         if _DASHES.match(line) and line.count("-") >= 3 and after.strip():
             return False  # a multiline table or a YAML block
         if _SETEXT.match(line) and self.paragraph:
-            self.keys.append((_key(self.paragraph[-1]),))
+            self._heading(_PREFIX.sub("", self.paragraph[-1]))
         heading = _ATX.match(line)
         if heading is not None:
-            title = _CLOSING_HASHES.sub("", heading.group(2))
-            self.keys.append((_key(_ATTRIBUTES.sub("", title)), _key(title)))
+            self._heading(heading.group(2))
             if self.blank and not self.divs:
                 self.candidates.append(here)
+        elif "#" in line and (nested := _ANY_ATX.match(line)) is not None:
+            self._heading(nested.group(1))
         if _opens_comment(line):
             if not line.startswith("<!--") or self.paragraph or not self.blank:
                 return False  # inside a paragraph, or indented: perhaps no comment to pandoc
@@ -234,6 +239,10 @@ class _Blocks:
         self.paragraph.append(line)
         self.blank = False
         return True
+
+    def _heading(self, text: str) -> None:
+        title = _CLOSING_HASHES.sub("", text.strip())
+        self.keys.append((_key(_ATTRIBUTES.sub("", title)), _key(title)))
 
     def ended(self) -> bool:
         """Whether the draft ends with every fence, comment and paragraph closed."""

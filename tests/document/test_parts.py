@@ -119,6 +119,8 @@ CROSSING = {
     "an example list": _case("(@a) First example.", "(@b) Second example.\n\n"),
     "a heading twice": _case("Text.", "# Part 1\n\nAgain.\n\n"),
     "a heading's implicit link": _case("See [The middle] for more."),
+    "an underlined heading's implicit link": _case("See [Underlined].", "Underlined\n---\n\n"),
+    "a quoted heading's implicit link": _case("See [Quoted].", "> # Quoted\n\n"),
     "raw LaTeX over a blank line": _case("Text \\foo[open", "close] b\n\n"),
     "math over a blank line": _case("Text $x\\text{open", "close}$ b\n\n"),
     "an HTML attribute over a blank line": _case('Text <span title="open', '">x</span>\n\n'),
