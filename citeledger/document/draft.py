@@ -32,6 +32,7 @@ from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
 from .markers import admit_defined, ledger_ids, ledger_links, scan
 from .note_citations import note_citations
+from .parts import read_in_parts
 from .readers import highlighting_as_code, input_format, join_bracket_spans, read_output
 from .sources_titles import titles_for
 
@@ -100,14 +101,16 @@ def open_draft(
     titles: Sequence[str] | None = None,
     name: str | None = None,
     trusted: bool = False,
+    parts: int = 1,
 ) -> Draft:
     """Read the draft at ``path`` (see the module docstring). ``from_format``: the reader the
     user named; ``pipeline``: the filters and defaults pandoc reads it with; ``titles``: the
     Sources titles to locate the markers under while pandoc reads (the caller's guess before
     the front matter is known; :meth:`Draft.locator` locates again under others); ``name``:
     what findings call the draft (default: the path); ``trusted``: the draft is trusted (a
-    flag or the project file says so, never the draft), else pandoc reads it sandboxed, its
-    includes refused. Runs pandoc."""
+    flag or the project file says so, never the draft), else pandoc reads it sandboxed, an
+    include leading outside its folder refused; ``parts``: how many pandoc runs may read a
+    long markdown draft at once (:mod:`.parts`: the tree is the same). Runs pandoc."""
     fmt = from_format or input_format(path)
     name = name if name is not None else str(path)
     text = read_text_draft(path, fmt)
@@ -115,10 +118,19 @@ def open_draft(
     # No collection passes while pandoc's tree is decoded: it frees nothing and costs time.
     try:
         with no_gc():
-            tree: PandocDoc = read_output(path, fmt, pipeline, sandbox=not trusted)
+            split = None
+            surveys: list[Survey] = []  # the trust model's walk, made of each part as decoded
+            if parts > 1 and text is not None and pipeline is None:
+                walk = lambda part: surveys.append(check_nesting(part, name))  # noqa: E731
+                split = read_in_parts(text, fmt, parts, name, each=walk)
+            tree: PandocDoc = (
+                split
+                if split is not None
+                else read_output(path, fmt, pipeline, sandbox=not trusted)
+            )
     except RecursionError:
         raise nesting_error(name) from None
-    surveyed: Survey | None = check_nesting(tree, name)
+    surveyed: Survey | None = _joined(surveys) if split is not None else check_nesting(tree, name)
     if formats.splits_brackets(fmt):
         join_bracket_spans(tree)
         highlighting_as_code(tree)
@@ -129,6 +141,17 @@ def open_draft(
         if located is not None:
             draft._located[tuple(titles)] = located
     return draft
+
+
+def _joined(surveys: list[Survey]) -> Survey:
+    """The walks of a draft's parts as the walk of the whole (each list in no order)."""
+    whole = Survey()
+    for part in surveys:
+        whole.own_ids += part.own_ids
+        whole.raws += part.raws
+        whole.links += part.links
+        whole.kinds |= part.kinds
+    return whole
 
 
 def read_draft_text(text: str, fmt: str, what: str) -> PandocDoc:

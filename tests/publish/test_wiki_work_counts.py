@@ -2,10 +2,12 @@
 runs once per build (verify reads the notes and the build places what verify read), and the
 html pages' navigation is handed each page's place instead of looking it up among all pages
 (n lookups of n steps each grew with the square of the pages); a gfm page's Sources entry is
-made once for all the pages that list it."""
+made once for all the pages that list it; a long draft is read by one pandoc run per core
+(document/parts.py) into the pages a whole reading gives."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 
 import citeledger.document.note_citations as note_module
+import citeledger.document.parts as parts_module
 import citeledger.publish.wiki.build as build_module
 import citeledger.verify as verify_module
 from citeledger.filters.html import HtmlEntries
@@ -113,3 +116,33 @@ def test_a_gfm_sources_entry_is_made_once_for_every_page_that_lists_it(
         backs = re.findall(r"#cite-1-(\d)", listed)
         assert backs == (["1", "2"] if k == 3 else ["1"])
         assert "https://example.org/ice/1" in listed and "https://example.org/ice/2" in listed
+
+
+@pytest.mark.parametrize("fmt", ["gfm", "html", "mediawiki"])
+def test_a_long_draft_is_read_by_one_pandoc_run_per_core_into_the_same_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    sections = [f"# Part {k}\n\nIce floats.[1] Ice paper two says so.[2]\n" for k in range(40)]
+    draft = tmp_path / "long.md"
+    draft.write_text("\n".join(sections), encoding="utf-8")
+    ledger = load_ledger(write_ledger(tmp_path / "ledger.json"))
+    reads: list[str] = []
+    real = parts_module.run_pandoc
+
+    def counted(args: list[str], **kwargs: Any) -> bytes:
+        reads.append(kwargs["stdin"])
+        return real(args, **kwargs)
+
+    monkeypatch.setattr(parts_module, "run_pandoc", counted)
+    built: dict[int, dict[str, bytes]] = {}
+    for least in (10**9, 0):  # read whole, then in parts
+        monkeypatch.setattr(parts_module, "MIN_CHARS", least)
+        out = tmp_path / f"out-{least}"
+        build_wiki([draft], out, ledger, fmt=fmt, say=lambda _l: None)
+        built[least] = {p.name: p.read_bytes() for p in out.iterdir()}
+    cores = os.cpu_count() or 1
+    # One run per core, up to four; a machine of one core reads the draft whole.
+    assert len(reads) == (min(4, cores) if cores > 1 else 0)
+    if reads:
+        assert "".join(reads) == draft.read_text(encoding="utf-8")
+    assert built[0] == built[10**9] and len(built[0]) == 42

@@ -9,6 +9,7 @@ page and ends with a list of only the ids it cites, in ledger order.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,9 +90,13 @@ def build_wiki(
 
 def _build(job: _Build, out_dir: Path, verify: bool, from_format: str | None) -> WikiResult:
     titles = titles_for(job.opts.sources_title) if verify else None
+    # A long draft is read by one pandoc run per core (document/parts.py): on two cores the
+    # read, which is most of the build, takes about half the time.
+    parts = max(1, min(4, os.cpu_count() or 1))
     trusted = job.opts.effective().trust_draft
     reads = [
-        open_draft(d, from_format=from_format, titles=titles, trusted=trusted) for d in job.drafts
+        open_draft(d, from_format=from_format, titles=titles, trusted=trusted, parts=parts)
+        for d in job.drafts
     ]
     for read in reads:
         read.vet(job.opts, job.say)
