@@ -32,7 +32,6 @@ from ..tree import PandocDoc, no_gc
 from .locate import LocatedAhead, Locator, drop_escaped
 from .markers import admit_defined, ledger_ids, ledger_links, scan
 from .note_citations import note_citations
-from .parts import read_in_parts
 from .readers import highlighting_as_code, input_format, join_bracket_spans, read_output
 from .sources_titles import titles_for
 
@@ -121,6 +120,8 @@ def open_draft(
             split = None
             surveys: list[Survey] = []  # the trust model's walk, made of each part as decoded
             if parts > 1 and text is not None and pipeline is None:
+                from .parts import read_in_parts  # threads and logging: no cost of a verify
+
                 walk = lambda part: surveys.append(check_nesting(part, name))  # noqa: E731
                 split = read_in_parts(text, fmt, parts, name, each=walk)
             tree: PandocDoc = (
