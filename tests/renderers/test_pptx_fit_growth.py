@@ -316,3 +316,34 @@ def test_adding_slides_walks_the_slide_list_as_often_per_slide_however_long_the_
     assert large > 3.5 * small
     # Before: 3.9 times as many entries walked per slide at four times the slides.
     assert large_walked / large <= 1.3 * max(small_walked, 1) / small
+
+
+def test_a_slide_relates_to_a_sources_slide_once_however_many_marks_jump_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """python-pptx's ``relate_to`` looks through all of a slide's relationships; the marks
+    that jump from one slide to the same Sources slide share one lookup."""
+    from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+
+    asked = 0
+    original = Part.relate_to
+
+    def counted(self: Part, target: Any, reltype: str, is_external: bool = False) -> str:
+        nonlocal asked
+        if reltype == RT.SLIDE:
+            asked += 1
+        return original(self, target, reltype, is_external)
+
+    monkeypatch.setattr(Part, "relate_to", counted)
+    deck = build(tmp_path, 6)
+    pairs = 0
+    marks = 0
+    for slide in Presentation(str(deck)).slides:
+        pairs += sum(1 for rel in slide.part.rels.values() if rel.reltype == RT.SLIDE)
+        marks += sum(
+            1
+            for el in slide.shapes._spTree.iter(qn("a:hlinkClick"))
+            if el.get("action") == "ppaction://hlinksldjump"
+        )
+    assert marks >= 2 * pairs > 0  # several marks on a slide jump to one Sources slide
+    assert asked == pairs
