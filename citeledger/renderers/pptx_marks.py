@@ -20,6 +20,7 @@ from typing import Any
 
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.oxml.ns import qn
+from pptx.oxml.xmlchemy import OxmlElement
 
 from ..document.grammar import Marker, split_markers
 from ._pptx_text import is_monospace
@@ -32,10 +33,11 @@ def link_marks(slides: list[Any], targets: dict[int, Any], tooltips: dict[int, s
     """Link every mark on ``slides`` whose number is a key of ``targets`` (number → slide);
     how many were linked."""
     linked = 0
+    rels: dict[tuple[int, int], str] = {}  # each slide's relationship to each target, made once
     for slide in slides:
         for p in _paragraphs(slide):
             for run in p.findall(_R):
-                linked += _link_run(slide, run, targets, tooltips)
+                linked += _link_run(slide, run, targets, tooltips, rels)
     return linked
 
 
@@ -49,7 +51,13 @@ def _existing_link(run: Any) -> Any:
     return r_pr.find(_HLINK) if r_pr is not None else None
 
 
-def _link_run(slide: Any, run: Any, targets: dict[int, Any], tooltips: dict[int, str]) -> int:
+def _link_run(
+    slide: Any,
+    run: Any,
+    targets: dict[int, Any],
+    tooltips: dict[int, str],
+    rels: dict[tuple[int, int], str],
+) -> int:
     t = run.find(_T)
     text = t.text if t is not None and t.text else ""
     if "[" not in text or is_monospace(run):
@@ -72,8 +80,14 @@ def _link_run(slide: Any, run: Any, targets: dict[int, Any], tooltips: dict[int,
             r_pr.remove(old)
         number = _target(piece, targets)
         if number is not None:
-            r_id = slide.part.relate_to(targets[number].part, RT.SLIDE)
-            click = r_pr.add_hlinkClick(r_id)
+            # python-pptx's relate_to looks through every relationship of the slide, and its
+            # add_hlinkClick parses the element's tag anew: each made once, then reused.
+            target = targets[number].part
+            key = (id(slide.part), id(target))
+            r_id = rels.get(key)
+            if r_id is None:
+                r_id = rels[key] = slide.part.relate_to(target, RT.SLIDE)
+            click = _add_click(r_pr, r_id)
             click.set("action", JUMP)
             if tooltips.get(number):
                 click.set("tooltip", tooltips[number])
@@ -81,6 +95,24 @@ def _link_run(slide: Any, run: Any, targets: dict[int, Any], tooltips: dict[int,
         parent.insert(at, new)
         at += 1
     return linked
+
+
+_CLICK = OxmlElement("a:hlinkClick")
+_AFTER_CLICK = tuple(qn(tag) for tag in ("a:hlinkMouseOver", "a:rtl", "a:extLst"))
+_R_ID = qn("r:id")
+
+
+def _add_click(r_pr: Any, r_id: str) -> Any:
+    """``r_pr.add_hlinkClick(r_id)`` of python-pptx, the same element in the same place
+    (before the run's hover link, right-to-left mark and extensions), from one made once."""
+    click = copy.deepcopy(_CLICK)
+    after = next((el for el in r_pr.iterchildren(*_AFTER_CLICK)), None)
+    if after is None:
+        r_pr.append(click)
+    else:
+        after.addprevious(click)
+    click.set(_R_ID, r_id)
+    return click
 
 
 def _target(piece: object, targets: dict[int, Any]) -> int | None:

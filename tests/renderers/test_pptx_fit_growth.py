@@ -266,3 +266,84 @@ def test_a_paragraph_is_measured_once_however_often_the_fitting_asks(
         if shape.has_text_frame
     )
     assert measured <= paragraphs  # 2.7 measures a paragraph before
+
+
+def list_walks(folder: Path, slides: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """Slides in the finished deck, and the slide list's entries walked while building it:
+    lxml counts an element's children (``len``) and reaches the child at an index
+    (``insert``) by walking them, and python-pptx's ``_add_sldId`` looks through them all for
+    the list's ``p:extLst``."""
+    from pptx.oxml.presentation import CT_SlideIdList
+    from pptx.oxml.xmlchemy import BaseOxmlElement
+
+    walked = 0
+    size = BaseOxmlElement.__len__
+    insert = BaseOxmlElement.insert
+    found_in = BaseOxmlElement.first_child_found_in
+
+    def counted_len(self: Any) -> int:
+        nonlocal walked
+        n = size(self)
+        walked += n
+        return n
+
+    def counted_insert(self: Any, index: int, element: Any) -> None:
+        nonlocal walked
+        walked += max(index, 0)
+        insert(self, index, element)
+
+    def counted_found_in(self: Any, *tagnames: str) -> Any:
+        nonlocal walked
+        walked += size(self)
+        return found_in(self, *tagnames)
+
+    with monkeypatch.context() as m:
+        m.setattr(CT_SlideIdList, "__len__", counted_len, raising=False)
+        m.setattr(CT_SlideIdList, "insert", counted_insert, raising=False)
+        m.setattr(CT_SlideIdList, "first_child_found_in", counted_found_in, raising=False)
+        deck = build(folder, slides)
+    return len(Presentation(str(deck)).slides), walked
+
+
+def test_adding_slides_walks_the_slide_list_as_often_per_slide_however_long_the_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each continuation slide's entry goes beside its neighbour in the slide list, and the
+    adder counts the entries itself: a 10 MB report's deck of 14,000 slides spent a third of
+    its renderer's time walking the list, twice for every slide added."""
+    small, small_walked = list_walks(tmp_path / "small", 10, monkeypatch)
+    large, large_walked = list_walks(tmp_path / "large", 40, monkeypatch)
+    assert large > 3.5 * small
+    # Before: 3.9 times as many entries walked per slide at four times the slides.
+    assert large_walked / large <= 1.3 * max(small_walked, 1) / small
+
+
+def test_a_slide_relates_to_a_sources_slide_once_however_many_marks_jump_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """python-pptx's ``relate_to`` looks through all of a slide's relationships; the marks
+    that jump from one slide to the same Sources slide share one lookup."""
+    from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+
+    asked = 0
+    original = Part.relate_to
+
+    def counted(self: Part, target: Any, reltype: str, is_external: bool = False) -> str:
+        nonlocal asked
+        if reltype == RT.SLIDE:
+            asked += 1
+        return original(self, target, reltype, is_external)
+
+    monkeypatch.setattr(Part, "relate_to", counted)
+    deck = build(tmp_path, 6)
+    pairs = 0
+    marks = 0
+    for slide in Presentation(str(deck)).slides:
+        pairs += sum(1 for rel in slide.part.rels.values() if rel.reltype == RT.SLIDE)
+        marks += sum(
+            1
+            for el in slide.shapes._spTree.iter(qn("a:hlinkClick"))
+            if el.get("action") == "ppaction://hlinksldjump"
+        )
+    assert marks >= 2 * pairs > 0  # several marks on a slide jump to one Sources slide
+    assert asked == pairs

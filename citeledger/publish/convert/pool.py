@@ -288,9 +288,17 @@ def _writer(job: Job, k: int, conn: Any, gate: Any = None) -> None:
     came of it, and leave without running the parent's exit handlers. Told to stop, it kills
     its pandoc first. ``gate``: started before the draft was verified, it puts its file in
     place only when the build says so."""
+    import gc
     import signal
 
     from ... import pandoc
+
+    # The writer holds the build's whole tree, inherited at the fork, and adds its own copy's
+    # changes, the filter's marks and an office library's document to it: the cyclic
+    # collector's passes found nothing to free there, yet each full pass walked every object
+    # of the tree (and wrote to it, copying the parent's pages), a cost that grew faster than
+    # the draft. The writer ends with its process, which frees what it made.
+    gc.disable()
 
     def stop(signum: int, _frame: object) -> None:
         pandoc.stop_children()
