@@ -64,6 +64,16 @@ def test_the_abbreviation_check_finds_what_the_pattern_found() -> None:
             assert sentences._abbreviated(text, dot) == bool(found), (text, dot)
 
 
+def test_a_long_documents_abbreviation_pattern_is_the_old_one() -> None:
+    # Past a page's full stops the pattern takes over (its C-level search): the same test.
+    assert sentences._ABBR_TAIL.flags & re.IGNORECASE
+    for text in _texts(20000, 2):
+        for dot in (k for k, c in enumerate(text) if c == "."):
+            low = max(0, dot - sentences._ABBR_WINDOW)
+            found = sentences._ABBR_TAIL.search(text, low, dot)
+            assert bool(found) == bool(OLD_ABBR_TAIL.search(text, low, dot)), (text, dot)
+
+
 def test_a_letter_is_what_the_pattern_took_for_one() -> None:
     for char in map(chr, [*range(0x80, 0x3000), 0x212A, 0xFF21, 0x1D400]):
         for text in (f"{char}.", f"A.{char}.", f"({char}.", f"x{char}."):
