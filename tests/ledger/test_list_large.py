@@ -22,19 +22,13 @@ from hypothesis import strategies as st
 from citeledger.cli import _TerminalSafe
 from citeledger.commands._quick import list_lines
 from citeledger.escape import terminal_text
-from citeledger.ledger import Quote, lane, lane_file, lane_large, store, transaction
+from citeledger.ledger import Quote, lane, lane_file, lane_large, transaction
+from tests.ledger.test_lane import shown_by_sources as lines_by_sources
 
 
 def shown_by_sources(path: Path) -> str:
-    """What ``list`` prints, made from the ledger's sources (``display_title``): the text every
-    listing must print."""
-    lines = []
-    for s in sorted(store.load_ledger(path).sources, key=lambda s: s.id):
-        title = f"  {s.display_title}" if s.title else ""
-        n = len(s.quotes)
-        mark = f"  ({n} quote{'s' if n != 1 else ''})" if n else ""
-        lines.append(f"[{s.id}] {s.url}{title}{mark}")
-    return "\n".join(lines)
+    """What ``list`` prints, made from the ledger's sources (test_lane's lines, joined)."""
+    return "\n".join(lines_by_sources(path))
 
 
 _ODD = [
