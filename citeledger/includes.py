@@ -86,8 +86,10 @@ def vet_includes(
     while todo:
         name, where, depth = todo.pop()
         files = _candidates(name, where, fmt)
-        if depth > _DEPTH or not files:
+        if depth > _DEPTH:
             raise refused
+        if not files:
+            raise _missing(name, where, fmt) from None
         for file in files:
             if os.path.commonpath([folder, file]) != folder or not os.path.isfile(file):
                 raise refused
@@ -104,14 +106,29 @@ def vet_includes(
 
 
 def _candidates(name: str, where: str, fmt: str) -> list[str]:
-    """The files pandoc may take for the include ``name`` in the file ``where``: beside that
-    file (Org, reStructuredText, AsciiDoc) or in the working folder (LaTeX), a LaTeX name
-    without a suffix with ``.tex`` too; those that exist, links resolved."""
-    bases = [Path(where).parent / name, Path.cwd() / name]
-    if fmt.startswith("latex") and not Path(name).suffix:
-        bases += [b.with_name(b.name + ".tex") for b in bases]
+    """The file pandoc takes for the include ``name`` in the file ``where``: beside that file
+    (Org, reStructuredText, AsciiDoc) or in the working folder (LaTeX, as latex itself does),
+    a LaTeX name without a suffix with ``.tex`` too; those that exist, links resolved."""
+    latex = fmt.startswith("latex")
+    bases = [Path.cwd() / name] if latex else [Path(where).parent / name]
+    if latex and not Path(name).suffix:
+        bases.append(bases[0].with_name(bases[0].name + ".tex"))
     found = [os.path.realpath(b) for b in bases if os.path.lexists(b)]
     return sorted(set(found))
+
+
+def _missing(name: str, where: str, fmt: str) -> DraftError:
+    """An include naming no file, found while its draft is vetted: one line at its place."""
+    line, col = _directive_place(where, name, 1 << 30, 0)
+    place = f"{where}:{line}:{col}" if col else where
+    hint = "check the include's path, or paste the included text into the draft"
+    if fmt.startswith("latex"):
+        hint = "LaTeX's \\input names a file from the folder citeledger runs in, as latex does: "
+        hint += "run citeledger in the paper's folder"
+    return DraftError(
+        f"{place}: the draft includes {name}, which is not there: its text would be lost",
+        hint=hint,
+    )
 
 
 def _directive_place(where: str, name: str, line: int, col: int) -> tuple[int, int]:
@@ -122,8 +139,10 @@ def _directive_place(where: str, name: str, line: int, col: int) -> tuple[int, i
         lines = Path(where).read_text(encoding="utf-8", errors="replace").splitlines()
     except (OSError, ValueError):
         return line, col
+    # LaTeX's \\input{intro} is reported as intro.tex.
+    written = name.removesuffix(".tex")
     for number in range(min(line, len(lines)), 0, -1):
-        at = lines[number - 1].find(name)
+        at = lines[number - 1].find(written)
         if at >= 0:
             return number, at + 1
     return line, col

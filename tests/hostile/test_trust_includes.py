@@ -134,3 +134,25 @@ def test_an_included_file_that_names_an_address_to_fetch_is_refused(
     write(folder, "Top\n===\n\nIce floats on water.[1]\n\n.. include:: part.rst\n", "d.rst")
     one_line(cli("verify", "d.rst", cwd=folder), "d.rst:6:", "part.rst", "an address")
     assert server.requests == []
+
+
+def test_a_latex_papers_sections_are_read_from_its_folder_and_named_from_elsewhere(
+    folder: Path,
+) -> None:
+    # The common layout: main.tex inputs sections/x without the suffix, a section inputs
+    # another; LaTeX (and pandoc) names them from the folder it runs in.
+    (folder / "sections").mkdir()
+    write(
+        folder,
+        "\\documentclass{article}\n\\begin{document}\n\\input{sections/intro}\n"
+        "\\input{sections/method}\n\\end{document}\n",
+        "main.tex",
+    )
+    write(folder, "\\section{Intro}\nIce floats on water.[1]\n", "sections/intro.tex")
+    write(folder, "Sea water holds salt.[2]\n\\input{sections/detail}\n", "sections/method.tex")
+    write(folder, "A detail, the survey says.[2]\n", "sections/detail.tex")
+    done = cli("verify", "--format", "json", "main.tex", cwd=folder)
+    assert json.loads(done.stdout)["cited_ids"] == [1, 2], done.stderr
+    elsewhere = cli("--ledger", "draft/ledger.json", "verify", "draft/main.tex", cwd=folder.parent)
+    line = one_line(elsewhere, "draft/main.tex:", "is not there", "the paper's folder")
+    assert "outside" not in line
