@@ -4,11 +4,11 @@ citing ledger ids, its sources registered, then verified (``citeledger/importers
 ANSWER is an API response saved as JSON (OpenAI, Anthropic, Gemini, Perplexity), a STORM output
 folder, or a report in markdown, .docx or another format pandoc reads (.org, .rst, .tex, .html,
 .ipynb, ...: read as a draft is, written as markdown). The draft goes to ``-o`` (default: beside
-the answer, ``answer.json`` -> ``answer.md``, ``report.md`` -> ``report.cited.md``, a STORM folder
-``F`` -> ``F.md``), never onto the answer or the ledger. One line per source (``[n] URL
-(new|known)``), the importer's warnings, then verify's report on the draft, with verify's flags
-(``--evidence``, ``--strict``, ...): exit 0 when it verifies, 1 when it does not, 2 for input that
-cannot be read. The same answer imported again changes nothing."""
+the answer, ``answer.json`` -> ``answer.md``, ``report.md`` (or ``.org``, ``.html``, ...) ->
+``report.cited.md``, a STORM folder ``F`` -> ``F.md``), never onto the answer or the ledger. One
+line per source (``[n] URL (new|known)``), the importer's warnings, then verify's report on the
+draft, with verify's flags (``--evidence``, ``--strict``, ...): exit 0 when it verifies, 1 when it
+does not, 2 for input that cannot be read. The same answer imported again changes nothing."""
 
 from __future__ import annotations
 
@@ -100,9 +100,12 @@ def default_output(source: Path) -> Path:
     """Where the draft goes when ``-o`` is not given (see the module docstring)."""
     if source.is_dir():
         return source.resolve().parent / f"{source.resolve().name}.md"
-    if source.suffix.lower() in (".md", ".markdown", ".txt"):
-        return source.with_name(source.stem + ".cited.md")
-    return source.with_suffix(".md")
+    suffix = source.suffix.lower()
+    if suffix in (".json", ".docx"):
+        return source.with_suffix(".md")
+    # A report in markdown, or in a format the author may also keep as markdown (an Org note
+    # exported, a page saved as HTML): never onto a report.md of theirs.
+    return source.with_name(source.stem + ".cited.md")
 
 
 def register(app: typer.Typer) -> None:

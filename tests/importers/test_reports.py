@@ -215,7 +215,7 @@ def test_a_report_in_another_format_fails_verify_and_imports_as_markdown(
     )
     done = cli("--ledger", "l.json", "import", report.name)
     assert done.code == 0, done.out + done.err
-    draft = (tmp_path / "report.md").read_text(encoding="utf-8")
+    draft = (tmp_path / "report.cited.md").read_text(encoding="utf-8")
     assert _cited(draft, tmp_path / "l.json") == [
         [url_key(A)],
         [url_key(B), url_key(A)],
