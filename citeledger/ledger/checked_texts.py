@@ -5,8 +5,7 @@ Every call reads the whole ledger and checks every URL in it (issue 37). On a le
 sources the proof (importing ``re``, compiling the pattern and running it over 1.6 MB) costs
 more than the rest of an ``add``; an agent then adds one source and calls again on a text that
 differs from the proven one only by the entry citeledger itself wrote. The proof is a function
-of the text alone, so it is kept as a digest of the proven text (BLAKE2b, 160 bits; SHA-256
-through OpenSSL above a megabyte, where it hashes twice as fast as BLAKE2b here): a call
+of the text alone, so it is kept as a digest of the proven text (BLAKE2b, 160 bits): a call
 whose text has that digest holds the same bytes, already proven, and needs no second proof. Any
 other text (changed by hand, by another tool, truncated, another file) is proven again.
 
@@ -19,8 +18,7 @@ absolute path: ``DIGEST HIGH`` (the text's digest and its high-water mark). Wher
 cannot be made or written (a read-only home, Windows without ``getuid``), or with
 ``CITELEDGER_NO_CACHE`` set, nothing is recorded and every call proves its text.
 
-``os`` and ``_blake2`` alone (``_hashlib`` for a text of over a megabyte): the fast lane
-(:mod:`~.lane`) imports this.
+``os`` and ``_blake2`` alone: the fast lane (:mod:`~.lane`) imports this.
 """
 
 from __future__ import annotations
@@ -31,19 +29,7 @@ NO_CACHE_VAR = "CITELEDGER_NO_CACHE"
 _RECORD_BYTES = 64
 
 
-# Above this size OpenSSL's SHA-256 (CPU instructions for it on most machines) is worth its
-# import, about 2.5 ms: a 50,000-source ledger of 8 MB hashes in 7 ms where BLAKE2b takes 16.
-_LARGE = 1 << 20
-
-
 def _digest(data: bytes) -> str:
-    if len(data) > _LARGE:
-        try:
-            from _hashlib import openssl_sha256
-        except ImportError:  # a Python built without OpenSSL
-            pass
-        else:
-            return str(openssl_sha256(data).hexdigest())
     from _blake2 import blake2b
 
     return blake2b(data, digest_size=20).hexdigest()

@@ -218,14 +218,3 @@ def test_the_core_records_what_the_lane_would_prove(
         again = load_ledger(path)  # through the record
         assert again.to_dict() == first.to_dict()
         assert archived or again.find_url(url) is not None
-
-
-@pytest.mark.parametrize("size", [10_000, 2_000_000])
-def test_a_record_holds_for_its_bytes_alone_on_either_side_of_a_megabyte(size: int) -> None:
-    # Over a megabyte the digest is OpenSSL's SHA-256 (twice BLAKE2b's speed here): a record
-    # still holds for those bytes alone, and each size keeps to one digest.
-    data = b"x" * size
-    digest = checked_texts._digest(data)
-    assert len(digest) == (64 if size > checked_texts._LARGE else 40)
-    assert checked_texts._digest(data) == digest
-    assert checked_texts._digest(data[:-1] + b"y") != digest
