@@ -382,6 +382,13 @@ def _where(name: str, text: str | None, raw: str) -> str:
 
 # Front matter -----------------------------------------------------------------------------
 
+# Metadata a tool, not the author, put in the draft: pandoc's ipynb reader gives a notebook's
+# own (kernelspec, language_info, widget state) as ``jupyter``, and Jupytext writes its header
+# there. No writer citeledger runs shows it to a reader, and widget state can carry scripts: it
+# is dropped like any key not listed above, but without the warning, which every notebook would
+# otherwise print over something its author never wrote.
+_TOOL_KEYS = frozenset({"jupyter"})
+
 
 def vet_front_matter(
     meta: Meta, name: str, folder: Path, say: Say, ledger_inside: Path | None = None
@@ -399,6 +406,8 @@ def vet_front_matter(
                 continue  # the filter's ``-M csl=...``: pandoc's command line, the user's
             for path in _paths(meta[key]):
                 _check_inside(path, key, name, folder)
+        elif key in _TOOL_KEYS:
+            del meta[key]
         elif key not in READER_KEYS or (
             key in _PLAIN_KEYS and not _PLAIN_VALUE.fullmatch(_plain(meta[key]))
         ):

@@ -277,6 +277,41 @@ def test_front_matter_naming_urls_files_or_code_is_dropped_with_one_warning(
         assert "Kept title" in page and 'lang="de"' in page
 
 
+def test_a_notebooks_own_metadata_is_dropped_without_a_warning(folder: Path) -> None:
+    """pandoc gives a notebook's kernelspec and widget state as ``jupyter`` metadata: dropped
+    (widget state may hold scripts) but not warned about, since no author wrote it; a key the
+    author did write beside it is still named."""
+    cells = [
+        {"cell_type": "markdown", "id": "a", "metadata": {}, "source": ["# Ice\n\n", BODY]},
+        {
+            "cell_type": "markdown",
+            "id": "b",
+            "metadata": {},
+            "source": ["## Sources\n\n[1] https://example.org/ice — Ice\n"],
+        },
+    ]
+    widget = {"application/vnd.jupyter.widget-state+json": {"state": {"x": "<script>evil()"}}}
+    book = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3"},
+            "widgets": widget,
+        },
+        "cells": cells,
+    }
+    write(folder, json.dumps(book), "n.ipynb")
+    done = cli("convert", "n.ipynb", "-o", "n.html", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert "dropped" not in done.stderr and "jupyter" not in done.stderr
+    assert "evil()" not in (folder / "n.html").read_text("utf-8")
+    # Jupytext's header in a markdown draft is the same metadata; a key beside it still warns.
+    write(folder, "---\njupyter:\n  kernelspec:\n    name: python3\nlogo: x.png\n---\n\n" + BODY)
+    done = cli("verify", "d.md", cwd=folder)
+    warnings = [ln for ln in done.stderr.splitlines() if "dropped" in ln]
+    assert len(warnings) == 1 and "logo" in warnings[0] and "jupyter" not in warnings[0]
+
+
 # High 6: pandoc fetches nothing the draft names.
 
 
