@@ -30,6 +30,7 @@ from ..errors import CiteledgerError, VerificationFailed
 from ..ledger import Ledger, load_ledger, resolve_ledger_path
 from ..messages import Say, to_stderr
 from ..options import RECORD_PROPERTY, Options, from_meta, is_option_meta
+from ..options.tex_math import TEX_WRITERS, check_math
 from ..options.trust import env_trusts, nesting_error, vet
 from ..tree import Inlines, Json, PandocDoc, stringify, text_to_inlines
 from ..verify import Report, record_page, verify_for_build
@@ -320,6 +321,8 @@ def apply_handed(doc: Json, fmt: str, environ: Mapping[str, str]) -> State | Non
         vet(tree, trusted=trusted, name=name, folder=here, say=to_stderr, ledger_inside=here)
         if not trusted and writes_html(fmt):
             sanitize_raw_html(tree)
+        if not trusted and fmt in TEX_WRITERS:
+            check_math(tree, name)
 
     try:
         return apply(doc, fmt, say=to_stderr, caller=caller, vet=vetted)

@@ -30,6 +30,7 @@ from ...errors import BadInput, CiteledgerError, DraftError, VerificationFailed
 from ...files import Guard
 from ...options import Options
 from ...options.meta_args import meta_entries
+from ...options.tex_math import TEX_WRITERS, check_math
 from ...pandoc import require_sandbox
 from ...tree import PandocDoc
 from ..confine import Confinement, embeds_resources, named_resource_folders
@@ -82,6 +83,10 @@ def convert(req: ConvertRequest) -> list[Path]:
         # The draft's front matter named the engine (a flag would have won over it).
         req = dataclasses.replace(req, pdf_engine=options.pdf_engine)
         check_tools(outputs, req)
+    if not req.options.effective().trust_draft and any(
+        o.writer in TEX_WRITERS or is_latex_pdf(o, req) for o in outputs
+    ):
+        check_math(doc, str(draft), read.text)  # math is code in a TeX output
     ledger_path = resolve_ledger_path(options.ledger)
     _protect_ledger(guard, ledger_path)
     check_pandoc_writes(guard.unclaimed(), pandoc_options)
