@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..errors import BadURL, NothingFound
 from ..ledger import Ledger, today, transaction
-from ..ledger.noise import KIND_NAMES, noise_kind
+from ..ledger.noise import KIND_NAMES, noise_kind, redirect_destination
 from ..ledger.render import render_block
 from ..ledger.urls import normalize_url
 from .answer import Answer, Cited
@@ -152,6 +152,8 @@ def _canonical(
         warnings.append(f"citation left out: {exc.message}")
         return ""
     kind = noise_kind(canonical)
+    if kind == "redirect" and (destination := redirect_destination(canonical)) is not None:
+        return _canonical(destination, resolve, warnings, expiring)  # each one shorter
     if kind == "expiring" and resolve is not None:
         landed = resolve(canonical)
         if landed != canonical:

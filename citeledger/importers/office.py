@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..files import check_archive
 from ..pandoc import run_pandoc
-from ..tree import Json, stringify
+from ..tree import Json, replace_elements, stringify
 from .answer import Answer
 from .report import read_report
 
@@ -28,13 +28,28 @@ def read_document(path: Path, where: str, fmt: str, *, trusted: bool = False) ->
     """The report in ``path``, which pandoc reads as ``fmt``, as an answer. It is read as
     every draft is (``open_draft``: Org's bracketed numbers kept, an untrusted file's includes
     refused), then written as markdown."""
+    from ..document.anchor_notes import as_footnotes
     from ..document.draft import open_draft
 
     tree = open_draft(path, from_format=fmt, name=where, trusted=trusted).tree
+    as_footnotes(tree)  # an HTML report's numbered links to its own list of references
+    replace_elements(tree["blocks"], _without_attributes)
     blocks = tree["blocks"]
     tree["blocks"] = [b for k, b in enumerate(blocks) if not _emptied_notes_heading(blocks, k)]
     markdown = run_pandoc(["-f", "json", *_MARKDOWN], stdin=json.dumps(tree), what=where)
     return read_report(markdown.decode("utf-8"), where, kind=fmt)
+
+
+def _without_attributes(el: Json) -> list[Json] | None:
+    """A span or Div as its content, a link without its ids and classes: markdown holds
+    neither, and would keep them as raw HTML around the report's words (an HTML export's
+    ``<span class="c0">`` on every run of text)."""
+    t = el.get("t")
+    if t == "Span" or t == "Div":
+        return list(el["c"][1])
+    if t == "Link" and el["c"][0] != ["", [], []]:
+        el["c"][0] = ["", [], []]
+    return None
 
 
 def _emptied_notes_heading(blocks: list[Json], k: int) -> bool:

@@ -10,8 +10,11 @@ A row is ``(kind, host, path)``: ``host`` matches the URL's host and every subdo
 (``google.*`` any of Google's country domains), ``path`` is a prefix of the URL's path ("" for
 any path). File names ending in an image or icon extension are images whatever their host.
 
-One row kind is not refused: ``expiring``, a redirect that is the only handle an answer gives
-(Gemini's grounding chunks): registered, with a warning that it stops working.
+A redirect that names its destination in its query (Google's ``/url?q=``, which a Google Docs
+export wraps every link in) is no source, but its destination may be: ingest and import take
+that page instead (:func:`redirect_destination`). One row kind is not refused: ``expiring``, a
+redirect that is the only handle an answer gives (Gemini's grounding chunks): registered, with a
+warning that it stops working.
 """
 
 from __future__ import annotations
@@ -91,6 +94,34 @@ def expires(url: str) -> bool:
     at once for a URL that names none of their hosts: verify asks it of every cited source."""
     lowered = url.lower()  # noise_kind reads the host in lower case
     return any(host in lowered for host in _EXPIRING_HOSTS) and noise_kind(url) == "expiring"
+
+
+# Redirects that name their destination in the query, by the parameter that holds it: Google
+# Docs' and Google Search's ``/url?q=``, Facebook's ``l.php?u=``, DuckDuckGo's ``/l/?uddg=``,
+# Reddit's ``out.reddit.com?url=``. (Bing's ``/ck/a`` encodes it: not taken.)
+_DESTINATION = (
+    ("google.*", "/url", ("q", "url")),
+    ("l.facebook.com", "/l.php", ("u",)),
+    ("duckduckgo.com", "/l/", ("uddg",)),
+    ("out.reddit.com", "", ("url",)),
+)
+
+
+def redirect_destination(url: str) -> str | None:
+    """The page a redirect link (``noise_kind(url) == "redirect"``) names in its query, as
+    written there, or None: the link is no source, but the page it leads to may be."""
+    from urllib.parse import parse_qs
+
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    for host_pattern, prefix, keys in _DESTINATION:
+        if _host_matches(host, host_pattern) and (parts.path or "/").startswith(prefix or "/"):
+            query = parse_qs(parts.query)
+            for key in keys:
+                for value in query.get(key, []):
+                    if value.lower().startswith(("http://", "https://")):
+                        return value
+    return None
 
 
 def noise_kind(url: str) -> str | None:

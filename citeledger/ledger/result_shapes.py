@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CiteledgerError
-from .noise import noise_kind
+from .noise import noise_kind, redirect_destination
 from .urls import normalize_url, url_key
 
 # Keys whose values hold no source in any shape read here (images, icons, ads, pagination, a
@@ -198,7 +198,18 @@ def _read_node(node: Any, warn: Callable[[str], None]) -> Found | None:
     except CiteledgerError as exc:
         warn(f"skipped {exc.message}")
         return None
-    return Found(url, title, page, field, noise_kind(url))
+    kind = noise_kind(url)
+    for _ in range(4):  # the page a redirect names: a source, if it is no noise itself
+        destination = redirect_destination(url) if kind == "redirect" else None
+        if destination is None:
+            break
+        try:
+            url = normalize_url(destination)
+        except CiteledgerError as exc:
+            warn(f"skipped {exc.message}")
+            return None
+        kind = noise_kind(url)
+    return Found(url, title, page, field, kind)
 
 
 def _source_of(node: dict[str, Any]) -> tuple[str | None, str, str | None, str]:

@@ -214,13 +214,15 @@ class Checker(AgentChecks):
         if cited:
             self.unknown_footnotes()
         else:
-            from .foreign import foreign_findings, foreign_notes  # a draft citing nothing
+            from .foreign import foreign_anchors, foreign_findings, foreign_notes
 
+            # A draft citing nothing: does it cite in a form that names no ledger id?
             fix = FOREIGN_CITATIONS.fix.replace("DRAFT", self.draft)
             if self.text is not None:
-                self.findings.extend(foreign_findings(self.text, self.name, fix))
+                foreign = foreign_findings(self.text, self.name, fix)
             else:
-                self.findings.extend(foreign_notes(self.blocks, self.name, fix))
+                foreign = foreign_notes(self.blocks, self.name, fix)
+            self.findings.extend(foreign or foreign_anchors(self.blocks, self.name, fix))
         self.raw_code()
         stats.update(self.counts(cited))
         if self.options.support or self.options.figures:

@@ -95,6 +95,33 @@ def foreign_notes(blocks: Blocks, name: str, fix: str) -> list[Finding]:
     ]
 
 
+def foreign_anchors(blocks: Blocks, name: str, fix: str) -> list[Finding]:
+    """The finding for a draft that cites with numbered links to its own list of references
+    (an HTML report's ``<sup><a href="#ref-1">[1]</a></sup>``; ``document/anchor_notes.py``),
+    placed under the heading of the first."""
+    from ..document.anchor_notes import anchor_citations
+
+    found = anchor_citations(blocks)
+    if len(found) < _AT_LEAST:
+        return []
+    first = id(found[0].link)
+    heading = ""
+    for block in blocks:
+        if block.get("t") == "Header":
+            heading = stringify(block["c"][2])
+        if any(id(el) == first for el in elements_of(block, ("Link",))):
+            break
+    shown = stringify(found[0].link["c"][1])
+    return [
+        FOREIGN_CITATIONS.finding(
+            f"the draft cites with {len(found)} numbered link(s) to its own list of references "
+            f"(such as {shown}), and by no ledger id: verify cannot check these citations",
+            heading_location(name, heading),
+            fix=fix,
+        )
+    ]
+
+
 def _is_entry(note: str) -> bool:
     """Whether a footnote's text is a source's entry: a URL with at most a title beside it."""
     if not _URL.search(note):

@@ -298,8 +298,8 @@ FOOTNOTE_URL_NOT_IN_LEDGER = _rule(
 FOREIGN_CITATIONS = _rule(
     "foreign-citations",
     "FAIL",
-    "The draft cites only with footnotes or reference links holding URLs, by no ledger id: "
-    "nothing verify can check.",
+    "The draft cites only with footnotes or reference links holding URLs, or numbered links to "
+    "its own list of references, by no ledger id: nothing verify can check.",
     "`citeledger import DRAFT` registers their pages and writes a draft citing their ids",
     "when the draft cites no ledger id",
 )

@@ -222,3 +222,99 @@ def test_a_report_in_another_format_fails_verify_and_imports_as_markdown(
         [url_key(B)],
     ]
     assert draft.count("## Sources") == 1 and "Footnotes" not in draft
+
+
+# HTML reports that cite with numbered links to their own list of references: verify said
+# "citations OK" with an empty ledger, and import found no citation.
+AGENT_PAGE = f"""<!DOCTYPE html><html lang="en"><head><title>Solar</title></head><body>
+<h1>Solar in Germany</h1>
+<p>Germany installed 14 GW in 2023.<sup><a href="#ref-1">[1]</a></sup> Rooftops made up
+half of it.<sup><a href="#ref-2">[2]</a></sup><sup><a href="#ref-1">[1]</a></sup></p>
+<h2>References</h2>
+<ol><li id="ref-1"><a href="{A}">Solar 2023</a></li>
+<li id="ref-2"><a href="{B}">Germany PV</a></li></ol>
+</body></html>
+"""
+
+GOOGLE = "https://www.google.com/url"
+# A Google Docs export: classes on every run, each link wrapped in Google's redirect, the
+# notes under a rule, a note that is a bare address, a note naming a printed book.
+GOOGLE_DOCS = f"""<html><head><meta content="text/html; charset=UTF-8" http-equiv="content-type">
+</head><body class="c7 doc-content">
+<p class="c52"><span class="c16">Germany installed 14 GW in 2023</span><sup class="c16"><a
+href="#ftnt1" id="ftnt_ref1">[1]</a></sup><span class="c16">. Rooftops made up half of
+it</span><sup class="c16"><a href="#ftnt2" id="ftnt_ref2">[2]</a></sup><span class="c16">. The
+method is in a handbook</span><sup><a href="#ftnt3" id="ftnt_ref3">[3]</a></sup><span>.</span></p>
+<hr class="c74">
+<div><p class="c12"><a href="#ftnt_ref1" id="ftnt1">[1]</a><span
+class="c40">&nbsp;{A}</span></p></div>
+<div><p class="c12"><a href="#ftnt_ref2" id="ftnt2">[2]</a><span class="c43">&nbsp;</span><span
+class="c5"><a class="c25" href="{GOOGLE}?q={B}&amp;sa=D&amp;ust=1509406314156000&amp;usg=AF">{B}</a>
+</span></p></div>
+<div><p class="c12"><a href="#ftnt_ref3" id="ftnt3">[3]</a><span class="c40">&nbsp;A. Writer, A
+Handbook of Photovoltaics, Example Press, pp. 27-55, 2005.</span></p></div>
+</body></html>
+"""
+
+# A saved encyclopedia page: backlinks before each entry, one entry cited twice.
+ENCYCLOPEDIA = f"""<html><head><title>Solar</title></head><body><h1>Solar in Germany</h1>
+<p>Germany installed 14 GW in 2023.<sup id="cite_ref-s_1-0" class="reference"><a
+href="#cite_note-s-1">[1]</a></sup> Rooftops made up half of it.<sup id="cite_ref-2"
+class="reference"><a href="#cite_note-2">[2]</a></sup><sup id="cite_ref-s_1-1"
+class="reference"><a href="#cite_note-s-1">[1]</a></sup></p>
+<h2><span class="mw-headline" id="References">References</span></h2>
+<div class="reflist"><ol class="references">
+<li id="cite_note-s-1"><span class="mw-cite-backlink">^ <a
+href="#cite_ref-s_1-0"><sup><i><b>a</b></i></sup></a>
+<a href="#cite_ref-s_1-1"><sup><i><b>b</b></i></sup></a></span> <span class="reference-text"><a
+rel="nofollow" class="external text" href="{A}">"Solar 2023"</a>. <i>Example</i>. Retrieved
+3 March 2024.</span></li>
+<li id="cite_note-2"><span class="mw-cite-backlink"><b><a href="#cite_ref-2">^</a></b></span>
+<span class="reference-text"><a rel="nofollow" class="external text" href="{B}">"Germany
+PV"</a>. Energy News.</span></li></ol></div></body></html>
+"""
+
+HTML_CASES = {
+    "agent-page": (AGENT_PAGE, [[A], [B, A]], ["Solar 2023", "Germany PV"]),
+    "google-docs": (GOOGLE_DOCS, [[A], [B]], ["", ""]),
+    "encyclopedia": (ENCYCLOPEDIA, [[A], [B, A]], ["Solar 2023", "Germany PV"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HTML_CASES))
+def test_an_html_report_citing_its_own_references_fails_verify_and_imports(
+    cli, tmp_path: Path, case: str
+) -> None:
+    page, wanted, titles = HTML_CASES[case]
+    (tmp_path / "report.html").write_text(page, encoding="utf-8")
+    (tmp_path / "l.json").write_text('{"version": 1, "sources": []}', encoding="utf-8")
+    checked = cli("--ledger", "l.json", "verify", "report.html")
+    assert checked.code == 1 and "numbered link(s) to its own list" in checked.out + checked.err
+    done = cli("--ledger", "l.json", "import", "report.html")
+    assert done.code == 0, done.out + done.err
+    draft = (tmp_path / "report.cited.md").read_text(encoding="utf-8")
+    assert _cited(draft, tmp_path / "l.json") == [[url_key(u) for u in run] for run in wanted]
+    book = load_ledger(tmp_path / "l.json")
+    assert [s.url for s in book.sources] == [A, B]  # Google's redirect is not the source
+    assert [s.title.split(".")[0] for s in book.sources] == titles
+    assert "<span" not in draft and "<a " not in draft and "](#" not in draft
+    assert draft.count("## Sources") == 1 and "References" not in draft and "---" not in draft
+    assert "Germany installed 14 GW in 2023.[1]" in draft
+
+
+def test_the_printed_book_a_google_docs_note_names_stays_a_note(cli, tmp_path: Path) -> None:
+    (tmp_path / "report.html").write_text(GOOGLE_DOCS, encoding="utf-8")
+    assert cli("--ledger", "l.json", "import", "report.html").code == 0
+    draft = (tmp_path / "report.cited.md").read_text(encoding="utf-8")
+    assert "A Handbook of Photovoltaics" in draft
+
+
+def test_numbered_links_to_headings_or_a_single_one_are_no_citations(cli, tmp_path: Path) -> None:
+    contents = f"""<html><body><p>Read <a href="#s1">1</a> and <a href="#s2">2</a> first.</p>
+<h2 id="s1">Setting up</h2><p>Install it.</p><h2 id="s2">Running</h2><p>Run it.</p>
+<p>A claim.<sup><a href="#n1">[1]</a></sup></p><ol><li id="n1"><a href="{A}">Solar</a></li></ol>
+</body></html>"""
+    (tmp_path / "page.html").write_text(contents, encoding="utf-8")
+    (tmp_path / "l.json").write_text('{"version": 1, "sources": []}', encoding="utf-8")
+    done = cli("--ledger", "l.json", "verify", "page.html")
+    assert done.code == 0 and "citations OK" in done.out, done.out + done.err

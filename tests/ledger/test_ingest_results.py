@@ -265,6 +265,39 @@ def test_a_result_pointing_at_a_search_page_is_left_out_and_named(cli: Cli, tmp_
     assert "left out 1 search-engine result page(s)" in result.err
 
 
+def test_a_redirect_naming_its_page_registers_that_page(cli: Cli, tmp_path: Path) -> None:
+    # Google's /url?q= (a Google Docs export wraps every link in it), Facebook's l.php?u=,
+    # DuckDuckGo's /l/?uddg=: the page they name is the source. Bing's /ck/a hides it.
+    payload = {
+        "results": [
+            {
+                "url": "https://www.google.com/url?q=https://a.example/ice&sa=D&usg=AF",
+                "title": "Ice",
+            },
+            {
+                "url": "https://l.facebook.com/l.php?u=https%3A%2F%2Fb.example%2Fsea&h=AT0",
+                "title": "Sea",
+            },
+            {
+                "url": "https://duckduckgo.com/l/?uddg=https%3A%2F%2Fc.example%2F&rut=x",
+                "title": "C",
+            },
+            {"url": "https://www.google.com/url?q=https://www.google.com/search?q%3Dice"},
+            {"url": "https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly9kLmV4YW1wbGU", "title": "D"},
+        ]
+    }
+    (tmp_path / "r.json").write_text(json.dumps(payload), encoding="utf-8")
+    result = cli("ingest", "r.json")
+    assert result.code == 0, result.err
+    assert urls(tmp_path) == [
+        "https://a.example/ice",
+        "https://b.example/sea",
+        "https://c.example",
+    ]
+    assert "left out 1 search-engine result page(s)" in result.err
+    assert "left out 1 redirect link(s)" in result.err
+
+
 def test_only_noise_is_nothing_found(cli: Cli, tmp_path: Path) -> None:
     payload = {"results": [{"url": "https://www.google.com/search?q=ice"}]}
     (tmp_path / "r.json").write_text(json.dumps(payload), encoding="utf-8")
