@@ -47,6 +47,7 @@ from ..ledger.light import pattern  # compiled on first use: start-up time
 from ..tree import Json, Meta, PandocDoc, elements_of, stringify
 from . import BY_KEY, Options, from_meta
 from .survey import MAX_NESTING, OWN_ID, Survey, nesting_error, survey
+from .tex_math import code_in
 
 # Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
 TYPE_CHECKING = False
@@ -198,9 +199,18 @@ _ARGUMENT_TEX = (
     r"parencite|textcite|footcite|nocite|emph|textbf|textit|texttt|textsc|underline|"
     r"part|chapter|section|subsection|subsubsection|paragraph|caption|vspace|hspace"
 )
-_PLAIN_ARG = r"(?:\[[^\\{}\[\]%^#~&$]*\])?\{[^\\{}%^#~&$]*\}"
+# An argument's text may hold TeX's escaped specials (``\_``, ``\&``): characters, not commands.
+_PLAIN_ARG = r"(?:\[[^\\{}\[\]%^#~&$]*\])?\{(?:[^\\{}%^#~&$]|\\[_&%#$])*\}"
 _TEX_TOKEN = rf"\\(?:(?:{_BARE_TEX})(?![A-Za-z])|(?:{_ARGUMENT_TEX})\*?{_PLAIN_ARG})"
 _HARMLESS_TEX = pattern(rf"\s*(?:{_TEX_TOKEN}\s*)+")
+# A display-math environment written as raw TeX (R Markdown's and bookdown's
+# ``\begin{equation} ... \end{equation}``): kept when its body is mathematics by the rule of
+# :mod:`.tex_math` (no command that reaches a file, a program or a link).
+_MATH_BLOCK = pattern(
+    r"\s*\\begin\{((?:equation|align|alignat|gather|multline|flalign|eqnarray)\*?)\}"
+    r".*\\end\{\1\}\s*",
+    re.DOTALL,
+)
 
 OWN_ID_PREFIX = "draft-"
 
@@ -334,7 +344,11 @@ def refused_raw(fmt: str, text: str) -> bool:
     name = fmt.lower()
     if name in HTML_RAW or name in TEXT_RAW:
         return False
-    return not (name in _TEX_NAMES and _HARMLESS_TEX.fullmatch(text) is not None)
+    if name not in _TEX_NAMES:
+        return True
+    if _HARMLESS_TEX.fullmatch(text) is not None:
+        return False
+    return _MATH_BLOCK.fullmatch(text) is None or code_in(text) is not None
 
 
 def check_raw(doc: PandocDoc, name: str, text: str | None) -> None:

@@ -127,3 +127,39 @@ def test_the_filter_refuses_it_for_latex_and_passes_it_for_html(folder: Path) ->
     assert refused.returncode != 0 and "math '\\text{\\input" in refused.stderr
     assert run("html").returncode == 0
     assert run("latex", CITELEDGER_TRUST_DRAFT="1").returncode == 0
+
+
+def test_a_raw_math_environment_of_mathematics_builds_and_one_holding_code_is_refused(
+    folder: Path,
+) -> None:
+    # R Markdown and bookdown write display math as raw TeX environments: refused as raw code
+    # before, they are math by the same rule as $$...$$.
+    equation = "\\begin{equation}\nf(k) = \\binom{n}{k} p^k \\label{eq:b}\n\\end{equation}\n"
+    (folder / "e.md").write_text("# Ice\n\nIce floats.[1]\n\n" + equation + SOURCES, "utf-8")
+    for out in ("e.tex", "e.html"):
+        done = cli(folder, "convert", "e.md", "-o", out)
+        assert done.returncode == 0, done.stderr
+    assert "\\binom{n}{k}" in (folder / "e.tex").read_text("utf-8")
+    code = "\\begin{align}\na &= \\input{/etc/hostname}\n\\end{align}\n"
+    (folder / "c.md").write_text("# Ice\n\nIce floats.[1]\n\n" + code + SOURCES, "utf-8")
+    done = cli(folder, "convert", "c.md", "-o", "c.html")
+    assert done.returncode == 2 and "raw tex" in done.stderr and "refused" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("raw", "refused"),
+    [
+        ("\\begin{equation*}\n\\frac{d}{dx} x = 1\n\\end{equation*}", False),
+        ("\\begin{equation}\\begin{split} a &= b \\\\ &= c \\end{split}\\end{equation}", False),
+        ("\\index{knitr::include\\_graphics()}", False),  # an escaped _ is a character
+        ("\\begin{equation}a\\end{equation}\\input{/etc/hostname}", True),
+        ("\\begin{equation}a \\end{equation}\\end{document}", True),
+        ("\\begin{input}{/etc/hostname}\\end{input}", True),
+        ("\\index{a\\input{/etc/hostname}}", True),
+        ("\\let\\ooldhref\\href\n\\let\\href\\oldhref", True),
+    ],
+)
+def test_raw_tex_kept_is_mathematics_or_plain_commands_only(raw: str, refused: bool) -> None:
+    from citeledger.options.trust import refused_raw
+
+    assert refused_raw("tex", raw) is refused
