@@ -47,7 +47,6 @@ from ..ledger.light import pattern  # compiled on first use: start-up time
 from ..tree import Json, Meta, PandocDoc, elements_of, stringify
 from . import BY_KEY, Options, from_meta
 from .survey import MAX_NESTING, OWN_ID, Survey, nesting_error, survey
-from .tex_math import code_in
 
 # Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
 TYPE_CHECKING = False
@@ -348,7 +347,11 @@ def refused_raw(fmt: str, text: str) -> bool:
         return True
     if _HARMLESS_TEX.fullmatch(text) is not None:
         return False
-    return _MATH_BLOCK.fullmatch(text) is None or code_in(text) is not None
+    if _MATH_BLOCK.fullmatch(text) is None:
+        return True
+    from .tex_math import code_in  # a draft with raw math: rare, and no cost of a verify
+
+    return code_in(text) is not None
 
 
 def check_raw(doc: PandocDoc, name: str, text: str | None) -> None:
