@@ -9,8 +9,8 @@ them), and ``import`` turns each into a footnote holding its entry (:func:`as_fo
 which the report reader then registers as it registers any footnote citation.
 
 Held narrow, as the footnote rule is: the link's text is a number (``1``, ``[1]``, ``(1)``),
-its target's paragraph is a source's entry (a URL, and at most a title's words beside it), and
-it takes two such links for a draft to cite this way.
+its target is further on and its paragraph is a source's entry (a URL, and at most a
+reference's words beside it), and it takes two such links for a draft to cite this way.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 _NUMBER = pattern(r"[\[(]?[0-9]{1,4}[\])]?")
 _URL = pattern(r"https?://\S+")
 _WORD = pattern(r"\w+")
-# An entry is a URL with at most a title's words beside it (as a footnote entry is).
-_TITLE_WORDS = 16
+# An entry is a URL with at most a reference's words beside it: an encyclopedia's cites its
+# authors, title, work, date, an archived copy and when it was retrieved.
+_ENTRY_WORDS = 80
 
 
 @dataclass
@@ -64,6 +65,11 @@ def anchor_citations(blocks: Blocks, *, notes: bool = False) -> list[AnchorCitat
     return found
 
 
+_WITH_ATTR = frozenset({"Div", "Span", "Link", "Image", "Code", "CodeBlock", "Figure", "Table"})
+# A link's label that is a note's number or letter (``[1]``, ``[b]``).
+_LABEL = pattern(r"[\[(]?\w{1,3}[\])]?")
+
+
 class _Walk:
     """Every element id mapped to the paragraph (or Div) that holds it, every link to an id
     in the document with the paragraph it stands in, and the paragraphs' document order."""
@@ -72,6 +78,7 @@ class _Walk:
         self.targets: dict[str, Json] = {}
         self.links: list[tuple[Json, Json | None]] = []
         self.order: dict[int, int] = {}
+        self.ids: set[str] = set()  # every element's id, headings' too
 
     def walk(self, node: object, block: Json | None) -> None:
         if isinstance(node, list):
@@ -84,6 +91,9 @@ class _Walk:
         c: Any = node.get("c")
         if t in ("Para", "Plain", "Div"):
             self.order[id(node)] = len(self.order)
+        attr = c[1] if t == "Header" else c[0] if t in _WITH_ATTR else None
+        if attr and attr[0]:
+            self.ids.add(attr[0])
         if t in ("Para", "Plain"):
             block = node
         elif t == "Div" and c[0][0]:
@@ -105,17 +115,17 @@ def _links_back(entry: Json, link: Json) -> bool:
 
 
 def is_entry(entry: Json) -> bool:
-    """Whether ``entry`` lists a source: a web address, and at most a title's words beside it
-    (the links back into the text aside)."""
+    """Whether ``entry`` lists a source: a web address, with at most a reference's words
+    beside it (its links back into the text, images and raw markup aside)."""
+    text = stringify(_clean(_inlines_of(entry)))
     urls = [
-        el["c"][2][0]
+        el
         for el in elements(entry)
         if el.get("t") == "Link" and el["c"][2][0].startswith(("http://", "https://"))
     ]
-    text = stringify(entry)
     if not urls and not _URL.search(text):
         return False
-    return len(_WORD.findall(_URL.sub(" ", text))) <= _TITLE_WORDS
+    return len(_WORD.findall(_URL.sub(" ", text))) <= _ENTRY_WORDS
 
 
 def as_footnotes(doc: Json) -> int:
@@ -123,6 +133,8 @@ def as_footnotes(doc: Json) -> int:
     text and links (links back into the text dropped), the entries taken out of their lists,
     and a heading left with nothing under it taken out too. Returns how many there were."""
     blocks: Blocks = doc.get("blocks", [])
+    walk = _Walk()
+    walk.walk(blocks, None)
     found = anchor_citations(blocks, notes=True)
     if not any(is_entry(a.entry) for a in found):
         return 0
@@ -132,6 +144,8 @@ def as_footnotes(doc: Json) -> int:
     def change(el: Json) -> list[Json] | None:
         if id(el) in notes:
             return [notes[id(el)]]
+        if el.get("t") == "Link" and _dead_label(el, walk.ids):
+            return []  # a Google Docs comment's [a]: its comment is not in the export
         if el.get("t") == "Superscript" and el["c"] and all(x.get("t") == "Note" for x in el["c"]):
             return list(el["c"])
         return None
@@ -141,33 +155,70 @@ def as_footnotes(doc: Json) -> int:
     return len(found)
 
 
+def _dead_label(link: Json, ids: set[str]) -> bool:
+    """Whether ``link`` is a note's label (``[b]``) pointing at no element of the document."""
+    target = link["c"][2][0]
+    return (
+        target.startswith("#")
+        and target[1:] not in ids
+        and _LABEL.fullmatch(stringify(link["c"][1])) is not None
+    )
+
+
 def _note(entry: Json) -> Json:
+    return {"t": "Note", "c": [{"t": "Para", "c": _clean(_inlines_of(entry))}]}
+
+
+def _inlines_of(entry: Json) -> list[Json]:
+    """The text of an entry: a paragraph's inlines, or those of a Div's paragraphs."""
     inlines: list[Json] = []
     for block in [entry] if entry.get("t") != "Div" else entry["c"][1]:
         if block.get("t") in ("Para", "Plain"):
             inlines += [{"t": "Space"}] if inlines else []
             inlines += block["c"]
-    kept = _without_backlinks(inlines)
-    return {"t": "Note", "c": [{"t": "Para", "c": kept}]}
+    return inlines
 
 
-def _without_backlinks(inlines: list[Json]) -> list[Json]:
-    """``inlines`` without links back into the text and the entry's own number (``1.``,
-    ``[1]``, ``^``) at its start."""
+_MARKUP = frozenset(
+    {"Strong", "Emph", "Underline", "Strikeout", "Superscript", "Subscript", "SmallCaps"}
+)
+_LEAD = frozenset({"^", "↑", "*"})
+
+
+def _clean(inlines: list[Json]) -> list[Json]:
+    """An entry's words and links: without its links back into the text (an encyclopedia's
+    ``^ a b``), images, raw markup (a page's ``<style>``), the ids and classes of its spans
+    and links, and the entry's own number (``1.``, ``[1]``) at its start."""
     out: list[Json] = []
     for el in inlines:
-        if el.get("t") == "Link" and el["c"][2][0].startswith("#"):
+        t = el.get("t")
+        c = el.get("c")
+        if t in ("RawInline", "Image", "Note") or (t == "Link" and c[2][0].startswith("#")):
             continue
-        if el.get("t") == "Span":
-            el = {"t": "Span", "c": [["", [], []], _without_backlinks(el["c"][1])]}
+        if t == "Span":
+            out += _clean(c[1])
+            continue
+        if t == "Link":
+            el = {"t": "Link", "c": [["", [], []], _clean(c[1]), c[2]]}
+        elif t in _MARKUP:
+            inner = _clean(c)
+            if not stringify(inner).strip():
+                continue
+            el = {"t": t, "c": inner}
+        elif t == "Quoted":
+            el = {"t": t, "c": [c[0], _clean(c[1])]}
         out.append(el)
     while out and (
-        out[0].get("t") == "Space"
-        or (out[0].get("t") == "Str" and stringify([out[0]]).strip("[]().^↑: ").isdigit())
-        or (out[0].get("t") == "Str" and stringify([out[0]]).strip() in ("^", "↑"))
+        out[0].get("t") in ("Space", "SoftBreak", "LineBreak")
+        or (out[0].get("t") == "Str" and _lead(stringify([out[0]])))
     ):
         out.pop(0)
     return out
+
+
+def _lead(word: str) -> bool:
+    word = word.strip()
+    return word in _LEAD or word.strip("[]().:").isdigit()
 
 
 def _without_entries(blocks: Blocks, entries: set[int]) -> Blocks:

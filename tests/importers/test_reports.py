@@ -243,7 +243,8 @@ GOOGLE_DOCS = f"""<html><head><meta content="text/html; charset=UTF-8" http-equi
 </head><body class="c7 doc-content">
 <p class="c52"><span class="c16">Germany installed 14 GW in 2023</span><sup class="c16"><a
 href="#ftnt1" id="ftnt_ref1">[1]</a></sup><span class="c16">. Rooftops made up half of
-it</span><sup class="c16"><a href="#ftnt2" id="ftnt_ref2">[2]</a></sup><span class="c16">. The
+it</span><sup class="c16"><a href="#ftnt2" id="ftnt_ref2">[2]</a></sup><sup><a href="#cmnt1"
+id="cmnt_ref1">[a]</a></sup><span class="c16">. The
 method is in a handbook</span><sup><a href="#ftnt3" id="ftnt_ref3">[3]</a></sup><span>.</span></p>
 <hr class="c74">
 <div><p class="c12"><a href="#ftnt_ref1" id="ftnt1">[1]</a><span
@@ -261,7 +262,8 @@ ENCYCLOPEDIA = f"""<html><head><title>Solar</title></head><body><h1>Solar in Ger
 <p>Germany installed 14 GW in 2023.<sup id="cite_ref-s_1-0" class="reference"><a
 href="#cite_note-s-1">[1]</a></sup> Rooftops made up half of it.<sup id="cite_ref-2"
 class="reference"><a href="#cite_note-2">[2]</a></sup><sup id="cite_ref-s_1-1"
-class="reference"><a href="#cite_note-s-1">[1]</a></sup></p>
+class="reference"><a href="#cite_note-s-1">[1]</a></sup> The data are open.<sup
+id="cite_ref-3" class="reference"><a href="#cite_note-3">[3]</a></sup></p>
 <h2><span class="mw-headline" id="References">References</span></h2>
 <div class="reflist"><ol class="references">
 <li id="cite_note-s-1"><span class="mw-cite-backlink">^ <a
@@ -271,13 +273,30 @@ rel="nofollow" class="external text" href="{A}">"Solar 2023"</a>. <i>Example</i>
 3 March 2024.</span></li>
 <li id="cite_note-2"><span class="mw-cite-backlink"><b><a href="#cite_ref-2">^</a></b></span>
 <span class="reference-text"><a rel="nofollow" class="external text" href="{B}">"Germany
-PV"</a>. Energy News.</span></li></ol></div></body></html>
+PV"</a>. Energy News.</span></li>
+<li id="cite_note-3"><span class="mw-cite-backlink"><b><a href="#cite_ref-3">^</a></b></span>
+<span class="reference-text"><style data-mw-deduplicate="TemplateStyles:r1">.mw-parser-output
+cite.citation{{font-style:inherit}}</style><cite class="citation web cs1">Writer, Anne; Author,
+Bob; Someone, Carl (12 May 2021). <a rel="nofollow" class="external text" href="{C}">"Rooftop
+data, a national survey of photovoltaic systems on homes and farms"</a>. <i>Data Portal</i>.
+Archived from <a rel="nofollow" class="external text"
+href="https://web.archive.org/web/2021/{C}">the original</a> on 1 June 2021. Retrieved
+3 March 2024.</cite><span title="ctx_ver=Z39.88-2004" class="Z3988"></span></span></li>
+</ol></div></body></html>
 """
 
 HTML_CASES = {
     "agent-page": (AGENT_PAGE, [[A], [B, A]], ["Solar 2023", "Germany PV"]),
     "google-docs": (GOOGLE_DOCS, [[A], [B]], ["", ""]),
-    "encyclopedia": (ENCYCLOPEDIA, [[A], [B, A]], ["Solar 2023", "Germany PV"]),
+    "encyclopedia": (
+        ENCYCLOPEDIA,
+        [[A], [B, A], [C]],
+        [
+            "Solar 2023",
+            "Germany PV",
+            "Rooftop data, a national survey of photovoltaic systems on homes and farms",
+        ],
+    ),
 }
 
 
@@ -295,9 +314,11 @@ def test_an_html_report_citing_its_own_references_fails_verify_and_imports(
     draft = (tmp_path / "report.cited.md").read_text(encoding="utf-8")
     assert _cited(draft, tmp_path / "l.json") == [[url_key(u) for u in run] for run in wanted]
     book = load_ledger(tmp_path / "l.json")
-    assert [s.url for s in book.sources] == [A, B]  # Google's redirect is not the source
-    assert [s.title.split(".")[0] for s in book.sources] == titles
+    # Google's redirect is not the source; an encyclopedia's archived copy is registered after
+    assert [s.url for s in book.sources][: len(titles)] == [A, B, C][: len(titles)]
+    assert [s.title.split(".")[0] for s in book.sources][: len(titles)] == titles
     assert "<span" not in draft and "<a " not in draft and "](#" not in draft
+    assert "<style" not in draft and "[a]" not in draft and "^" not in draft.split("## Sources")[1]
     assert draft.count("## Sources") == 1 and "References" not in draft and "---" not in draft
     assert "Germany installed 14 GW in 2023.[1]" in draft
 
