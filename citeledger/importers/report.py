@@ -140,9 +140,9 @@ def _occurrences(
         return not _inside(start, taken) and not any(c.start <= start < c.end for c in out)
 
     for m in FOOTREF.finditer(text):
-        cited = lists.footnotes.get(m.group(1))
-        if cited is not None and free(m.start()):
-            out.append(Cut(m.start(), m.end(), (cited,)))
+        pages = lists.footnotes.get(m.group(1))
+        if pages and free(m.start()):
+            out.append(Cut(m.start(), m.end(), pages))
     for m in REFLINK.finditer(text):
         label = (m.group(2) or m.group(1)).strip().lower()
         cited = lists.references.get(label)

@@ -23,6 +23,8 @@ _TRAILING = ".,;:!?'\"\u2019\u201d*_"
 # A DOI named without an address (``DOI: 10.1080/07350015.2024.2308121``): the ledger takes it
 # as its https://doi.org/ address.
 _DOI = re.compile(r"\b(?:doi:?\s*)(10\.[0-9]{4,9}/[^\s\]\[<>\"]+)", re.IGNORECASE)
+_JOINER = re.compile(r"^(?:and|or|&)\s+|\s+(?:and|or|&)$|^(?:and|or|&)$", re.IGNORECASE)
+_ARCHIVED = re.compile(r"https?://web\.archive\.org/web/[0-9a-z_*]+/", re.IGNORECASE)
 _MD_LINK = re.compile(r"\[([^\[\]\n]*)\]\(\s*<?(https?://[^\s<>]+?)>?(?:\s+\"[^\"]*\")?\s*\)")
 FOOTNOTE_DEF = re.compile(
     r"^\[\^([^\]\s]+)\]:[ \t]*(.*(?:\n(?:[ \t]{2,}|\t)\S.*)*)\n?", re.MULTILINE
@@ -51,7 +53,7 @@ class Lists:
     source each names, numbers to sources (a numbered section, or numeric reference labels),
     the stretches to cut, the entries kept for want of a URL, and warnings."""
 
-    footnotes: dict[str, Cited] = field(default_factory=dict)
+    footnotes: dict[str, tuple[Cited, ...]] = field(default_factory=dict)
     references: dict[str, Cited] = field(default_factory=dict)
     numbers: dict[int, Cited] = field(default_factory=dict)
     cuts: list[Cut] = field(default_factory=list)
@@ -85,6 +87,35 @@ def url_in(text: str) -> tuple[str, str] | None:
     return url, _tidy(title)
 
 
+def urls_in(text: str) -> tuple[Cited, ...]:
+    """Each page a footnote names, in its order (a Google Docs note may list two addresses):
+    the first with the title :func:`url_in` gives it, never an address; the others with their
+    link's words, if any."""
+    found = url_in(text)
+    if found is None:
+        return ()
+    first_url, first_title = found
+    pages: dict[str, str] = {}
+    for m in _MD_LINK.finditer(text):
+        words = m.group(1).strip()
+        pages.setdefault(m.group(2), "" if _URL.fullmatch(words) else _tidy(words))
+    rest = _MD_LINK.sub(" ", text)
+    for m in _URL.finditer(rest):
+        pages.setdefault(m.group().rstrip(_TRAILING), "")
+    # An archived copy of a page the note names (an encyclopedia's "Archived from the
+    # original") is that page, not another.
+    named = {*pages, first_url}
+    others = [
+        Cited(url, title)
+        for url, title in pages.items()
+        if url != first_url and not (_ARCHIVED.match(url) and _ARCHIVED.sub("", url) in named)
+    ]
+    if others:  # a title that held the other addresses is no title
+        left = _URL.sub(" ", first_title).strip()
+        first_title = _tidy(_JOINER.sub("", left))
+    return (Cited(first_url, first_title), *others)
+
+
 def _tidy(title: str) -> str:
     title = re.sub(r"<\s*>|\(\s*\)|\[\s*\]", " ", title)
     title = re.sub(r"\s*(?:\u2014|\u2013|-|:|,)\s*$", "", " ".join(title.split()))
@@ -98,9 +129,9 @@ def read_lists(text: str, inside: list[tuple[int, int]], where: str) -> Lists:
     for m in FOOTNOTE_DEF.finditer(text):
         if _covered(m.start(), inside):
             continue
-        found = url_in(m.group(2))
-        if found is not None:
-            out.footnotes[m.group(1)] = Cited(found[0], found[1])
+        pages = urls_in(m.group(2))
+        if pages:
+            out.footnotes[m.group(1)] = pages
             out.cuts.append(Cut(m.start(), m.end()))
     for m in REFERENCE_DEF.finditer(text):
         if _covered(m.start(), inside):

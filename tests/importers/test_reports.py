@@ -339,3 +339,15 @@ def test_numbered_links_to_headings_or_a_single_one_are_no_citations(cli, tmp_pa
     (tmp_path / "l.json").write_text('{"version": 1, "sources": []}', encoding="utf-8")
     done = cli("--ledger", "l.json", "verify", "page.html")
     assert done.code == 0 and "citations OK" in done.out, done.out + done.err
+
+
+def test_a_footnote_naming_two_pages_cites_both(cli, tmp_path: Path) -> None:
+    # A real Google Docs note held two addresses: the second became the first's title.
+    text = "Germany installed 14 GW in 2023.[^1] Rooftops made up half.[^2]\n\n"
+    text += f"[^1]: {A}, {C}\n[^2]: {B}\n"
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")
+    done = cli("--ledger", "l.json", "import", "r.md")
+    assert done.code == 0, done.out + done.err
+    draft = (tmp_path / "r.cited.md").read_text(encoding="utf-8")
+    assert _cited(draft, tmp_path / "l.json") == [[url_key(A), url_key(C)], [url_key(B)]]
+    assert all("http" not in s.title for s in load_ledger(tmp_path / "l.json").sources)
