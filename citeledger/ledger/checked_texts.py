@@ -25,9 +25,13 @@ unchanged: a call whose file shows the same key holds the same bytes, and needs 
 change time cannot be set by a user (``os.utime`` sets it to now), so a ledger edited in place
 (its modification time put back or not), truncated, replaced by a rename, copied or restored
 shows another key. A change within the clock's step of the last one may leave the times as they
-were, so, as git's "racily clean" rule, the key is trusted only for a file whose times are more
-than :data:`SETTLED_NS` older than the moment the proven text was read; a newer file is judged
-by its digest, and its record gets its key once a later call finds it settled and the same.
+were, so, as git's "racily clean" rule, the key is trusted only for a file whose times are older
+than the moment the proven text was read by more than a step of its file system's clock: a
+file whose times both show a part of a second has a fine clock (Linux stamps a change with the
+clock of its last tick, at most 10 ms old), :data:`FINE_NS`; any other, :data:`SETTLED_NS`
+(FAT's step is two seconds). A newer file is judged by its digest, and its record gets its key
+once a later call finds it settled and the same: an agent's ``list`` right after its ``add``
+(or an editor's save) hashes the text once more, the calls after it do not.
 
 ``os`` and ``_blake2`` alone: the fast lane (:mod:`~.lane`) imports this.
 """
@@ -41,8 +45,9 @@ NO_CACHE_VAR = "CITELEDGER_NO_CACHE"
 # digits (64 bits), the whole at most 40 + 7 * 21 + 1 bytes.
 _RECORD_BYTES = 256
 # Longer than any file system's step of time stamps (FAT's two seconds), so that a change after
-# the read cannot show the times the read saw.
+# the read cannot show the times the read saw; FINE_NS where the times show a fine clock.
 SETTLED_NS = 3_000_000_000
+FINE_NS = 100_000_000
 
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``light.py``).
 TYPE_CHECKING = False
@@ -90,9 +95,13 @@ def _record_path(folder: str, ledger: str) -> str:
     return os.path.join(folder, _digest(os.path.abspath(ledger).encode("utf-8", "surrogatepass")))
 
 
-def _settled(key: Key) -> bool:
-    """Whether the file's times in ``key`` are older than its read by more than a step."""
-    return len(key) == 6 and max(key[3], key[4]) < key[5] - SETTLED_NS
+def settled(key: Key) -> bool:
+    """Whether the file's times in ``key`` are older than its read by more than a step of the
+    file system's clock (see the module's docstring)."""
+    if len(key) != 6:
+        return False
+    fine = key[3] % 1_000_000_000 and key[4] % 1_000_000_000
+    return max(key[3], key[4]) < key[5] - (FINE_NS if fine else SETTLED_NS)
 
 
 def _recorded(ledger: str) -> tuple[str, int, Key | None] | None:
@@ -133,12 +142,12 @@ def proven(ledger: str, data: str | bytes, key: Key | None = None) -> int | None
     if found is None:
         return None
     digest, high, known = found
-    if key is not None and known is not None and key[:5] == known[:5] and _settled(known):
+    if key is not None and known is not None and key[:5] == known[:5] and settled(known):
         return high  # the same file, unchanged since the proven text was read
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if digest != _digest(raw):
         return None
-    if key is not None and _settled(key):
+    if key is not None and settled(key):
         record(ledger, raw, high, key)  # the next call needs no digest
     return high
 

@@ -27,7 +27,8 @@ _BAD = "javascript:" + "x" * (len(_URL) - len("javascript:"))  # the same length
 @pytest.fixture(scope="module")
 def settled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[], Path]]:
     """Ledgers above the small lane's size as the core writes them, each in a folder of its
-    own, older than a step of the clock (:data:`checked_texts.SETTLED_NS`): one wait for all."""
+    own, older than a step of their file system's clock (:func:`checked_texts.settled`): one
+    wait for all."""
     root = tmp_path_factory.mktemp("settled")
     first = root / "0" / "ledger.json"
     first.parent.mkdir()
@@ -43,7 +44,8 @@ def settled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[], P
         path.write_text(text, encoding="utf-8")
         prepare_lock_path(path)
         paths.append(path)
-    time.sleep(checked_texts.SETTLED_NS / 1e9 + 0.3)
+    while not checked_texts.settled(lane_file.read_keyed(str(paths[-1]), 1 << 30)[1] or ()):
+        time.sleep(0.05)
     given = iter(paths)
     yield lambda: next(given)
 
@@ -154,7 +156,7 @@ def test_a_ledger_changed_within_a_step_of_its_read_is_not_taken_on_its_identity
     path.write_text(text.replace(_URL, _BAD, 1), encoding="utf-8")
     changed, key = lane_file.read_keyed(str(path), lane_file.LARGE_BYTES)
     assert changed is not None and key is not None
-    assert max(key[3], key[4]) > key[5] - checked_texts.SETTLED_NS  # within the step
+    assert not checked_texts.settled(key)  # within the step
     checked_texts.record(str(path), text, 1200, key)  # the text proven was the sound one
     assert checked_texts.proven(str(path), changed, key) is None
     assert lane_large.checked(changed, str(path), key) is None
@@ -177,6 +179,25 @@ def test_a_ledger_edited_right_after_its_proof_is_proven_again(tmp_path: Path, l
 @pytest.fixture(scope="module")
 def large(settled: Callable[[], Path]) -> str:
     return settled().read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("times", "trusted"),
+    [
+        ((5 * 10**9 + 1, 5 * 10**9 + 7), True),  # a fine clock: a tenth of a second is its step
+        ((5 * 10**9, 5 * 10**9 + 7), False),  # a whole second: the clock may step by seconds
+        ((5 * 10**9 + 1, 5 * 10**9), False),
+        ((5 * 10**9, 5 * 10**9), False),
+    ],
+)
+def test_how_old_a_file_must_be_for_its_identity_to_vouch(
+    times: tuple[int, int], trusted: bool
+) -> None:
+    mtime, ctime = times
+    asked = max(times) + checked_texts.FINE_NS + 1
+    assert checked_texts.settled((1, 2, 3, mtime, ctime, asked)) is trusted
+    assert not checked_texts.settled((1, 2, 3, mtime, ctime, max(times) + checked_texts.FINE_NS))
+    assert checked_texts.settled((1, 2, 3, mtime, ctime, max(times) + 1 + checked_texts.SETTLED_NS))
 
 
 def test_the_longest_record_is_found_again(tmp_path: Path) -> None:
