@@ -148,7 +148,7 @@ def proven(ledger: str, data: str | bytes, key: Key | None = None) -> int | None
     if digest != _digest(raw):
         return None
     if key is not None and settled(key):
-        record(ledger, raw, high, key)  # the next call needs no digest
+        _write(ledger, digest, high, key)  # the next call needs no digest
     return high
 
 
@@ -156,13 +156,17 @@ def record(ledger: str, data: str | bytes, high: int, key: Key | None = None) ->
     """Note that ``data``, the text or bytes of the ledger at ``ledger`` (read with ``key``),
     were proven sound with high-water mark ``high`` (or written from a proven text and entries
     citeledger made). A failure records nothing: the next call proves the text again."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    _write(ledger, _digest(raw), high, key)
+
+
+def _write(ledger: str, digest: str, high: int, key: Key | None) -> None:
     folder = _folder(create=True)
     if folder is None:
         return
     from ..atomic import commit, create, staged_name
 
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    line = f"{_digest(raw)} {high}"
+    line = f"{digest} {high}"
     if key is not None and len(key) == 6 and all(0 <= n < 2**64 for n in key) and high < 2**64:
         line += " " + " ".join(map(str, key))
     final = _record_path(folder, ledger)
