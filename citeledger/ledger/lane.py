@@ -285,13 +285,10 @@ def listed(explicit: str | None) -> str | None:
     if not text:
         return None
     if len(text) > LANE_BYTES:  # characters: at least as many bytes
-        from .lane_large import KEPT, rows
+        from .lane_large import rows
 
         taken = rows(text, found[0], key)
-        if taken is None:
-            return None
-        KEPT.append(taken)  # freed with the process
-        return list_block(*taken)
+        return None if taken is None else list_block(*taken)
     data = parsed(text)
     if not data or not data["sources"]:
         return None
@@ -366,9 +363,6 @@ def list_block(ids: list[str], urls: list[str], titles: list[str], quoted: dict[
         pieces[7 * k + 6] = _quotes(count)
     if pieces:
         pieces[0] = "["
-    from .lane_large import KEPT
-
-    KEPT.append(pieces)  # freed with the process
     return "".join(pieces)
 
 

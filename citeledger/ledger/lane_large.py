@@ -34,11 +34,6 @@ if TYPE_CHECKING:
     # list's columns: ids as written, URLs, titles, and quotes counted by place (lane.list_block).
     Columns = tuple[list[str], list[str], list[str], dict[int, int]]
 
-# The pieces of the last listing (:func:`rows`, ``lane.list_block``), kept until the next one:
-# ``list`` ends its process with ``os._exit`` (``cli._leave``), and freeing 200,000 strings one
-# by one before it was a twentieth of the work on 50,000 sources.
-KEPT: list[object] = []
-
 _TITLE_LINE = '\n      "title": '
 _ENTRY_OPEN = '\n    {\n      "id": '
 _QUOTES_OPEN = '\n      "quotes": [\n'
@@ -222,7 +217,7 @@ def rows(text: str, ledger: str | None = None, key: Key | None = None) -> Column
 
     parts = ENTRY_ROW.split(text)
     sids, urls, titles = parts[1::4], parts[2::4], parts[3::4]
-    KEPT[:] = [parts, text]
+    del parts
     if not sids:
         return None
     titles = _decoded(titles)
@@ -234,7 +229,6 @@ def rows(text: str, ledger: str | None = None, key: Key | None = None) -> Column
     # a sorted list of strings compares each neighbour once, in C (``all(map(lt, ...))`` cost
     # ten times as much).
     ids = list(map(str.rjust, sids, repeat(len(str(high)))))
-    KEPT.append(ids)
     if sorted(ids) != ids:  # citeledger writes them in order; a hand may not
         order = sorted(range(len(ids)), key=ids.__getitem__)
         back = {k: n for n, k in enumerate(order)}
