@@ -47,7 +47,7 @@ from .lane_file import (
     canonical,
     dumped,
     parsed,
-    read_text,
+    read_keyed,
     tracking,
     write_file,
 )
@@ -56,6 +56,8 @@ from .lane_file import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from .checked_texts import Key
 
 _DEFAULT_WHY = (
     "the working directory's, as none of --ledger, $CITELEDGER_LEDGER, "
@@ -188,10 +190,11 @@ def writable_mode(path: str) -> int | None:
 # --- the verbs -------------------------------------------------------------------------------
 
 
-def held(explicit: str | None) -> tuple[str, int, int, str] | None:
+def held(explicit: str | None) -> tuple[str, int, int, str, Key | None] | None:
     """What a change of the ledger needs: its path, the descriptor of its lock (held: the
-    caller closes it, which releases the lock), the mode the new file keeps, and its text (""
-    for no file yet); None, with nothing held, for the core."""
+    caller closes it, which releases the lock), the mode the new file keeps, its text (""
+    for no file yet) and the file's identity as read (:func:`~.lane_file.read_keyed`); None,
+    with nothing held, for the core."""
     found = where(explicit)
     if found is None:
         return None
@@ -200,11 +203,11 @@ def held(explicit: str | None) -> tuple[str, int, int, str] | None:
     if fd is None:
         return None
     mode = writable_mode(path)
-    text = None if mode is None else read_text(path, LARGE_BYTES)
+    text, key = (None, None) if mode is None else read_keyed(path, LARGE_BYTES)
     if mode is None or text is None:
         os.close(fd)
         return None
-    return path, fd, mode, text
+    return path, fd, mode, text, key
 
 
 def add(explicit: str | None, urls: list[str], titles: list[str]) -> list[str] | None:
@@ -221,12 +224,12 @@ def add(explicit: str | None, urls: list[str], titles: list[str]) -> list[str] |
     got = held(explicit)
     if got is None:
         return None
-    path, fd, mode, text = got
+    path, fd, mode, text, key = got
     try:
         if len(text) > LANE_BYTES:  # characters: at least as many bytes
             from .lane_large import add_large
 
-            return add_large(path, text, clean, named, mode)
+            return add_large(path, text, clean, named, mode, key)
         data = parsed(text)
         if data is None:
             return None
@@ -278,13 +281,13 @@ def listed(explicit: str | None) -> str | None:
     found = where(explicit)
     if found is None or os.path.isdir(found[0]):
         return None
-    text = read_text(found[0], LARGE_BYTES)
+    text, key = read_keyed(found[0], LARGE_BYTES)
     if not text:
         return None
     if len(text) > LANE_BYTES:  # characters: at least as many bytes
         from .lane_large import rows
 
-        taken = rows(text, found[0])
+        taken = rows(text, found[0], key)
         return None if taken is None else list_block(*taken)
     data = parsed(text)
     if not data or not data["sources"]:

@@ -215,33 +215,50 @@ def read_text(path: str, limit: int) -> str | None:
     """The text of the ledger file at ``path``: "" for no file; None for a file that is not a
     regular one, is empty (an interrupted write: the core refuses it, never writes over it),
     holds more than ``limit`` bytes or a byte-order mark, or is not UTF-8."""
+    return read_keyed(path, limit)[0]
+
+
+def read_keyed(path: str, limit: int) -> tuple[str | None, tuple[int, ...] | None]:
+    """:func:`read_text`, and the file's identity as the descriptor read tells it (device,
+    inode, size, modification and change times in nanoseconds) followed by the moment before
+    it was first asked (:data:`~.checked_texts.Key`): a change after that moment shows in the
+    change time. No identity where it changed while the text was read."""
+    import time
+
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        return ""
+        return "", None
     except OSError:
-        return None
+        return None, None
     try:
+        asked = time.time_ns()
         st = os.fstat(fd)
         if (st.st_mode & 0o170000) != 0o100000 or st.st_size > limit:  # a regular file
-            return None
+            return None, None
         parts = []
         while chunk := os.read(fd, limit + 1):
             parts.append(chunk)
             if sum(map(len, parts)) > limit:
-                return None
+                return None, None
+        after = os.fstat(fd)
     except OSError:
-        return None
+        return None, None
     finally:
         os.close(fd)
     raw = b"".join(parts)
     if not raw or raw.startswith(b"\xef\xbb\xbf"):
-        return None
+        return None, None
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return None
+        return None, None
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    same = key == (after.st_dev, after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns)
+    if not same or len(raw) != st.st_size:
+        return text, None
+    return text, (*key, asked)
 
 
 def read(path: str) -> dict[str, Any] | None:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from .checked_texts import Key
+
     # list's columns: ids as written, URLs, titles, and quotes counted by place (lane.list_block).
     Columns = tuple[list[str], list[str], list[str], dict[int, int]]
 
@@ -39,19 +41,18 @@ _QUOTE_OPEN = "\n        {\n"
 _QUOTES_CLOSE = "\n      ]"
 
 
-def checked(text: str, ledger: str | None = None) -> int | None:
+def checked(text: str, ledger: str | None = None, key: Key | None = None) -> int | None:
     """The high-water mark of a large ledger ``text`` the one-pass pattern takes with distinct
     ids and sound URLs (canonical, no length over the limit, no bad escape, no tracking
     parameter: :data:`~.layout_pattern._SOUND_URL`), which ``layout.fast_ledger`` takes with
     the same sources. None for anything else. With ``ledger``, the path the text was read from:
-    the same bytes proven before by this user need no second proof (:mod:`~.checked_texts`),
-    and a text proven now is recorded."""
-    data = b""
+    the same bytes proven before by this user need no second proof (:mod:`~.checked_texts`;
+    ``key``: the file's identity as read, :func:`~.lane_file.read_keyed`), and a text proven now
+    is recorded."""
     if ledger is not None:
         from .checked_texts import proven
 
-        data = text.encode("utf-8")
-        high = proven(ledger, data)
+        high = proven(ledger, text, key)
         if high is not None:
             return high
     from .layout_pattern import ID_LINE, LAST_ID, layout_match
@@ -67,7 +68,7 @@ def checked(text: str, ledger: str | None = None) -> int | None:
     if ledger is not None:
         from .checked_texts import record
 
-        record(ledger, data, high)
+        record(ledger, text, high, key)
     return high
 
 
@@ -110,11 +111,11 @@ def _holder(text: str, urls: list[str]) -> Callable[[str], int | None]:
 
 
 def add_large(
-    path: str, text: str, urls: list[str], titles: list[str], mode: int
+    path: str, text: str, urls: list[str], titles: list[str], mode: int, key: Key | None = None
 ) -> list[str] | None:
-    """``add`` on the large ledger ``text`` at ``path`` (under its lock): the lines printed,
-    the file written; None (nothing done) for the core."""
-    high = checked(text, path)
+    """``add`` on the large ledger ``text`` at ``path`` (under its lock, read with ``key``): the
+    lines printed, the file written; None (nothing done) for the core."""
+    high = checked(text, path, key)
     if high is None:
         return None
     held = _holder(text, urls)
@@ -164,13 +165,13 @@ def _untitled(text: str, sid: int) -> bool:
 
 
 def entry(
-    text: str, sid: int, ledger: str | None = None
+    text: str, sid: int, ledger: str | None = None, key: Key | None = None
 ) -> tuple[dict[str, Any], int, int, int] | None:
     """Source ``sid`` of a large ledger ``text`` (see :func:`checked`; ``ledger``: the path it
-    was read from) as parsed JSON, where its entry starts and ends in the text, and the
-    ledger's high-water mark; None when the text is not one :func:`checked` takes or holds no
-    such source."""
-    high = checked(text, ledger)
+    was read from, with ``key``) as parsed JSON, where its entry starts and ends in the text,
+    and the ledger's high-water mark; None when the text is not one :func:`checked` takes or
+    holds no such source."""
+    high = checked(text, ledger, key)
     start = text.find(f"{_ENTRY_OPEN}{sid},\n")
     if high is None or start < 0:
         return None
@@ -199,17 +200,17 @@ def with_entry(
     return done
 
 
-def rows(text: str, ledger: str | None = None) -> Columns | None:
+def rows(text: str, ledger: str | None = None, key: Key | None = None) -> Columns | None:
     """Each source's id (as written), URL and title, and the number of quotes of those that
     carry some (by place), in a large ledger ``text`` (see :func:`checked`; ``ledger``: the path
-    it was read from), in id order: what ``list`` shows, read off the text the pattern proved
-    (each entry opens with its id's, URL's and title's lines) without parsing it whole. None
-    when :func:`checked` does not take it.
+    it was read from, with ``key``), in id order: what ``list`` shows, read off the text the
+    pattern proved (each entry opens with its id's, URL's and title's lines) without parsing it
+    whole. None when :func:`checked` does not take it.
 
     One split by :data:`~.layout_pattern.ENTRY_ROW` gives the columns side by side in one flat
     list of strings (before, id, URL, title, before, ...): no tuple a source to build, track
     and transpose, as ``findall`` gave; the rest of each entry is dropped with the list."""
-    high = checked(text, ledger)
+    high = checked(text, ledger, key)
     if high is None:
         return None
     from .layout_pattern import ENTRY_ROW

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from .checked_texts import Key
+
 # As in the core (tests/ledger/test_lane_quote.py holds them equal).
 MIN_WORDS = 3
 MAX_QUOTE = 4_000
@@ -135,9 +137,9 @@ def quote(explicit: str | None, id_text: str, text: str, evidence: str | None) -
     got = held(explicit)
     if got is None:
         return None
-    path, fd, mode, ledger = got
+    path, fd, mode, ledger, key = got
     try:
-        changing = _source(ledger, sid, path) if ledger else None
+        changing = _source(ledger, sid, path, key) if ledger else None
         if changing is None:
             return None
         source, after = changing
@@ -146,14 +148,16 @@ def quote(explicit: str | None, id_text: str, text: str, evidence: str | None) -
         os.close(fd)
 
 
-def _source(ledger: str, sid: int, path: str) -> tuple[dict[str, Any], Callable[[], str]] | None:
-    """Source ``sid`` of the ledger text (read from ``path``) as parsed JSON, and what makes
-    the file's text once that source is changed; None for a ledger the lane does not take or
-    no such source."""
+def _source(
+    ledger: str, sid: int, path: str, key: Key | None
+) -> tuple[dict[str, Any], Callable[[], str]] | None:
+    """Source ``sid`` of the ledger text (read from ``path`` with ``key``) as parsed JSON, and
+    what makes the file's text once that source is changed; None for a ledger the lane does
+    not take or no such source."""
     if len(ledger) > LANE_BYTES:  # characters: at least as many bytes
         from .lane_large import entry, with_entry
 
-        where = entry(ledger, sid, path)
+        where = entry(ledger, sid, path, key)
         if where is None:
             return None
         return where[0], lambda: with_entry(ledger, where, path)
