@@ -29,6 +29,8 @@ With those gone, every command an element runs is written in it by name, so a de
 
 from __future__ import annotations
 
+import re
+
 from ..errors import BadInput
 from ..ledger.light import pattern
 from ..tree import PandocDoc, elements_of
@@ -73,6 +75,20 @@ _MATH_ENVIRONMENT = pattern(
     r"flalign|eqnarray|subequations|array|darray|subarray|CD|cases|dcases|rcases|drcases|"
     r"numcases|[pbBvV]?(?:small)?matrix|tabular)\*?"
 )
+
+
+# A display-math environment written as raw TeX (R Markdown's and bookdown's
+# ``\\begin{equation} ... \\end{equation}``): math, when its body passes :func:`code_in`.
+_MATH_BLOCK = pattern(
+    r"\s*\\begin\{((?:equation|align|alignat|gather|multline|flalign|eqnarray)\*?)\}"
+    r".*\\end\{\1\}\s*",
+    re.DOTALL,
+)
+
+
+def is_math_block(raw: str) -> bool:
+    """Whether raw TeX ``raw`` is a display-math environment holding mathematics only."""
+    return _MATH_BLOCK.fullmatch(raw) is not None and code_in(raw) is None
 
 
 def check_math(doc: PandocDoc, name: str, text: str | None = None) -> None:

@@ -202,14 +202,6 @@ _ARGUMENT_TEX = (
 _PLAIN_ARG = r"(?:\[[^\\{}\[\]%^#~&$]*\])?\{(?:[^\\{}%^#~&$]|\\[_&%#$])*\}"
 _TEX_TOKEN = rf"\\(?:(?:{_BARE_TEX})(?![A-Za-z])|(?:{_ARGUMENT_TEX})\*?{_PLAIN_ARG})"
 _HARMLESS_TEX = pattern(rf"\s*(?:{_TEX_TOKEN}\s*)+")
-# A display-math environment written as raw TeX (R Markdown's and bookdown's
-# ``\begin{equation} ... \end{equation}``): kept when its body is mathematics by the rule of
-# :mod:`.tex_math` (no command that reaches a file, a program or a link).
-_MATH_BLOCK = pattern(
-    r"\s*\\begin\{((?:equation|align|alignat|gather|multline|flalign|eqnarray)\*?)\}"
-    r".*\\end\{\1\}\s*",
-    re.DOTALL,
-)
 
 OWN_ID_PREFIX = "draft-"
 
@@ -347,11 +339,9 @@ def refused_raw(fmt: str, text: str) -> bool:
         return True
     if _HARMLESS_TEX.fullmatch(text) is not None:
         return False
-    if _MATH_BLOCK.fullmatch(text) is None:
-        return True
-    from .tex_math import code_in  # a draft with raw math: rare, and no cost of a verify
+    from .tex_math import is_math_block  # raw TeX beyond the harmless: rare, and no cost
 
-    return code_in(text) is not None
+    return not is_math_block(text)
 
 
 def check_raw(doc: PandocDoc, name: str, text: str | None) -> None:
@@ -399,11 +389,8 @@ def _where(name: str, text: str | None, raw: str) -> str:
 
 # Front matter -----------------------------------------------------------------------------
 
-# Metadata a tool, not the author, put in the draft: pandoc's ipynb reader gives a notebook's
-# own (kernelspec, language_info, widget state) as ``jupyter``, and Jupytext writes its header
-# there. No writer citeledger runs shows it to a reader, and widget state can carry scripts: it
-# is dropped like any key not listed above, but without the warning, which every notebook would
-# otherwise print over something its author never wrote.
+# A notebook's own metadata (pandoc's ipynb reader, Jupytext's header): kernelspec, widget
+# state (which can carry scripts). Dropped, but without the warning: no author wrote it.
 _TOOL_KEYS = frozenset({"jupyter"})
 
 
