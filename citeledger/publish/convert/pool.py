@@ -177,7 +177,7 @@ def start_early(job: Job) -> Early | None:
     gate_in, gate_out = context.Pipe(duplex=False)
     writer = context.Process(target=_writer, args=(job, k, theirs, gate_in), daemon=True)
     try:
-        writer.start()
+        _start(writer)
     except OSError:
         for end in (ours, gate_in, gate_out):
             end.close()
@@ -244,7 +244,7 @@ def _forked(
                     ours, theirs = context.Pipe(duplex=False)
                     writer = context.Process(target=_writer, args=(job, nxt, theirs), daemon=True)
                     try:
-                        writer.start()
+                        _start(writer)
                     except OSError:  # no process to be had (memory, a limit): built here
                         ours.close()
                         done[nxt] = _outcome(job, nxt, in_place=False)
@@ -264,6 +264,22 @@ def _forked(
             writer.terminate()
             writer.join()
             conn.close()
+
+
+def _start(writer: Any) -> None:
+    """Fork ``writer`` with the cyclic collector off, so that the child starts without it:
+    switched off only in :func:`_writer`, the child could still run a pass over the whole
+    inherited tree in the bootstrap code before it (a pass comes after so many new objects,
+    and how many the parent had made by the fork varies)."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        writer.start()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _answer(conn: Any, writer: Any, output: Output) -> _Outcome:
