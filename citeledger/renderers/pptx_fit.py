@@ -213,7 +213,7 @@ def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> l
         return [slide]
     styles, box = tx.measure(shape)
     room = box.height / EMU_PER_PT * FILL
-    if _height(_paragraphs(shape), styles, box, SCALES[0]) <= room:
+    if not _taller(_paragraphs(shape), styles, box, SCALES[0], room):
         return [slide]
     originals = _paragraphs(shape)  # held, so each element keeps its id() while we split
     numbers = dict(zip(map(id, originals), _numbers(originals), strict=True))
@@ -357,11 +357,23 @@ def _continue_numbering(paragraphs: list[Any], numbers: list[int | None]) -> Non
             del auto.attrib["startAt"]
 
 
-def _height(paragraphs: list[Any], styles: Any, box: Any, scale: float) -> float:
-    return sum(
-        tx.paragraph_height_pt(p, styles, box, first=k == 0, scale=scale)
-        for k, p in enumerate(paragraphs)
-    )
+def _taller(paragraphs: list[Any], styles: Any, box: Any, scale: float, room: float) -> bool:
+    """Whether the sum of ``paragraphs``' heights at ``scale`` is over ``room``, as ``sum``
+    adds them. No height is negative: once the heights so far pass the room by more than any
+    way of adding them could be off, the rest of them (most of a long slide's paragraphs) need
+    no measure at that scale."""
+    heights: list[float] = []
+    used = 0.0
+    for k, p in enumerate(paragraphs):
+        heights.append(tx.paragraph_height_pt(p, styles, box, first=k == 0, scale=scale))
+        used += heights[-1]
+        if used > room * _CLEARLY:
+            return True
+    return sum(heights) > room
+
+
+# Past the room by this factor, a sum of up to a million heights is past it however added.
+_CLEARLY = 1 + 1e-9
 
 
 def _set_title(slide: Any, title: str) -> None:

@@ -1,0 +1,69 @@
+"""pptx renderer on a long deck: work saved that changes no byte of the deck.
+
+A 1.8 MB report's deck is fitted into 3,100 slides: saving it built every relationship through
+python-pptx's schema classes (half the save), and the fitting measured every paragraph of a
+slide at 90% of its size to learn that a slide of six screenfuls does not fit. These tests build
+real decks with pandoc, finish them both ways, and compare every part."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pptx.opc.oxml import CT_Relationships
+
+from citeledger.renderers import _pptx_oxml, pptx_fit
+from citeledger.renderers import _pptx_text as tx
+from tests.renderers.test_pptx_fit_growth import build, parts
+
+
+def test_the_relationships_are_written_as_python_pptx_writes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[int] = []
+    original = CT_Relationships.add_rel
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        built.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(CT_Relationships, "add_rel", counted)
+    ours = build(tmp_path / "ours", 6)
+    assert built == []  # none made through the schema classes
+    # python-pptx's own writing of them: every part the same, the slides' links to the
+    # Sources slides and the entries' web addresses among them.
+    monkeypatch.setattr(_pptx_oxml, "_rels_xml", _pptx_oxml._ORIGINAL_RELS_XML.fget)
+    theirs = build(tmp_path / "theirs", 6)
+    assert built
+    mine, own = parts(ours), parts(theirs)
+    assert mine == own
+    rels = b"".join(v for k, v in mine.items() if k.endswith(".rels"))
+    assert b'TargetMode="External"' in rels and b'Target="slide' in rels
+
+
+def test_a_slide_far_too_tall_is_not_measured_to_its_end_at_ninety_percent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[float] = []
+    original = tx.paragraph_height_pt
+
+    def counted(*args: Any, **kwargs: Any) -> float:
+        asked.append(kwargs.get("scale", 1.0))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(tx, "paragraph_height_pt", counted)
+    ours = build(tmp_path / "ours", 8)
+    at_ninety = asked.count(pptx_fit.SCALES[0])
+    # Six paragraphs a slide, each a third of it: the first three or four tell.
+    assert at_ninety <= 8 * 4 + 2
+
+    def summed(paragraphs: list[Any], styles: Any, box: Any, scale: float, room: float) -> bool:
+        """The whole sum, as the fitting compared it before."""
+        heights = [
+            original(p, styles, box, first=k == 0, scale=scale) for k, p in enumerate(paragraphs)
+        ]
+        return sum(heights) > room
+
+    monkeypatch.setattr(pptx_fit, "_taller", summed)
+    assert parts(build(tmp_path / "whole", 8)) == parts(ours)
