@@ -78,7 +78,20 @@ def _alternate_content(slide: Any) -> list[Any]:
 def _body(slide: Any) -> Any:
     """The slide's one body placeholder when that is all it holds besides its title."""
     title = slide.shapes.title  # looked up once: each lookup walks the slide's shapes
-    others = [s for s in slide.shapes if s != title]
+    return _only_body([s for s in slide.shapes if s != title])
+
+
+def _title_and_body(slide: Any) -> tuple[Any, Any]:
+    """``slide.shapes.title`` and :func:`_body` of ``slide``, from one pass over its shapes
+    (python-pptx makes a new object for a shape at every lookup: a report's deck of three
+    thousand slides spent a tenth of its fitting making them)."""
+    shapes = list(slide.shapes)
+    title = next((s for s in shapes if s._element.ph is not None and s._element.ph_idx == 0), None)
+    return title, _only_body([s for s in shapes if s != title])
+
+
+def _only_body(others: list[Any]) -> Any:
+    """The one shape of ``others`` (a slide's shapes but its title) when it is the body."""
     if len(others) != 1:
         return None
     shape = others[0]
@@ -219,14 +232,15 @@ def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> l
     numbers = dict(zip(map(id, originals), _numbers(originals), strict=True))
     layout = slide.slide_layout if shape is _body(slide) else _content_layout(prs, slide)
     pieces = [slide]
+    made = None  # the title's text on this slide's first continuation slide, for the others
     while True:
         keep = _fitting(shape, cut=wrapper is None)
         rest = _paragraphs(shape)[keep:]
         if not rest:
             return pieces
         new = adder.add(layout, index + len(pieces))
-        _set_title(new, title)
-        target = _body(new)
+        head, target = _title_and_body(new)
+        made = _set_title(head, title, made)
         if target is None:
             return pieces  # a layout without a body: the rest stays, shrunk
         _continue_numbering(rest, [numbers.get(id(p)) for p in rest])
@@ -376,15 +390,27 @@ def _taller(paragraphs: list[Any], styles: Any, box: Any, scale: float, room: fl
 _CLEARLY = 1 + 1e-9
 
 
-def _set_title(slide: Any, title: str) -> None:
-    shape = slide.shapes.title
+def _set_title(shape: Any, title: str, made: Any = None) -> Any:
+    """Title a continuation slide's title placeholder ``shape`` "``title`` (cont.)", or remove
+    it when ``title`` is blank. ``made``: the text body an earlier continuation slide of the same
+    slide and layout got (its placeholder was the same clone, its title the same text), copied
+    instead of written again; returns the text body for the next one."""
     if shape is None:
-        return
+        return made
     if not title.strip():
         shape._element.getparent().remove(shape._element)  # no empty "Click to add title"
-        return
+        return made
+    old = shape._element.find(_TX_BODY)
+    if made is not None and old is not None:
+        old.addprevious(copy.deepcopy(made))
+        old.getparent().remove(old)
+        return made
     base = title[: -len(CONT)] if title.endswith(CONT) else title
     shape.text_frame.text = base + CONT
+    return copy.deepcopy(shape._element.find(_TX_BODY))
+
+
+_TX_BODY = qn("p:txBody")
 
 
 def _move_paragraphs(source: Any, target: Any, paragraphs: list[Any], shape: Any) -> None:

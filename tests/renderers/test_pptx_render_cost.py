@@ -67,3 +67,28 @@ def test_a_slide_far_too_tall_is_not_measured_to_its_end_at_ninety_percent(
 
     monkeypatch.setattr(pptx_fit, "_taller", summed)
     assert parts(build(tmp_path / "whole", 8)) == parts(ours)
+
+
+def test_continuation_titles_copied_from_the_first_are_the_ones_python_pptx_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written: list[str] = []
+    own_set_title = pptx_fit._set_title
+
+    def counted(shape: Any, title: str, made: Any = None) -> Any:
+        written.append("copied" if made is not None else "written")
+        return own_set_title(shape, title, made)
+
+    monkeypatch.setattr(pptx_fit, "_set_title", counted)
+    ours = build(tmp_path / "ours", 6)
+    assert written.count("copied") > written.count("written") > 0
+
+    def each_written(shape: Any, title: str, made: Any = None) -> Any:
+        return own_set_title(shape, title)
+
+    def looked_up(slide: Any) -> tuple[Any, Any]:
+        return slide.shapes.title, pptx_fit._body(slide)
+
+    monkeypatch.setattr(pptx_fit, "_set_title", each_written)
+    monkeypatch.setattr(pptx_fit, "_title_and_body", looked_up)
+    assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
