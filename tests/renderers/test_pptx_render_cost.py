@@ -81,7 +81,7 @@ def test_continuation_titles_copied_from_the_first_are_the_ones_python_pptx_writ
 
     monkeypatch.setattr(pptx_fit, "_set_title", counted)
     ours = build(tmp_path / "ours", 6)
-    assert written.count("copied") > written.count("written") > 0
+    assert written.count("copied") >= written.count("written") > 0
 
     def each_written(shape: Any, title: str, made: Any = None) -> Any:
         return own_set_title(shape, title)
