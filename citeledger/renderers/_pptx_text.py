@@ -99,7 +99,7 @@ _BASES: dict[tuple[int, int], tuple[Any, list[Any]]] = {}
 def _bases(shape: Any) -> list[Any]:
     if not shape.is_placeholder:
         return []
-    layout = getattr(shape.part, "slide_layout", None)
+    layout = _layout_of(shape.part)
     if layout is None:
         return _walk_bases(shape)
     key = (id(layout.part), shape._element.ph_idx)
@@ -160,7 +160,7 @@ def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
     part; None for any other shape (worked out each time)."""
     if not shape.is_placeholder:
         return None
-    layout = getattr(shape.part, "slide_layout", None)
+    layout = _layout_of(shape.part)
     if layout is None:
         return None
     el = shape._element
@@ -173,6 +173,24 @@ def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
     ]
     spelled = b"|".join(etree.tostring(x) if x is not None else b"-" for x in own)
     return (id(layout.part), spelled), layout.part
+
+
+# Each slide part's layout: python-pptx finds it by looking through the slide's relationships
+# at every ask, and the fitting asks at every measure. Bounded, checked against the part it
+# was found for (a slide's layout never changes while a deck is finished).
+_LAYOUTS: dict[int, tuple[Any, Any]] = {}
+
+
+def _layout_of(part: Any) -> Any:
+    """``part.slide_layout`` (None for a part without one)."""
+    hit = _LAYOUTS.get(id(part))
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    if len(_LAYOUTS) > 16384:
+        _LAYOUTS.clear()
+    layout = getattr(part, "slide_layout", None)
+    _LAYOUTS[id(part)] = (part, layout)
+    return layout
 
 
 def measure(shape: Any) -> tuple[dict[int, LevelStyle], Box]:

@@ -92,3 +92,22 @@ def test_continuation_titles_copied_from_the_first_are_the_ones_python_pptx_writ
     monkeypatch.setattr(pptx_fit, "_set_title", each_written)
     monkeypatch.setattr(pptx_fit, "_title_and_body", looked_up)
     assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
+
+
+def test_the_marks_relationships_and_measures_are_python_pptxs_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The marks' relationships made as ``relate_to`` makes them, and each slide's layout
+    asked of python-pptx at every measure: the same deck."""
+    from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+
+    from citeledger.renderers import pptx_marks
+
+    ours = build(tmp_path / "ours", 6)
+
+    def relate(part: Any, target: Any, _rels: Any) -> str:
+        return str(part.relate_to(target, RT.SLIDE))
+
+    monkeypatch.setattr(pptx_marks, "_relate", relate)
+    monkeypatch.setattr(tx, "_layout_of", lambda part: getattr(part, "slide_layout", None))
+    assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
