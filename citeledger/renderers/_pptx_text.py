@@ -207,7 +207,12 @@ def measure(shape: Any) -> tuple[dict[int, LevelStyle], Box]:
         return found
     if len(_BY_KIND) > 256:
         _BY_KIND.clear()
-    value = (_level_styles(shape), _text_box(shape))
+    styles = _level_styles(shape)
+    # Another kind of the same styles (pandoc's body placeholder and the clone of its layout's
+    # that a continuation slide gets) shares their object, and so the heights measured with
+    # them: a paragraph moved on to a continuation slide is not measured again.
+    same = (v[1][0] for v in _BY_KIND.values() if v[1][0] == styles)
+    value = (next(same, styles), _text_box(shape))
     _BY_KIND[key] = (layout_part, value)
     return value
 
@@ -311,7 +316,7 @@ def paragraph_height_pt(
     """Height of paragraph ``p`` (an ``a:p``) in ``box``, its space before counted unless it
     opens the frame (PowerPoint and LibreOffice add none there); ``scale``: its text that much
     smaller (what :func:`~citeledger.renderers.pptx_fit.shrink_to_fit` would write)."""
-    key = (etree.tostring(p), id(styles), box.width, scale)
+    key = (_spelled(p), id(styles), box.width, scale)
     hit = _HEIGHTS.get(key)
     if hit is None or hit[0] is not styles:
         if len(_HEIGHTS) >= _HEIGHTS_KEPT:
@@ -322,6 +327,22 @@ def paragraph_height_pt(
     if not first:
         height += before
     return height
+
+
+def _spelled(p: Any) -> bytes:
+    """``p``'s XML as the key of its height: the namespaces it is written with stand first on
+    its tag, in the order its tree declared them, and a paragraph moved to a continuation
+    slide (whose tree declares them in another order) is the same paragraph: they are put
+    in one order."""
+    raw: bytes = etree.tostring(p)
+    end = raw.find(b">")  # a quote or ">" inside an attribute's value is written escaped
+    declared = _XMLNS.findall(raw, 0, end)
+    if len(declared) < 2:
+        return raw
+    return b"".join(sorted(declared)) + _XMLNS.sub(b"", raw[:end]) + raw[end:]
+
+
+_XMLNS = re.compile(rb' xmlns(?::[\w.-]+)?="[^"]*"')
 
 
 # A paragraph's height by its XML, its styles and its box: the fitting measures most

@@ -111,3 +111,30 @@ def test_the_marks_relationships_and_measures_are_python_pptxs_own(
     monkeypatch.setattr(pptx_marks, "_relate", relate)
     monkeypatch.setattr(tx, "_layout_of", lambda part: getattr(part, "slide_layout", None))
     assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
+
+
+def test_a_paragraph_moved_to_a_continuation_slide_is_not_measured_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A continuation slide's tree declares the namespaces in another order than pandoc's,
+    and its body placeholder is another clone of the same styles: the paragraphs it takes
+    over are the ones measured on the slide they came from."""
+    import re
+
+    from lxml import etree
+
+    measured: list[tuple[bytes, float]] = []
+    original = tx._measure_paragraph
+
+    def counted(p: Any, styles: Any, box: Any, scale: float) -> Any:
+        bare = re.sub(rb' xmlns(:\w+)?="[^"]*"', b"", etree.tostring(p))
+        measured.append((bare, scale))
+        return original(p, styles, box, scale)
+
+    monkeypatch.setattr(tx, "_measure_paragraph", counted)
+    monkeypatch.setattr(tx, "_HEIGHTS", {})  # nothing measured by the tests before
+    monkeypatch.setattr(tx, "_BY_KIND", {})
+    ours = build(tmp_path / "ours", 6)
+    assert len(measured) == len(set(measured)) > 0
+    monkeypatch.setattr(tx, "_spelled", etree.tostring)
+    assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
