@@ -56,7 +56,7 @@ def fit_slides(prs: Any, slides: list[Any]) -> None:
         added += len(pieces) - 1
         for piece in pieces:
             for shape in [*piece.shapes, *_alternate_content(piece)]:
-                if shape.has_text_frame and shape.text_frame.text.strip():
+                if shape.has_text_frame and _has_text(shape):
                     shrink_to_fit(shape)
 
 
@@ -317,10 +317,32 @@ def _move_wrapped(
 
 
 def _content_layout(prs: Any, slide: Any) -> Any:
-    for layout in prs.slide_layouts:
-        if layout.name == "Title and Content":
-            return layout
-    return slide.slide_layout
+    """The deck's "Title and Content" layout, else ``slide``'s own."""
+    hit = _CONTENT_LAYOUT.get(id(prs.part))
+    if hit is None or hit[0] is not prs.part:
+        found = next((la for la in prs.slide_layouts if la.name == "Title and Content"), None)
+        hit = _CONTENT_LAYOUT[id(prs.part)] = (prs.part, found)  # looked up once per deck
+        if len(_CONTENT_LAYOUT) > 64:
+            _CONTENT_LAYOUT.clear()
+            _CONTENT_LAYOUT[id(prs.part)] = hit
+    return hit[1] if hit[1] is not None else slide.slide_layout
+
+
+_CONTENT_LAYOUT: dict[int, tuple[Any, Any]] = {}
+
+
+def _has_text(shape: Any) -> bool:
+    """``shape.text_frame.text.strip()`` of python-pptx, without making its text: whether a
+    run or field of one of its paragraphs holds more than white space."""
+    for p in shape.text_frame._txBody.iterchildren(_A_P):
+        for child in p.iterchildren(_A_R, _A_FLD):
+            t = child.find(_A_T)
+            if t is not None and t.text and t.text.strip():
+                return True
+    return False
+
+
+_A_P, _A_R, _A_FLD, _A_T = qn("a:p"), qn("a:r"), qn("a:fld"), qn("a:t")
 
 
 def _level(p: Any) -> int:

@@ -138,3 +138,30 @@ def test_a_paragraph_moved_to_a_continuation_slide_is_not_measured_again(
     assert len(measured) == len(set(measured)) > 0
     monkeypatch.setattr(tx, "_spelled", etree.tostring)
     assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
+
+
+def test_whether_a_shape_holds_text_is_what_its_text_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pptx import Presentation
+    from pptx.oxml import parse_xml
+    from pptx.oxml.ns import nsdecls
+
+    ours = build(tmp_path / "ours", 4)
+    deck = Presentation(str(ours))
+    shapes = [s for slide in deck.slides for s in slide.shapes if s.has_text_frame]
+    body = shapes[-1].text_frame._txBody
+    for p in body.findall(qn_p := "{http://schemas.openxmlformats.org/drawingml/2006/main}p"):
+        body.remove(p)
+    for xml in (
+        "<a:p><a:br/><a:r><a:t> \t</a:t></a:r></a:p>",  # a break and white space: blank
+        "<a:p><a:fld id='{1}' type='slidenum'><a:t> 7 </a:t></a:fld></a:p>",  # a field's text
+        "<a:p/>",
+    ):
+        body.append(parse_xml(xml.replace("<a:p", f"<a:p {nsdecls('a')}", 1)))
+        assert body.findall(qn_p)
+        for shape in shapes:
+            assert pptx_fit._has_text(shape) == bool(shape.text_frame.text.strip())
+    monkeypatch.setattr(pptx_fit, "_has_text", lambda shape: bool(shape.text_frame.text.strip()))
+    monkeypatch.setattr(pptx_fit, "_CONTENT_LAYOUT", {})
+    assert parts(build(tmp_path / "theirs", 4)) == parts(ours)
