@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import posixpath
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 from lxml import etree
+from pptx.opc.package import _Relationships
 from pptx.oxml import parse_xml
 from pptx.oxml.ns import _nsmap, nsdecls, qn
 from pptx.oxml.shapes.shared import BaseShapeElement
@@ -73,8 +75,6 @@ _relative: dict[tuple[str, str], str] = {}
 def _rels_xml(self: Any) -> bytes:
     """``_Relationships.xml`` of python-pptx: the relationships in numerical order of their
     ids, ``TargetMode`` only on an external one (internal is the schema's default)."""
-    import posixpath
-
     order = sorted(
         (int(r_id[3:]) if r_id.startswith("rId") and r_id[3:].isdigit() else 0, r_id)
         for r_id in self.keys()
@@ -106,8 +106,6 @@ def direct_relationships_xml() -> Iterator[None]:
     """python-pptx's relationships written by :func:`_rels_xml` while the block runs (nested
     and threaded blocks share it); python-pptx's own again after the last."""
     global _ORIGINAL_RELS_XML
-    from pptx.opc.package import _Relationships
-
     with _lookups:
         if _rel_users[0] == 0:
             _ORIGINAL_RELS_XML = _Relationships.__dict__["xml"]
