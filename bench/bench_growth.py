@@ -112,17 +112,23 @@ def ledger_rows(work: Path, bin_dir: Path, sizes: list[int], runs: int) -> list[
     return rows
 
 
+# The rows of :func:`report_rows`, each of which may be measured alone.
+REPORT_MEASURES = frozenset({"verify", "filter", "convert"})
+
+
 def report_rows(
     work: Path,
     bin_dir: Path,
     sizes_kb: list[int],
     runs: int,
     keep: Callable[[list[Row]], None] | None = None,
+    measures: frozenset[str] = REPORT_MEASURES,
 ) -> list[Row]:
     """verify, the filter (docx) and convert on reports of growing size; the last size
     given is made dense (every sentence cited: about 24,000 citations a MB). ``keep`` hears
     the rows measured so far after each size: a 10 MB report takes most of an hour on a
-    busy machine, and a run cut short keeps the sizes it finished."""
+    busy machine, and a run cut short keeps the sizes it finished. ``measures``: which of
+    the rows to measure (each row measures the same whichever others are measured)."""
     pandoc = pandoc_path()
     folder = work / "reports"
     folder.mkdir()
@@ -138,59 +144,73 @@ def report_rows(
         size = f"{draft.stat().st_size / 1e6:.1f} MB" + (f", {cites:,} citations" if dense else "")
         x = float(draft.stat().st_size)
         name = draft.name
-        parse = command([pandoc, "-f", "markdown", "-t", "json", name], folder)
-        b, o = side_by_side(parse, command([*cl, "verify", name], folder), runs, warm=False)
         tag = "dense" if dense else ""
-        rows.append(
-            Row(
-                "citeledger verify (process)",
-                size,
-                "pandoc -t json",
-                b,
-                o,
-                "",
-                _s("verify", tag),
-                x,
-            )
-        )
-        plain = command([pandoc, name, "-o", "plain.docx"], folder, env)
-        filtered = command([pandoc, name, "-o", "filter.docx", "--filter", flt], folder, env)
-        b, o = side_by_side(plain, filtered, runs, warm=False)
-        rows.append(
-            Row(
-                "pandoc --filter pandoc-citeledger -t docx",
-                size,
-                "pandoc -t docx",
-                b,
-                o,
-                "",
-                _s("filter docx", tag),
-                x,
-            )
-        )
-
-        def three(name: str = name) -> None:
-            for fmt in ("html", "docx", "pptx"):
-                command([pandoc, name, "-o", f"plain.{fmt}"], folder)()
-
-        convert = [*cl, "convert", name, "-o", "c.html", "-o", "c.docx", "-o", "c.pptx"]
-        b, o = side_by_side(three, command(convert, folder), runs, warm=False)
-        target = "<= 0.75x" if not dense else ""
-        rows.append(
-            Row(
-                "citeledger convert -o html -o docx -o pptx",
-                size,
-                "3 x pandoc -o, one after another",
-                b,
-                o,
-                target,
-                _s("convert", tag),
-                x,
-            )
-        )
+        if "verify" in measures:
+            rows.append(_verify_row(pandoc, cl, folder, name, size, x, tag, runs))
+        if "filter" in measures:
+            rows.append(_filter_row(pandoc, flt, folder, env, name, size, x, tag, runs))
+        if "convert" in measures:
+            rows.append(_convert_row(pandoc, cl, folder, name, size, x, dense, tag, runs))
         if keep is not None:
             keep(rows)
     return rows
+
+
+def _verify_row(
+    pandoc: str, cl: list[str], folder: Path, name: str, size: str, x: float, tag: str, runs: int
+) -> Row:
+    parse = command([pandoc, "-f", "markdown", "-t", "json", name], folder)
+    b, o = side_by_side(parse, command([*cl, "verify", name], folder), runs, warm=False)
+    series = _s("verify", tag)
+    return Row("citeledger verify (process)", size, "pandoc -t json", b, o, "", series, x)
+
+
+def _filter_row(
+    pandoc: str,
+    flt: str,
+    folder: Path,
+    env: dict[str, str],
+    name: str,
+    size: str,
+    x: float,
+    tag: str,
+    runs: int,
+) -> Row:
+    plain = command([pandoc, name, "-o", "plain.docx"], folder, env)
+    filtered = command([pandoc, name, "-o", "filter.docx", "--filter", flt], folder, env)
+    b, o = side_by_side(plain, filtered, runs, warm=False)
+    what = "pandoc --filter pandoc-citeledger -t docx"
+    return Row(what, size, "pandoc -t docx", b, o, "", _s("filter docx", tag), x)
+
+
+def _convert_row(
+    pandoc: str,
+    cl: list[str],
+    folder: Path,
+    name: str,
+    size: str,
+    x: float,
+    dense: bool,
+    tag: str,
+    runs: int,
+) -> Row:
+    def three() -> None:
+        for fmt in ("html", "docx", "pptx"):
+            command([pandoc, name, "-o", f"plain.{fmt}"], folder)()
+
+    convert = [*cl, "convert", name, "-o", "c.html", "-o", "c.docx", "-o", "c.pptx"]
+    b, o = side_by_side(three, command(convert, folder), runs, warm=False)
+    target = "<= 0.75x" if not dense else ""
+    return Row(
+        "citeledger convert -o html -o docx -o pptx",
+        size,
+        "3 x pandoc -o, one after another",
+        b,
+        o,
+        target,
+        _s("convert", tag),
+        x,
+    )
 
 
 def _s(name: str, tag: str) -> str:

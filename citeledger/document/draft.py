@@ -109,7 +109,8 @@ def open_draft(
     what findings call the draft (default: the path); ``trusted``: the draft is trusted (a
     flag or the project file says so, never the draft), else pandoc reads it sandboxed, an
     include leading outside its folder refused; ``parts``: how many pandoc runs may read a
-    long markdown draft at once (:mod:`.parts`: the tree is the same). Runs pandoc."""
+    long markdown draft at once (:mod:`.parts`: the tree is the same), when no filter or
+    defaults file of the ``pipeline`` takes part in the reading. Runs pandoc."""
     fmt = from_format or input_format(path)
     name = name if name is not None else str(path)
     text = read_text_draft(path, fmt)
@@ -119,11 +120,12 @@ def open_draft(
         with no_gc():
             split = None
             surveys: list[Survey] = []  # the trust model's walk, made of each part as decoded
-            if parts > 1 and text is not None and pipeline is None:
+            plain = pipeline is None or pipeline.reads_plainly()
+            if parts > 1 and text is not None and plain:
                 from .parts import read_in_parts  # threads and logging: no cost of a verify
 
                 walk = lambda part: surveys.append(check_nesting(part, name))  # noqa: E731
-                split = read_in_parts(text, fmt, parts, name, each=walk)
+                split = read_in_parts(text, fmt, parts, name, each=walk, sandbox=not trusted)
             tree: PandocDoc = (
                 split
                 if split is not None

@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..ledger.light import pattern
 from ..pandoc import run_pandoc
+from ..pandoc_start import SANDBOX_ARG
 from ..tree import PandocDoc
 
 # Below this size one run costs less than starting several.
@@ -72,18 +73,22 @@ def read_in_parts(
     parts: int,
     what: str,
     each: Callable[[PandocDoc], object] = lambda _part: None,
+    *,
+    sandbox: bool = False,
 ) -> PandocDoc | None:
     """pandoc's tree of ``text`` (a draft in pandoc's ``markdown``) read in up to ``parts``
     runs at once; None when the draft is short, or cannot be cut safely (the caller reads it
     whole). ``each`` sees each part's tree as it is decoded, before it is joined, while pandoc
-    may still read the later parts (the caller's walk of the tree, made part by part)."""
+    may still read the later parts (the caller's walk of the tree, made part by part).
+    ``sandbox``: each part read under pandoc's ``--sandbox``, as an untrusted draft is read
+    whole."""
     if fmt != "markdown" or parts < 2 or len(text) < MIN_CHARS:
         return None
     offsets = cuts(text, parts)
     if not offsets:
         return None
     pieces = [text[a:b] for a, b in zip([0, *offsets], [*offsets, len(text)], strict=True)]
-    args = ["-f", fmt, "-t", "json"]
+    args = ["-f", fmt, "-t", "json", *([SANDBOX_ARG] if sandbox else [])]
     with ThreadPoolExecutor(max_workers=len(pieces)) as pool:
         runs = [pool.submit(run_pandoc, args, stdin=piece, what=what) for piece in pieces]
         joined = Joined(each)

@@ -66,6 +66,12 @@ class Pipeline:
             args += ["-o", "-"]  # a defaults file's output-file must not take the tree
         return args
 
+    def reads_plainly(self) -> bool:
+        """Whether pandoc reads the draft as it would with no pipeline: no filter and no
+        defaults file run while it reads (citeproc runs after the reading, the writing step's
+        options at the writing; the resource path is no concern of the markdown reader)."""
+        return not self.filters and not self.defaults
+
     def wants_citeproc(self, meta: Json) -> bool:
         return (
             self.citeproc

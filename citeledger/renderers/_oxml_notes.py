@@ -4,6 +4,7 @@ number Word gives each note. The docx renderer reads and marks notes only throug
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -100,7 +101,11 @@ def note_link_targets(note: Element, part: Any) -> list[str]:
 
 
 def is_custom_marked(reference: Element) -> bool:
-    return reference.get(qn("w:customMarkFollows")) in ("1", "true", "on")
+    return reference.get(_W_CUSTOM) in ("1", "true", "on")
+
+
+_W_CUSTOM = qn("w:customMarkFollows")
+_T = OxmlElement("w:t")
 
 
 def set_custom_mark(ref: CitationRef, mark: str) -> None:
@@ -114,10 +119,10 @@ def set_custom_mark(ref: CitationRef, mark: str) -> None:
     """
     if is_custom_marked(ref.reference):
         return
-    ref.reference.set(qn("w:customMarkFollows"), "1")
+    ref.reference.set(_W_CUSTOM, "1")
     anchor = ref.reference
     for char in mark:
-        t = OxmlElement("w:t")
+        t = copy.deepcopy(_T)
         t.text = char
         anchor.addnext(t)
         anchor = t
@@ -203,11 +208,16 @@ def set_note_mark(note: Element, kind: str, mark: str, fonts: MarkFont) -> None:
     as body text ("22 Measured ...", "1010 ..."); a ``w:sym`` mark it shows once. A
     ``w:footnoteRef`` would be wrong for Word, which draws the next automatic number there.
     """
-    for auto in list(note.iter(qn(f"w:{kind}Ref"))):
+    for auto in list(note.iter(_AUTO_MARK.get(kind) or qn(f"w:{kind}Ref"))):
         font = fonts.of(auto.getparent())
         for char in mark:
-            sym = OxmlElement("w:sym")
-            sym.set(qn("w:font"), font)
-            sym.set(qn("w:char"), f"{ord(char):04X}")
+            sym = copy.deepcopy(_SYM)  # python-docx makes each anew: a parse of its tag
+            sym.set(_W_FONT, font)
+            sym.set(_W_CHAR, f"{ord(char):04X}")
             auto.addprevious(sym)
         auto.getparent().remove(auto)
+
+
+_SYM = OxmlElement("w:sym")
+_W_FONT, _W_CHAR = qn("w:font"), qn("w:char")
+_AUTO_MARK = {kind: qn(f"w:{kind}Ref") for kind in ("footnote", "endnote")}

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import posixpath
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 from lxml import etree
+from pptx.opc.package import _Relationships
 from pptx.oxml import parse_xml
 from pptx.oxml.ns import _nsmap, nsdecls, qn
 from pptx.oxml.shapes.shared import BaseShapeElement
@@ -55,6 +57,70 @@ def compiled_placeholder_lookup() -> Iterator[None]:
             _users[0] -= 1
             if _users[0] == 0:
                 BaseShapeElement.ph = _ORIGINAL_PH  # type: ignore[method-assign]
+
+
+# The relationships' XML --------------------------------------------------------------------
+
+# python-pptx writes each part's relationships as XML by building one element per relationship
+# through its schema classes (a parse, a lookup and a checked setter per attribute) and by
+# working out each internal target's relative path anew: a fitted report's deck has three
+# thousand slides, each with its relationships, and saving spent half its time there. The
+# same bytes are made here with lxml directly, each relative path worked out once.
+_RELS_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_RELS_TAG, _REL_TAG = f"{{{_RELS_NS}}}Relationships", f"{{{_RELS_NS}}}Relationship"
+_ORIGINAL_RELS_XML: Any = None
+_relative: dict[tuple[str, str], str] = {}
+
+
+def _rels_xml(self: Any) -> bytes:
+    """``_Relationships.xml`` of python-pptx: the relationships in numerical order of their
+    ids, ``TargetMode`` only on an external one (internal is the schema's default)."""
+    order = sorted(
+        (int(r_id[3:]) if r_id.startswith("rId") and r_id[3:].isdigit() else 0, r_id)
+        for r_id in self.keys()
+    )
+    root = etree.Element(_RELS_TAG, nsmap={None: _RELS_NS})
+    for _n, r_id in order:
+        rel = self[r_id]
+        el = etree.SubElement(root, _REL_TAG)
+        el.set("Id", rel.rId)
+        el.set("Type", rel.reltype)
+        if rel.is_external:
+            el.set("Target", rel.target_ref)
+            el.set("TargetMode", "External")
+            continue
+        key = (str(rel.target_partname), rel._base_uri)
+        ref = _relative.get(key)
+        if ref is None:
+            name, base = key
+            ref = name[1:] if base == "/" else posixpath.relpath(name, base)
+            if len(_relative) > 65536:
+                _relative.clear()
+            _relative[key] = ref
+        el.set("Target", ref)
+    return bytes(etree.tostring(root, encoding="UTF-8", standalone=True))
+
+
+@contextlib.contextmanager
+def direct_relationships_xml() -> Iterator[None]:
+    """python-pptx's relationships written by :func:`_rels_xml` while the block runs (nested
+    and threaded blocks share it); python-pptx's own again after the last."""
+    global _ORIGINAL_RELS_XML
+    with _lookups:
+        if _rel_users[0] == 0:
+            _ORIGINAL_RELS_XML = _Relationships.__dict__["xml"]
+            _Relationships.xml = property(_rels_xml)  # type: ignore[method-assign,assignment]
+        _rel_users[0] += 1
+    try:
+        yield
+    finally:
+        with _lookups:
+            _rel_users[0] -= 1
+            if _rel_users[0] == 0:
+                _Relationships.xml = _ORIGINAL_RELS_XML  # type: ignore[method-assign]
+
+
+_rel_users = [0]
 
 
 # Slides -------------------------------------------------------------------------------------

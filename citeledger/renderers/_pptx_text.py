@@ -99,7 +99,7 @@ _BASES: dict[tuple[int, int], tuple[Any, list[Any]]] = {}
 def _bases(shape: Any) -> list[Any]:
     if not shape.is_placeholder:
         return []
-    layout = getattr(shape.part, "slide_layout", None)
+    layout = _layout_of(shape.part)
     if layout is None:
         return _walk_bases(shape)
     key = (id(layout.part), shape._element.ph_idx)
@@ -160,7 +160,7 @@ def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
     part; None for any other shape (worked out each time)."""
     if not shape.is_placeholder:
         return None
-    layout = getattr(shape.part, "slide_layout", None)
+    layout = _layout_of(shape.part)
     if layout is None:
         return None
     el = shape._element
@@ -173,6 +173,24 @@ def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
     ]
     spelled = b"|".join(etree.tostring(x) if x is not None else b"-" for x in own)
     return (id(layout.part), spelled), layout.part
+
+
+# Each slide part's layout: python-pptx finds it by looking through the slide's relationships
+# at every ask, and the fitting asks at every measure. Bounded, checked against the part it
+# was found for (a slide's layout never changes while a deck is finished).
+_LAYOUTS: dict[int, tuple[Any, Any]] = {}
+
+
+def _layout_of(part: Any) -> Any:
+    """``part.slide_layout`` (None for a part without one)."""
+    hit = _LAYOUTS.get(id(part))
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    if len(_LAYOUTS) > 16384:
+        _LAYOUTS.clear()
+    layout = getattr(part, "slide_layout", None)
+    _LAYOUTS[id(part)] = (part, layout)
+    return layout
 
 
 def measure(shape: Any) -> tuple[dict[int, LevelStyle], Box]:
@@ -189,7 +207,12 @@ def measure(shape: Any) -> tuple[dict[int, LevelStyle], Box]:
         return found
     if len(_BY_KIND) > 256:
         _BY_KIND.clear()
-    value = (_level_styles(shape), _text_box(shape))
+    styles = _level_styles(shape)
+    # Another kind of the same styles (pandoc's body placeholder and the clone of its layout's
+    # that a continuation slide gets) shares their object, and so the heights measured with
+    # them: a paragraph moved on to a continuation slide is not measured again.
+    same = (v[1][0] for v in _BY_KIND.values() if v[1][0] == styles)
+    value = (next(same, styles), _text_box(shape))
     _BY_KIND[key] = (layout_part, value)
     return value
 
@@ -293,7 +316,7 @@ def paragraph_height_pt(
     """Height of paragraph ``p`` (an ``a:p``) in ``box``, its space before counted unless it
     opens the frame (PowerPoint and LibreOffice add none there); ``scale``: its text that much
     smaller (what :func:`~citeledger.renderers.pptx_fit.shrink_to_fit` would write)."""
-    key = (etree.tostring(p), id(styles), box.width, scale)
+    key = (_spelled(p), id(styles), box.width, scale)
     hit = _HEIGHTS.get(key)
     if hit is None or hit[0] is not styles:
         if len(_HEIGHTS) >= _HEIGHTS_KEPT:
@@ -304,6 +327,22 @@ def paragraph_height_pt(
     if not first:
         height += before
     return height
+
+
+def _spelled(p: Any) -> bytes:
+    """``p``'s XML as the key of its height: the namespaces it is written with stand first on
+    its tag, in the order its tree declared them, and a paragraph moved to a continuation
+    slide (whose tree declares them in another order) is the same paragraph: they are put
+    in one order."""
+    raw: bytes = etree.tostring(p)
+    end = raw.find(b">")  # a quote or ">" inside an attribute's value is written escaped
+    declared = _XMLNS.findall(raw, 0, end)
+    if len(declared) < 2:
+        return raw
+    return b"".join(sorted(declared)) + _XMLNS.sub(b"", raw[:end]) + raw[end:]
+
+
+_XMLNS = re.compile(rb' xmlns(?::[\w.-]+)?="[^"]*"')
 
 
 # A paragraph's height by its XML, its styles and its box: the fitting measures most

@@ -63,9 +63,9 @@ _ENTRY_NUMBER = re.compile(r"^\s*\[([0-9]{1,6})\]")
 
 def postprocess_pptx(path: Path, *, ledger: Ledger, options: Options) -> None:
     """Rebuild the Sources slides of the deck at ``path`` in place (see the module docstring)."""
-    from ._pptx_oxml import compiled_placeholder_lookup
+    from ._pptx_oxml import compiled_placeholder_lookup, direct_relationships_xml
 
-    with compiled_placeholder_lookup():
+    with compiled_placeholder_lookup(), direct_relationships_xml():
         _postprocess(path, ledger=ledger, options=options)
 
 

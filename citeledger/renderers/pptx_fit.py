@@ -56,7 +56,7 @@ def fit_slides(prs: Any, slides: list[Any]) -> None:
         added += len(pieces) - 1
         for piece in pieces:
             for shape in [*piece.shapes, *_alternate_content(piece)]:
-                if shape.has_text_frame and shape.text_frame.text.strip():
+                if shape.has_text_frame and _has_text(shape):
                     shrink_to_fit(shape)
 
 
@@ -78,7 +78,20 @@ def _alternate_content(slide: Any) -> list[Any]:
 def _body(slide: Any) -> Any:
     """The slide's one body placeholder when that is all it holds besides its title."""
     title = slide.shapes.title  # looked up once: each lookup walks the slide's shapes
-    others = [s for s in slide.shapes if s != title]
+    return _only_body([s for s in slide.shapes if s != title])
+
+
+def _title_and_body(slide: Any) -> tuple[Any, Any]:
+    """``slide.shapes.title`` and :func:`_body` of ``slide``, from one pass over its shapes
+    (python-pptx makes a new object for a shape at every lookup: a report's deck of three
+    thousand slides spent a tenth of its fitting making them)."""
+    shapes = list(slide.shapes)
+    title = next((s for s in shapes if s._element.ph is not None and s._element.ph_idx == 0), None)
+    return title, _only_body([s for s in shapes if s != title])
+
+
+def _only_body(others: list[Any]) -> Any:
+    """The one shape of ``others`` (a slide's shapes but its title) when it is the body."""
     if len(others) != 1:
         return None
     shape = others[0]
@@ -213,20 +226,21 @@ def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> l
         return [slide]
     styles, box = tx.measure(shape)
     room = box.height / EMU_PER_PT * FILL
-    if _height(_paragraphs(shape), styles, box, SCALES[0]) <= room:
+    if not _taller(_paragraphs(shape), styles, box, SCALES[0], room):
         return [slide]
     originals = _paragraphs(shape)  # held, so each element keeps its id() while we split
     numbers = dict(zip(map(id, originals), _numbers(originals), strict=True))
     layout = slide.slide_layout if shape is _body(slide) else _content_layout(prs, slide)
     pieces = [slide]
+    made = None  # the title's text on this slide's first continuation slide, for the others
     while True:
         keep = _fitting(shape, cut=wrapper is None)
         rest = _paragraphs(shape)[keep:]
         if not rest:
             return pieces
         new = adder.add(layout, index + len(pieces))
-        _set_title(new, title)
-        target = _body(new)
+        head, target = _title_and_body(new)
+        made = _set_title(head, title, made)
         if target is None:
             return pieces  # a layout without a body: the rest stays, shrunk
         _continue_numbering(rest, [numbers.get(id(p)) for p in rest])
@@ -303,10 +317,32 @@ def _move_wrapped(
 
 
 def _content_layout(prs: Any, slide: Any) -> Any:
-    for layout in prs.slide_layouts:
-        if layout.name == "Title and Content":
-            return layout
-    return slide.slide_layout
+    """The deck's "Title and Content" layout, else ``slide``'s own."""
+    hit = _CONTENT_LAYOUT.get(id(prs.part))
+    if hit is None or hit[0] is not prs.part:
+        found = next((la for la in prs.slide_layouts if la.name == "Title and Content"), None)
+        hit = _CONTENT_LAYOUT[id(prs.part)] = (prs.part, found)  # looked up once per deck
+        if len(_CONTENT_LAYOUT) > 64:
+            _CONTENT_LAYOUT.clear()
+            _CONTENT_LAYOUT[id(prs.part)] = hit
+    return hit[1] if hit[1] is not None else slide.slide_layout
+
+
+_CONTENT_LAYOUT: dict[int, tuple[Any, Any]] = {}
+
+
+def _has_text(shape: Any) -> bool:
+    """``shape.text_frame.text.strip()`` of python-pptx, without making its text: whether a
+    run or field of one of its paragraphs holds more than white space."""
+    for p in shape.text_frame._txBody.iterchildren(_A_P):
+        for child in p.iterchildren(_A_R, _A_FLD):
+            t = child.find(_A_T)
+            if t is not None and t.text and t.text.strip():
+                return True
+    return False
+
+
+_A_P, _A_R, _A_FLD, _A_T = qn("a:p"), qn("a:r"), qn("a:fld"), qn("a:t")
 
 
 def _level(p: Any) -> int:
@@ -357,22 +393,46 @@ def _continue_numbering(paragraphs: list[Any], numbers: list[int | None]) -> Non
             del auto.attrib["startAt"]
 
 
-def _height(paragraphs: list[Any], styles: Any, box: Any, scale: float) -> float:
-    return sum(
-        tx.paragraph_height_pt(p, styles, box, first=k == 0, scale=scale)
-        for k, p in enumerate(paragraphs)
-    )
+def _taller(paragraphs: list[Any], styles: Any, box: Any, scale: float, room: float) -> bool:
+    """Whether the sum of ``paragraphs``' heights at ``scale`` is over ``room``, as ``sum``
+    adds them. No height is negative: once the heights so far pass the room by more than any
+    way of adding them could be off, the rest of them (most of a long slide's paragraphs) need
+    no measure at that scale."""
+    heights: list[float] = []
+    used = 0.0
+    for k, p in enumerate(paragraphs):
+        heights.append(tx.paragraph_height_pt(p, styles, box, first=k == 0, scale=scale))
+        used += heights[-1]
+        if used > room * _CLEARLY:
+            return True
+    return sum(heights) > room
 
 
-def _set_title(slide: Any, title: str) -> None:
-    shape = slide.shapes.title
+# Past the room by this factor, a sum of up to a million heights is past it however added.
+_CLEARLY = 1 + 1e-9
+
+
+def _set_title(shape: Any, title: str, made: Any = None) -> Any:
+    """Title a continuation slide's title placeholder ``shape`` "``title`` (cont.)", or remove
+    it when ``title`` is blank. ``made``: the text body an earlier continuation slide of the same
+    slide and layout got (its placeholder was the same clone, its title the same text), copied
+    instead of written again; returns the text body for the next one."""
     if shape is None:
-        return
+        return made
     if not title.strip():
         shape._element.getparent().remove(shape._element)  # no empty "Click to add title"
-        return
+        return made
+    old = shape._element.find(_TX_BODY)
+    if made is not None and old is not None:
+        old.addprevious(copy.deepcopy(made))
+        old.getparent().remove(old)
+        return made
     base = title[: -len(CONT)] if title.endswith(CONT) else title
     shape.text_frame.text = base + CONT
+    return copy.deepcopy(shape._element.find(_TX_BODY))
+
+
+_TX_BODY = qn("p:txBody")
 
 
 def _move_paragraphs(source: Any, target: Any, paragraphs: list[Any], shape: Any) -> None:

@@ -33,7 +33,7 @@ def link_marks(slides: list[Any], targets: dict[int, Any], tooltips: dict[int, s
     """Link every mark on ``slides`` whose number is a key of ``targets`` (number → slide);
     how many were linked."""
     linked = 0
-    rels: dict[tuple[int, int], str] = {}  # each slide's relationship to each target, made once
+    rels: dict[int, dict[int, str]] = {}  # each slide's relationships to slides, by target
     for slide in slides:
         for p in _paragraphs(slide):
             for run in p.findall(_R):
@@ -56,7 +56,7 @@ def _link_run(
     run: Any,
     targets: dict[int, Any],
     tooltips: dict[int, str],
-    rels: dict[tuple[int, int], str],
+    rels: dict[int, dict[int, str]],
 ) -> int:
     t = run.find(_T)
     text = t.text if t is not None and t.text else ""
@@ -80,13 +80,8 @@ def _link_run(
             r_pr.remove(old)
         number = _target(piece, targets)
         if number is not None:
-            # python-pptx's relate_to looks through every relationship of the slide, and its
-            # add_hlinkClick parses the element's tag anew: each made once, then reused.
-            target = targets[number].part
-            key = (id(slide.part), id(target))
-            r_id = rels.get(key)
-            if r_id is None:
-                r_id = rels[key] = slide.part.relate_to(target, RT.SLIDE)
+            # python-pptx's add_hlinkClick parses the element's tag anew: made once, copied.
+            r_id = _relate(slide.part, targets[number].part, rels)
             click = _add_click(r_pr, r_id)
             click.set("action", JUMP)
             if tooltips.get(number):
@@ -95,6 +90,23 @@ def _link_run(
         parent.insert(at, new)
         at += 1
     return linked
+
+
+def _relate(part: Any, target: Any, rels: dict[int, dict[int, str]]) -> str:
+    """``part.relate_to(target, RT.SLIDE)`` of python-pptx: the first relationship of ``part``
+    to the slide ``target``, else a new one. python-pptx looks through every relationship of
+    the slide, grouped by type anew, at each call; each slide's are looked through once here
+    (``rels``: by slide part, each target part's relationship id), then the new ones added."""
+    known = rels.get(id(part))
+    if known is None:
+        known = rels[id(part)] = {}
+        for r_id, rel in part.rels.items():
+            if rel.reltype == RT.SLIDE and not rel.is_external:
+                known.setdefault(id(rel.target_part), r_id)
+    r_id = known.get(id(target))
+    if r_id is None:
+        r_id = known[id(target)] = str(part.rels._add_relationship(RT.SLIDE, target))
+    return r_id
 
 
 _CLICK = OxmlElement("a:hlinkClick")

@@ -49,3 +49,60 @@ def test_a_marks_font_is_resolved_once_per_style_chain_not_once_per_note(
     few = walks(tmp_path / "few", 10, monkeypatch)
     many = walks(tmp_path / "many", 80, monkeypatch)
     assert many == few  # before: about four lookups more for every note
+
+
+def _noted(folder: Path, notes: int) -> tuple[Path, Any]:
+    """A Word file pandoc wrote from a draft with ``notes`` citations (ids up to 12, so marks
+    of two characters too), and its ledger; not yet finished."""
+    folder.mkdir()
+    entries = [(i, f"https://example.org/s/{i}", f"Study {i}", "2025-02-01") for i in range(1, 13)]
+    ledger = load_ledger(make_ledger(folder / "ledger.json", entries))
+    draft = "\n\n".join(f"Ice sample {k} floats on sea water.[{1 + k % 12}]" for k in range(notes))
+    doc = json.loads(run_pandoc(["-f", "markdown", "-t", "json"], stdin=draft))
+    apply(doc, "docx", options=Options(), ledger=ledger, say=lambda _l: None, rendered=True)
+    out = folder / "r.docx"
+    run_pandoc(["-f", "json", "-o", str(out)], stdin=json.dumps(doc))
+    return out, ledger
+
+
+def test_each_marks_elements_are_copies_of_python_docxs_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mark's ``w:t`` and ``w:sym`` elements, one per character of every note's mark, are
+    copied from one made by python-docx (which parses the tag anew for each): the same file."""
+    import zipfile
+
+    from citeledger.renderers import _oxml_notes
+
+    made = 0
+    original = _oxml_notes.OxmlElement
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal made
+        made += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_oxml_notes, "OxmlElement", counted)
+    ours, ledger = _noted(tmp_path / "ours", 30)
+    postprocess(ours, ledger=ledger, options=Options())
+    assert made == 0
+    # python-docx's own element each time, where the renderer copies its template.
+    monkeypatch.setattr(_oxml_notes, "copy", _Fresh(original))
+    theirs, ledger = _noted(tmp_path / "theirs", 30)
+    postprocess(theirs, ledger=ledger, options=Options())
+    with zipfile.ZipFile(ours) as a, zipfile.ZipFile(theirs) as b:
+        names = [n for n in a.namelist() if n != "docProps/core.xml"]
+        assert names == [n for n in b.namelist() if n != "docProps/core.xml"]
+        assert all(a.read(n) == b.read(n) for n in names)
+
+
+class _Fresh:
+    """``copy`` whose ``deepcopy`` of a template element makes a new one with python-docx."""
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def deepcopy(self, element: Any) -> Any:
+        from lxml import etree
+
+        return self.make("w:" + etree.QName(element).localname)

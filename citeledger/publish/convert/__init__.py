@@ -35,7 +35,7 @@ from ...pandoc import require_sandbox
 from ...tree import PandocDoc
 from ..confine import Confinement, embeds_resources, named_resource_folders
 from ..images import Fetcher, host_list
-from .pool import Early, partial_failure, start_early, warm_imports, write_all
+from .pool import Early, default_jobs, partial_failure, start_early, warm_imports, write_all
 from .request import ConvertRequest, Output, check_stdout, is_latex_pdf, is_stdout, writer_for
 from .tools import check_tools, sandboxed
 from .write import Build, Job, draft_text, element_kinds
@@ -168,10 +168,16 @@ def _protect_ledger(guard: Guard, ledger_path: Path) -> None:
     guard.protect_folder(lock_path(ledger_path).parent, "the ledger's lock folder")
 
 
+# More runs than this cost more to start and join than they save, on any draft.
+_MAX_PARTS = 4
+
+
 def _read_draft(req: ConvertRequest, draft: Path) -> tuple[Draft, PandocDoc, Options]:
     """The draft read as every job reads it (:func:`~citeledger.document.draft.open_draft`),
     then its tree made what the outputs are written from (the request's ``-M`` entries, the
-    user's citeproc) and its options (the request's flags over its front matter)."""
+    user's citeproc) and its options (the request's flags over its front matter). A long
+    markdown draft is read by one pandoc run per core the build may use (``document/parts.py``:
+    the same tree), a wait the writers' cores would otherwise spend idle."""
     titles = titles_for(req.options.sources_title)
     read = open_draft(
         draft,
@@ -179,6 +185,7 @@ def _read_draft(req: ConvertRequest, draft: Path) -> tuple[Draft, PandocDoc, Opt
         pipeline=req.pipeline,
         titles=titles,
         trusted=req.options.effective().trust_draft,
+        parts=min(_MAX_PARTS, req.jobs or default_jobs()),
     )
     read.vet(req.options, req.say)
     read.tree.setdefault("meta", {}).update(meta_entries(req.metadata))
