@@ -33,10 +33,16 @@ if TYPE_CHECKING:
     from typing import Any, overload
 
     @overload
-    def pattern(source: str, flags: int = 0) -> re.Pattern[str]: ...
+    def pattern(
+        source: str, flags: int = 0, *, needs: tuple[str, ...] = (), opens: str = ""
+    ) -> re.Pattern[str]: ...
     @overload
-    def pattern(source: bytes, flags: int = 0) -> re.Pattern[bytes]: ...
-    def pattern(source: str | bytes, flags: int = 0) -> re.Pattern[Any]:
+    def pattern(
+        source: bytes, flags: int = 0, *, needs: tuple[bytes, ...] = (), opens: str = ""
+    ) -> re.Pattern[bytes]: ...
+    def pattern(
+        source: str | bytes, flags: int = 0, *, needs: tuple[Any, ...] = (), opens: str = ""
+    ) -> re.Pattern[Any]:
         return re.compile(source, flags)
 
 else:
@@ -208,8 +214,55 @@ else:
         "pattern", "flags", "groups", "groupindex", "scanner",
     )  # fmt: skip
 
-    def pattern(source, flags=0):
-        """``re.compile(source, flags)``, done when first used."""
+    class _Guarded(_Pattern):
+        """A pattern told at once, uncompiled, that a text holds no match: every match holds
+        one of the literal texts ``needs``; every match from a text's start (``match`` and
+        ``fullmatch`` given the text alone) opens with spaces and then one of the characters
+        ``opens``. ``match``, ``search``, ``fullmatch`` and ``sub`` answer a text ruled out
+        so as the compiled pattern would (no match); anything else compiles it."""
+
+        def __init__(self, source, flags, needs, opens):
+            super().__init__(source, flags)
+            self._needs, self._opens = needs, opens
+
+        def _ruled_out(self, string, args=()):
+            if self._needs and not any(need in string for need in self._needs):
+                return True
+            if self._opens and not args:
+                first = string.lstrip(" ")[:1]
+                return not first or first not in self._opens
+            return False
+
+        def match(self, string, *args):
+            if self._ruled_out(string, args):
+                return None
+            return self.__getattr__("match")(string, *args)
+
+        def fullmatch(self, string, *args):
+            if self._ruled_out(string, args):
+                return None
+            return self.__getattr__("fullmatch")(string, *args)
+
+        def search(self, string, *args):
+            if self._needs and not any(need in string for need in self._needs):
+                return None
+            return self.__getattr__("search")(string, *args)
+
+        def sub(self, repl, string, count=0):
+            if self._needs and not any(need in string for need in self._needs):
+                return string
+            return self.__getattr__("sub")(repl, string, count)
+
+    def pattern(source, flags=0, *, needs=(), opens=""):
+        """``re.compile(source, flags)``, done when first used. ``needs``: literal texts one
+        of which every match holds; ``opens``: the characters one of which every match from
+        a text's start has first after spaces (a pattern opening ``^ {0,3}[-*+]``). A text
+        they rule out is answered at once, uncompiled. Neither goes with a flag that changes
+        what matches a literal (``re.IGNORECASE``, ``re.MULTILINE``, ``re.VERBOSE``)."""
+        if needs or opens:
+            if flags & (2 | 8 | 64):  # re.IGNORECASE, re.MULTILINE, re.VERBOSE
+                raise ValueError("a pattern with these flags takes no needs nor opens")
+            return _Guarded(source, flags, tuple(needs), opens)
         return _Pattern(source, flags)
 
 

@@ -174,7 +174,9 @@ def _parse_ledger(path: Path, raw: bytes) -> Ledger:
             hint=_RECOVER,
         )
     try:
-        text = raw.decode("utf-8-sig")
+        # What ``raw.decode("utf-8-sig")`` gives, offsets and all (counted after the mark),
+        # without loading that codec's module.
+        text = (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LedgerError(
             f"ledger {path} is not UTF-8 text (bad byte at offset {exc.start})", hint=_RECOVER
