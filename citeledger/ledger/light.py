@@ -162,35 +162,76 @@ else:
                 cls.__init__ = init
             return cls.__dict__["__init__"]
 
-        fields, defaults, makers = shape.fields, shape.defaults, shape.makers
-        count = len(fields)
+        fields, count = shape.fields, len(shape.fields)
+        plan = []  # what the binder needs, worked out at the class's first instance
 
         def __init__(self, *args, **kwargs):
             shape.made += 1
-            if shape.made > HOT or len(args) > count:
+            given = len(args)
+            if shape.made > HOT or given > count:
                 return compiled()(self, *args, **kwargs)
-            values = list(args)
-            left = dict(kwargs) if kwargs else kwargs
-            for name in fields[len(args) :]:
-                if name in left:
-                    values.append(left.pop(name))
-                elif name in defaults:
-                    values.append(defaults[name])
-                elif name in makers:
-                    values.append(makers[name]())
-                else:  # missing: Python's own error
+            if not plan:
+                plan.append(_plan(cls, shape))
+            unset, makers, required, index, direct = plan[0]
+            values = [*args, *unset[given:]] if given < count else list(args)
+            for name, value in kwargs.items():
+                i = index.get(name, -1)
+                if i < given:  # unknown, or given twice: Python's own error
                     return compiled()(self, *args, **kwargs)
-            if left:  # unknown, or given twice
-                return compiled()(self, *args, **kwargs)
-            put = object.__setattr__ if shape.frozen else setattr
-            for name, value in zip(fields, values, strict=True):
-                put(self, name, value)
+                values[i] = value
+            for i in required:
+                if i >= given and fields[i] not in kwargs:  # missing: Python's own error
+                    return compiled()(self, *args, **kwargs)
+            for i, make in makers.items():
+                if i >= given and fields[i] not in kwargs:
+                    values[i] = make()
+            if direct:
+                self.__dict__.update(zip(fields, values, strict=True))
+            else:
+                put = object.__setattr__ if shape.frozen else setattr
+                for name, value in zip(fields, values, strict=True):
+                    put(self, name, value)
             if shape.post_init:
                 self.__post_init__()
             return None
 
         __init__.__qualname__ = f"{cls.__qualname__}.__init__"
         return __init__
+
+    def _plan(cls, shape):
+        """What the binder of ``cls`` needs: each field's value when no argument gives it (its
+        default, else _MISSING: a required field, or one its factory makes), the factories
+        by field index (called in field order, as the compiled ``__init__`` calls them), the
+        required fields' indexes, each field's index by name, and whether the values may go
+        straight into the instance's ``__dict__`` (:func:`_plain_attributes`)."""
+        fields, defaults, makers = shape.fields, shape.defaults, shape.makers
+        unset = tuple(defaults.get(name, _MISSING) for name in fields)
+        return (
+            unset,
+            {i: makers[name] for i, name in enumerate(fields) if name in makers},
+            [i for i, name in enumerate(fields) if unset[i] is _MISSING and name not in makers],
+            {name: i for i, name in enumerate(fields)},
+            _plain_attributes(cls, fields, shape.frozen),
+        )
+
+    def _plain_attributes(cls, fields, frozen):
+        """Whether setting the fields one by one (``object.__setattr__`` on a frozen record,
+        ``setattr`` else) comes to writing them into the instance's ``__dict__``: it has one,
+        no class of its MRO holds a descriptor by a field's name, nor its own ``__setattr__``
+        or ``__getattribute__``."""
+        mro = cls.__mro__[:-1]
+        if any("__slots__" in c.__dict__ for c in mro):
+            return False
+        if cls.__getattribute__ is not object.__getattribute__:
+            return False
+        if not frozen and cls.__setattr__ is not object.__setattr__:
+            return False
+        return not any(
+            hasattr(type(c.__dict__[name]), "__set__")
+            for c in mro
+            for name in fields
+            if name in c.__dict__
+        )
 
     class _Pattern:
         """A compiled pattern made on first use; then its methods are this object's own."""
