@@ -28,6 +28,7 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import re
+    from contextlib import contextmanager
     from dataclasses import FrozenInstanceError, field
     from dataclasses import dataclass as record
     from typing import Any, overload
@@ -294,6 +295,25 @@ else:
                 return string
             return self.__getattr__("sub")(repl, string, count)
 
+    def contextmanager(func):
+        """``contextlib.contextmanager``, its module loaded at the first call: a verify
+        enters no context made so, and ``contextlib`` (its classes built on ``abc``) is a
+        share of its start."""
+        made = None
+
+        def call(*args, **kwds):
+            nonlocal made
+            if made is None:
+                import contextlib
+
+                made = contextlib.contextmanager(func)
+            return made(*args, **kwds)
+
+        for name in ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__"):
+            setattr(call, name, getattr(func, name))
+        call.__wrapped__ = func
+        return call
+
     def pattern(source, flags=0, *, needs=(), opens=""):
         """``re.compile(source, flags)``, done when first used. ``needs``: literal texts one
         of which every match holds; ``opens``: the characters one of which every match from
@@ -327,4 +347,4 @@ def sha256_hex(data: bytes) -> str:
     return openssl_sha256(data).hexdigest()
 
 
-__all__ = ["FrozenInstanceError", "field", "pattern", "record", "sha256_hex"]
+__all__ = ["FrozenInstanceError", "contextmanager", "field", "pattern", "record", "sha256_hex"]

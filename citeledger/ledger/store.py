@@ -21,7 +21,6 @@ Reading (``load_ledger``) takes no lock: thanks to step 3 a reader always sees a
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import gc
 import json
@@ -33,7 +32,7 @@ from ..errors import LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .layout import LayoutText, TextLedger, fast_ledger
-from .light import pattern  # compiled on first use: start-up time
+from .light import contextmanager, pattern  # compiled on first use: start-up time
 from .lock_file import lock_path, prepare_lock_path
 from .model import Ledger, Source
 
@@ -235,7 +234,7 @@ def _lone_surrogate(node: object, where: str) -> str | None:
     return None
 
 
-@contextlib.contextmanager
+@contextmanager
 def transaction(path: Path) -> Iterator[Ledger]:
     """Hold the ledger's lock, yield it for changes, and write it back atomically if a change
     marked it dirty. An exception inside the block writes nothing."""
@@ -468,7 +467,7 @@ def _real_target(path: Path) -> Path:
     return target
 
 
-@contextlib.contextmanager
+@contextmanager
 def _locked(target: Path) -> Iterator[None]:
     try:
         lock_path = str(prepare_lock_path(target))
@@ -501,7 +500,7 @@ def _locked(target: Path) -> Iterator[None]:
         os.close(fd)  # closing the descriptor releases the flock
 
 
-@contextlib.contextmanager
+@contextmanager
 def _filelock(lock_path: str) -> Iterator[None]:
     from filelock import FileLock
 
