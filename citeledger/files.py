@@ -34,7 +34,6 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from . import atomic
 from .errors import CiteledgerError, DraftError, OutputError
 from .ledger.light import contextmanager
 
@@ -300,11 +299,15 @@ def _begin(target: Path, follow: bool, told: _Told) -> tuple[Path, Path, int]:
     except OSError as exc:
         raise told(exc, folder=True) from None
     # Not tempfile.mkstemp: importing tempfile costs more start-up than `add` can spare.
+    from . import atomic  # here: a verify, which reads and writes nothing, loads none of it
+
     tmp = Path(atomic.staged_name(str(final)))
     return final, tmp, _mode_for(final)
 
 
 def _create(tmp: Path, told: _Told) -> int:
+    from . import atomic
+
     try:
         return atomic.create(tmp)
     except OSError as exc:
@@ -312,6 +315,8 @@ def _create(tmp: Path, told: _Told) -> int:
 
 
 def _commit(tmp: Path, final: Path, mode: int, durable: bool, told: _Told) -> None:
+    from . import atomic
+
     try:
         atomic.commit(tmp, final, mode, durable)
     except OSError as exc:

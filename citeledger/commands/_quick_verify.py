@@ -113,8 +113,8 @@ def _read_ahead(file: str, *, trusted: bool) -> None:
     from ..document.pipeline import Pipeline
     from ..document.readers import input_format
     from ..errors import CiteledgerError
-    from ..includes import SANDBOX_ARG
     from ..pandoc import read_ahead
+    from ..pandoc_start import SANDBOX_ARG
 
     path = Path(file)
     try:

@@ -33,7 +33,6 @@ from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .layout import LayoutText, TextLedger, fast_ledger
 from .light import contextmanager, pattern  # compiled on first use: start-up time
-from .lock_file import lock_path, prepare_lock_path
 from .model import Ledger, Source
 
 DEFAULT_NAME = "ledger.json"
@@ -85,6 +84,7 @@ def ledger_guard(ledger: Path, others: Iterable[tuple[Path, str]] = ()) -> Guard
     --replace-in`` rewrites) must never be, also through a symlink or a hard link: the ledger,
     its lock file and lock folder, its evidence folder, and ``others``."""
     from .evidence_store import evidence_dir
+    from .lock_file import lock_path  # here: a verify takes no lock
 
     guard = Guard([(ledger, "the ledger"), *others])
     lock = lock_path(ledger)
@@ -469,6 +469,8 @@ def _real_target(path: Path) -> Path:
 
 @contextmanager
 def _locked(target: Path) -> Iterator[None]:
+    from .lock_file import prepare_lock_path
+
     try:
         lock_path = str(prepare_lock_path(target))
     except OSError as exc:

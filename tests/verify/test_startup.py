@@ -206,8 +206,17 @@ def test_a_run_ended_before_its_read_leaves_no_pandoc_behind(
 # What a one-page verify of a plain markdown draft must not load at all (issue 33): each is a
 # share of its start that such a draft never uses. ``contextlib`` (its classes built on abc):
 # the contexts a verify enters are classes; ``math``: the option table checks a fraction by
-# comparison; the ``utf-8-sig`` codec's module: the ledger's byte-order mark is cut off by hand.
-NOT_LOADED = ("contextlib", "math", "encodings.utf_8_sig")
+# comparison; the ``utf-8-sig`` codec's module: the ledger's byte-order mark is cut off by hand;
+# the include vetting (a read naming no include), the atomic write and the ledger's lock (a
+# verify writes nothing and takes no lock).
+NOT_LOADED = (
+    "contextlib",
+    "math",
+    "encodings.utf_8_sig",
+    "citeledger.includes",
+    "citeledger.atomic",
+    "citeledger.ledger.lock_file",
+)
 # Patterns a plain one-page draft can never match (no fence, div, footnote, reference
 # definition, heading attributes, paginated title): a guard tells them apart uncompiled.
 UNCOMPILED = (
