@@ -268,10 +268,20 @@ def test_a_one_page_verify_loads_no_module_nor_pattern_it_does_not_use(
         import sys
         sys.path[:0] = [{str(ROOT)!r}]
         sys.path.append({sysconfig.get_paths()["purelib"]!r})
+        import gc
+        from citeledger import pandoc_start
+        spawn, paused = pandoc_start.spawn, []
+
+        def spying(cmd, env):
+            paused.append(not gc.isenabled())
+            return spawn(cmd, env)
+
+        pandoc_start.spawn = spying
         from citeledger.cli import main
         try:
             code = main({args!r})
         finally:
+            assert paused == [True] and gc.isenabled(), (paused, gc.isenabled())
             loaded = [m for m in {NOT_LOADED!r} if m in sys.modules]
             compiled = [
                 name for module, name in {UNCOMPILED!r}
@@ -296,3 +306,45 @@ def test_a_one_page_verify_loads_no_module_nor_pattern_it_does_not_use(
         assert json.loads(done.stdout[: done.stdout.rindex("seen ")])["ok"] is True
     assert loaded == [], loaded
     assert compiled == [], compiled
+
+
+def test_a_long_draft_is_verified_with_the_collector_on(tmp_path: Path) -> None:
+    """The collector is paused for drafts of a page or so, whose run is short
+    (``ONE_PAGE_BYTES``); a longer draft's run keeps it, as every other command does."""
+    import subprocess
+    import sys
+    import textwrap
+
+    from citeledger.commands._quick_verify import ONE_PAGE_BYTES
+    from tests.helpers import ROOT
+
+    assert run_citeledger("add", "https://example.org/a", cwd=tmp_path).returncode == 0
+    filler = "Plain words without a claim to cite.\n\n" * (ONE_PAGE_BYTES // 30)
+    (tmp_path / "draft.md").write_text(filler + DRAFT, encoding="utf-8")
+    probe = textwrap.dedent(
+        f"""
+        import gc, sys
+        sys.path[:0] = [{str(ROOT)!r}]
+        from citeledger import pandoc_start
+        spawn, paused = pandoc_start.spawn, []
+
+        def spying(cmd, env):
+            paused.append(not gc.isenabled())
+            return spawn(cmd, env)
+
+        pandoc_start.spawn = spying
+        from citeledger.cli import main
+        main(["verify", "draft.md"])
+        print("paused", paused, gc.isenabled())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=citeledger_env(unset=OWN_VARS),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "paused [False] True", done.stdout
