@@ -35,12 +35,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .errors import CiteledgerError, DraftError, OutputError
-from .ledger.light import contextmanager
 
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import zipfile
+    from contextlib import AbstractContextManager
     from typing import BinaryIO
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -205,13 +205,20 @@ class _Told:
         return self.error(line, hint=self.hint)
 
 
-@contextmanager
-def staged(target: Path, *, follow: bool = False, durable: bool = True) -> Iterator[Path]:
+def staged(
+    target: Path, *, follow: bool = False, durable: bool = True
+) -> AbstractContextManager[Path]:
     """A temporary file beside ``target`` for a writer that needs a path (pandoc ``-o``, the
     office libraries); renamed over ``target`` when the block ends without an exception, and
     removed otherwise. ``follow``: a symlink at ``target`` is written through (an input edited
     in place) instead of replaced. ``durable=False`` skips the fsyncs (still atomic: a reader
     sees the old file or the new one), for many small files a crash can simply rebuild."""
+    import contextlib  # here: a verify, which loads this module, writes nothing
+
+    return contextlib.contextmanager(_staged)(target, follow, durable)
+
+
+def _staged(target: Path, follow: bool, durable: bool) -> Iterator[Path]:
     target = Path(target)
     told = _Told(target)
     final, tmp, mode = _begin(target, follow, told)

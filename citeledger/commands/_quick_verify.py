@@ -137,13 +137,17 @@ def _read_ahead(file: str, *, trusted: bool) -> None:
     the same (sandboxed unless ``--trust-draft`` is given; a project file that trusts its
     drafts makes it a read not taken); whatever would stop the run before it (no such draft,
     a format pandoc cannot read) is said in its turn, as without this."""
+    from ..pandoc_start import AHEAD
+
+    if AHEAD:  # the early start took this very read (a read started twice is one)
+        return
     from pathlib import Path
 
     from ..document.pipeline import Pipeline
     from ..document.readers import input_format
     from ..errors import CiteledgerError
+    from ..includes import SANDBOX_ARG
     from ..pandoc import read_ahead
-    from ..pandoc_start import SANDBOX_ARG
 
     path = Path(file)
     try:
