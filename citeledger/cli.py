@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"argument {bad} is not valid UTF-8 text",
                 hint="pass file names and text as UTF-8; check the shell's locale",
             )
-        code = run_quick(args)
+        code = run_quick(args, ending=argv is None)
         quick = code is not None
         if code is None:
             code = _typer_run(args)

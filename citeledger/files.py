@@ -29,19 +29,18 @@ hold one lock (the ledger's), and :func:`staged` those of its target whose proce
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from . import atomic
 from .errors import CiteledgerError, DraftError, OutputError
 
 # Read by type checkers only: ``typing`` is no cost of a quick verb (``ledger/light.py``).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import zipfile
+    from contextlib import AbstractContextManager
     from typing import BinaryIO
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -206,13 +205,20 @@ class _Told:
         return self.error(line, hint=self.hint)
 
 
-@contextlib.contextmanager
-def staged(target: Path, *, follow: bool = False, durable: bool = True) -> Iterator[Path]:
+def staged(
+    target: Path, *, follow: bool = False, durable: bool = True
+) -> AbstractContextManager[Path]:
     """A temporary file beside ``target`` for a writer that needs a path (pandoc ``-o``, the
     office libraries); renamed over ``target`` when the block ends without an exception, and
     removed otherwise. ``follow``: a symlink at ``target`` is written through (an input edited
     in place) instead of replaced. ``durable=False`` skips the fsyncs (still atomic: a reader
     sees the old file or the new one), for many small files a crash can simply rebuild."""
+    import contextlib  # here: a verify, which loads this module, writes nothing
+
+    return contextlib.contextmanager(_staged)(target, follow, durable)
+
+
+def _staged(target: Path, follow: bool, durable: bool) -> Iterator[Path]:
     target = Path(target)
     told = _Told(target)
     final, tmp, mode = _begin(target, follow, told)
@@ -222,8 +228,10 @@ def staged(target: Path, *, follow: bool = False, durable: bool = True) -> Itera
         yield tmp
         _commit(tmp, final, mode, durable, told)
     finally:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib is an import a verify does without
             os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def write_bytes(
@@ -251,8 +259,10 @@ def write_bytes(
             raise told(exc) from None
         _commit(tmp, final, mode, durable, told)
     finally:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib is an import a verify does without
             os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def fill(tmp: Path, data: bytes, target: Path) -> None:
@@ -277,8 +287,10 @@ def remove_orphans(target: Path) -> None:
         return
     for entry in entries:
         if entry.endswith(endings):
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 - contextlib is an import a verify does without
                 os.unlink(entry)
+            except OSError:
+                pass
 
 
 def _begin(target: Path, follow: bool, told: _Told) -> tuple[Path, Path, int]:
@@ -294,11 +306,15 @@ def _begin(target: Path, follow: bool, told: _Told) -> tuple[Path, Path, int]:
     except OSError as exc:
         raise told(exc, folder=True) from None
     # Not tempfile.mkstemp: importing tempfile costs more start-up than `add` can spare.
+    from . import atomic  # here: a verify, which reads and writes nothing, loads none of it
+
     tmp = Path(atomic.staged_name(str(final)))
     return final, tmp, _mode_for(final)
 
 
 def _create(tmp: Path, told: _Told) -> int:
+    from . import atomic
+
     try:
         return atomic.create(tmp)
     except OSError as exc:
@@ -306,6 +322,8 @@ def _create(tmp: Path, told: _Told) -> int:
 
 
 def _commit(tmp: Path, final: Path, mode: int, durable: bool, told: _Told) -> None:
+    from . import atomic
+
     try:
         atomic.commit(tmp, final, mode, durable)
     except OSError as exc:
@@ -349,9 +367,11 @@ def remove_stale_staged(folder: Path, names: Iterable[str]) -> list[Path]:
             continue
         if not entry.is_file(follow_symlinks=False):
             continue
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(entry.path)
-            removed.append(Path(entry.path))
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
     return removed
 
 

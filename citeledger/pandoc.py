@@ -34,9 +34,8 @@ from .errors import PandocError, ToolMissing
 from .files import check_archive
 from .formats import Version
 from .formats.capabilities import MINIMUM, SANDBOX, Capability, reading, writing
-from .includes import SANDBOX_ARG, refuse_unread_include
 from .ledger.light import pattern, record
-from .pandoc_start import ENV, MEMORY_ENV, located
+from .pandoc_start import ENV, MEMORY_ENV, SANDBOX_ARG, located
 from .tree import PandocDoc
 
 # The pypandoc-binary release whose pandoc (3.9) does everything the commands use; pyproject
@@ -255,6 +254,8 @@ def _checked(
 ) -> bytes:
     """pandoc's stdout, or its failure as one line (``sandboxed``: run with ``--sandbox``)."""
     if returncode == 0 and b"include file" in stderr:
+        from .includes import refuse_unread_include  # here: a read naming no include loads none
+
         refuse_unread_include(stderr, what, sandboxed)
     if returncode != 0:
         if SANDBOX_ARG.encode() in stderr:  # a pandoc older than --sandbox: the gate's line
@@ -447,6 +448,8 @@ def _tree_unprobed(args: list[str], fmt: str, what: str) -> PandocDoc | None:
     ahead = start.take_ahead(cmd)
     returncode, stdout, stderr = _timed_run(cmd, None, None, None, what, ahead)
     if returncode == 0 and b"include file" in stderr:
+        from .includes import refuse_unread_include  # here: a read naming no include loads none
+
         refuse_unread_include(stderr, what, SANDBOX_ARG in cmd)
     if returncode != 0:
         require(reads=fmt, writes="json")

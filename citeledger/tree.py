@@ -36,7 +36,6 @@ Decoding, walking and rebuilding a large tree makes millions of fresh objects an
 
 from __future__ import annotations
 
-import contextlib
 import gc
 from collections.abc import Callable, Container, Iterable, Iterator
 
@@ -76,20 +75,29 @@ else:
         """A document that gives its pandoc JSON (a panflute ``Doc``)."""
 
 
-@contextlib.contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a large tree is decoded, walked or rebuilt.
+def no_gc() -> _NoGc:
+    """Pause the cyclic garbage collector while a large tree is decoded, walked or rebuilt
+    (``with no_gc():``).
 
     A pandoc tree (and a document an office library builds from one) is a large acyclic
     structure of fresh objects: a collection pass on the way finds nothing to free, yet passes
     cost from a tenth to more than half of such work. The collector is restored as it was, so a
     caller that had turned it off keeps it off."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
+    return _NoGc()
+
+
+class _NoGc:
+    """:func:`no_gc`'s context (a class: every verify enters one, and ``contextlib`` is a
+    share of a one-page verify's start)."""
+
+    collecting = False
+
+    def __enter__(self) -> None:
+        self.collecting = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.collecting:
             gc.enable()
 
 

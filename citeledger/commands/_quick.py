@@ -130,10 +130,11 @@ def _last(given: dict[str, list[str]], flag: str) -> str | None:
     return values[-1] if values else None
 
 
-def run_quick(args: list[str]) -> int | None:
+def run_quick(args: list[str], *, ending: bool = False) -> int | None:
     """Run ``args`` here when this module knows every word of them and return the exit code;
     None leaves them to typer. Errors are raised as the typer command raises them (the CLI's
-    edge prints them)."""
+    edge prints them). ``ending``: the process ends with the run (the console's own), so
+    what a verify paused for its run need not be restored."""
     split = _split(args)
     if split is None:
         return None
@@ -142,7 +143,8 @@ def run_quick(args: list[str]) -> int | None:
         from ._quick_verify import quick_verify
 
         quiet = bool(flags & {"-q", "--quiet"})
-        return quick_verify(words, global_ledger, quiet, bool(flags & {"-v", "--verbose"}))
+        verbose = bool(flags & {"-v", "--verbose"})
+        return quick_verify(words, global_ledger, quiet, verbose, ending=ending)
     if verb not in _FLAGS:
         return None
     return 0 if _run_verb(verb, words, global_ledger) else None

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 
+from ..ledger.light import contextmanager
 from ..options import Options
 from ._console import QUIET
 
 # Read by type checkers only: ``typing`` is no cost of a verify (``ledger/light.py``).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from ..verify.support.judge import Judge, Progress
 
 # Below this many pairs a bar would only flicker.
@@ -43,12 +45,28 @@ def load_support_judge(options: Options) -> Judge | None:
     return load_judge(trusted.support_model, trusted.support_judge or None)
 
 
-@contextmanager
-def judge_progress(judge: Judge | None, level: int) -> Iterator[Progress | None]:
+def judge_progress(judge: Judge | None, level: int) -> AbstractContextManager[Progress | None]:
     """A progress bar for the judge's pairs on a terminal's standard error (None: no bar)."""
     if judge is None or level <= QUIET or not sys.stderr.isatty():
-        yield None
-        return
+        return _NO_BAR
+    return _bar()
+
+
+class _NoBar:
+    """No progress bar: entered as None (a verify without a judge loads no ``contextlib``)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_BAR = _NoBar()
+
+
+@contextmanager
+def _bar() -> Iterator[Progress]:
     from rich.console import Console
     from rich.progress import Progress as Bar
 

@@ -40,7 +40,7 @@ from .sources_lines import (
 )
 from .sources_titles import DEFAULT_TITLES
 
-_REF_DEF = pattern(r"^ {0,3}\[([^\]^][^\]]*)\]:\s")
+_REF_DEF = pattern(r"^ {0,3}\[([^\]^][^\]]*)\]:\s", needs=("]:",))
 _LIST_ITEM = pattern(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
 _ENTRY_START = pattern(ENTRY_PREFIX + r"(?=\[)")
 _COMMENT = pattern(r"<!--.*?-->")

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from .. import formats
-from ..errors import BadInput
+from ..errors import BadInput, DraftError
 from ..ledger.light import pattern  # compiled on first use: start-up time
 from ..tree import Json, replace_elements, stringify
 
@@ -70,16 +70,18 @@ def read_output(
     ``sandbox``: an untrusted draft's reading, under pandoc's ``--sandbox``: its iframes fetch
     nothing, and its include directives read again unsandboxed only when every file they name
     is inside its folder, else refused in one line (``citeledger/includes.py``)."""
-    from ..includes import SANDBOX_ARG, UnreadInclude, vet_includes
     from ..pandoc import pandoc_said
+    from ..pandoc_start import SANDBOX_ARG
 
     extra = pipeline.reading_args(path) if pipeline is not None else []
     if not sandbox:
         return _read(path, fmt, extra)
     try:
         return _read(path, fmt, [*extra, SANDBOX_ARG])
-    except UnreadInclude as refused:
-        if not refused.sandboxed:
+    except DraftError as refused:  # UnreadInclude's base: includes.py loads only when one is
+        from ..includes import UnreadInclude, vet_includes
+
+        if not isinstance(refused, UnreadInclude) or not refused.sandboxed:
             raise
 
         def read(file: Path) -> str | None:  # a file an include names: what it includes

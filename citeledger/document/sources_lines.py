@@ -29,9 +29,9 @@ from .sources_titles import (
     title_core,
 )
 
-_ATX = pattern(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_SETEXT = pattern(r"^ {0,3}(=+|-+)[ \t]*$")
-_BOLD_LINE = pattern(r"^ {0,3}(\*\*|__)(.+?)\1[ \t]*(:?)[ \t]*$")
+_ATX = pattern(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$", needs=("#",))
+_SETEXT = pattern(r"^ {0,3}(=+|-+)[ \t]*$", opens="=-")
+_BOLD_LINE = pattern(r"^ {0,3}(\*\*|__)(.+?)\1[ \t]*(:?)[ \t]*$", needs=("**", "__"))
 
 
 def line_title(lines: Sequence[str], number: int, titles: Sequence[str]) -> int | None:
@@ -52,12 +52,12 @@ def line_title_text(lines: Sequence[str], number: int) -> str | None:
 
 
 # ``## References {#refs .unnumbered}``, ``# Sources {-}``: pandoc's heading attributes.
-_HEADING_ATTRIBUTES = pattern(r"[ \t]*\{[^{}]*\}[ \t]*$")
+_HEADING_ATTRIBUTES = pattern(r"[ \t]*\{[^{}]*\}[ \t]*$", needs=("{",))
 
 
 # ``::: {.cell}`` or ``:::``: a fenced Div opens or closes (a Quarto callout, a notebook cell
 # written as markdown); a block starts after one as after a blank line, and ends at one.
-_DIV_FENCE = pattern(r"^ {0,3}:{3,}")
+_DIV_FENCE = pattern(r"^ {0,3}:{3,}", needs=(":::",))
 
 
 def _title_line(lines: Sequence[str], number: int) -> tuple[str, int] | None:
@@ -92,7 +92,7 @@ def heading_level(lines: Sequence[str], number: int) -> int | None:
     return None
 
 
-_FENCE = pattern(r"^\s*(`{3,}|~{3,})")
+_FENCE = pattern(r"^\s*(`{3,}|~{3,})", needs=("```", "~~~"))
 
 
 def fenced_lines(lines: Sequence[str]) -> list[bool]:
@@ -219,7 +219,8 @@ _ENTRY_LINE = pattern(ENTRY_PREFIX + r"\[[0-9]{1,6}\](?![(])")
 # ``[n]: url "title"``: a reference definition with a numeric label.
 _DEFINITION = pattern(
     r"^ {0,3}\[([0-9]{1,6})\]:[ \t]*(<[^<>\n]*>|\S+)"
-    r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$"
+    r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$",
+    needs=("]:",),
 )
 
 
@@ -435,8 +436,8 @@ def _retitle(block: str, lines: Sequence[str], found: LineBlock) -> str:
 
 # ``[^note]:`` opens a footnote definition; ``[label]: url`` with a label that is not an id is
 # the rest of the draft's business.
-FOOTNOTE_DEF = pattern(r"^ {0,3}\[\^[^\]\s]+\]:")
-_OTHER_DEF = pattern(r"^ {0,3}\[(?!\^)(?![0-9]{1,6}\])[^\]\n]+\]:\s")
+FOOTNOTE_DEF = pattern(r"^ {0,3}\[\^[^\]\s]+\]:", needs=("[^",))
+_OTHER_DEF = pattern(r"^ {0,3}\[(?!\^)(?![0-9]{1,6}\])[^\]\n]+\]:\s", needs=("]:",))
 
 
 def _kept_definitions(lines: Sequence[str], found: LineBlock) -> list[int]:

@@ -86,7 +86,7 @@ DEFAULT_TITLES = (DEFAULT_TITLE, *COMMON_TITLES)
 ANY_HEADING = 99  # the "level" of a paragraph title: any heading ends its block
 
 # A slide title's page: ``Sources (1/2)``.
-PAGINATION = pattern(r"\s*\(\s*\d+\s*/\s*\d+\s*\)$")
+PAGINATION = pattern(r"\s*\(\s*\d+\s*/\s*\d+\s*\)$", needs=("/",))
 
 
 def own_titles(title: str | None) -> tuple[str, ...]:

@@ -28,15 +28,22 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import re
+    from contextlib import contextmanager
     from dataclasses import FrozenInstanceError, field
     from dataclasses import dataclass as record
     from typing import Any, overload
 
     @overload
-    def pattern(source: str, flags: int = 0) -> re.Pattern[str]: ...
+    def pattern(
+        source: str, flags: int = 0, *, needs: tuple[str, ...] = (), opens: str = ""
+    ) -> re.Pattern[str]: ...
     @overload
-    def pattern(source: bytes, flags: int = 0) -> re.Pattern[bytes]: ...
-    def pattern(source: str | bytes, flags: int = 0) -> re.Pattern[Any]:
+    def pattern(
+        source: bytes, flags: int = 0, *, needs: tuple[bytes, ...] = (), opens: str = ""
+    ) -> re.Pattern[bytes]: ...
+    def pattern(
+        source: str | bytes, flags: int = 0, *, needs: tuple[Any, ...] = (), opens: str = ""
+    ) -> re.Pattern[Any]:
         return re.compile(source, flags)
 
 else:
@@ -156,35 +163,76 @@ else:
                 cls.__init__ = init
             return cls.__dict__["__init__"]
 
-        fields, defaults, makers = shape.fields, shape.defaults, shape.makers
-        count = len(fields)
+        fields, count = shape.fields, len(shape.fields)
+        plan = []  # what the binder needs, worked out at the class's first instance
 
         def __init__(self, *args, **kwargs):
             shape.made += 1
-            if shape.made > HOT or len(args) > count:
+            given = len(args)
+            if shape.made > HOT or given > count:
                 return compiled()(self, *args, **kwargs)
-            values = list(args)
-            left = dict(kwargs) if kwargs else kwargs
-            for name in fields[len(args) :]:
-                if name in left:
-                    values.append(left.pop(name))
-                elif name in defaults:
-                    values.append(defaults[name])
-                elif name in makers:
-                    values.append(makers[name]())
-                else:  # missing: Python's own error
+            if not plan:
+                plan.append(_plan(cls, shape))
+            unset, makers, required, index, direct = plan[0]
+            values = [*args, *unset[given:]] if given < count else list(args)
+            for name, value in kwargs.items():
+                i = index.get(name, -1)
+                if i < given:  # unknown, or given twice: Python's own error
                     return compiled()(self, *args, **kwargs)
-            if left:  # unknown, or given twice
-                return compiled()(self, *args, **kwargs)
-            put = object.__setattr__ if shape.frozen else setattr
-            for name, value in zip(fields, values, strict=True):
-                put(self, name, value)
+                values[i] = value
+            for i in required:
+                if i >= given and fields[i] not in kwargs:  # missing: Python's own error
+                    return compiled()(self, *args, **kwargs)
+            for i, make in makers.items():
+                if i >= given and fields[i] not in kwargs:
+                    values[i] = make()
+            if direct:
+                self.__dict__.update(zip(fields, values, strict=True))
+            else:
+                put = object.__setattr__ if shape.frozen else setattr
+                for name, value in zip(fields, values, strict=True):
+                    put(self, name, value)
             if shape.post_init:
                 self.__post_init__()
             return None
 
         __init__.__qualname__ = f"{cls.__qualname__}.__init__"
         return __init__
+
+    def _plan(cls, shape):
+        """What the binder of ``cls`` needs: each field's value when no argument gives it (its
+        default, else _MISSING: a required field, or one its factory makes), the factories
+        by field index (called in field order, as the compiled ``__init__`` calls them), the
+        required fields' indexes, each field's index by name, and whether the values may go
+        straight into the instance's ``__dict__`` (:func:`_plain_attributes`)."""
+        fields, defaults, makers = shape.fields, shape.defaults, shape.makers
+        unset = tuple(defaults.get(name, _MISSING) for name in fields)
+        return (
+            unset,
+            {i: makers[name] for i, name in enumerate(fields) if name in makers},
+            [i for i, name in enumerate(fields) if unset[i] is _MISSING and name not in makers],
+            {name: i for i, name in enumerate(fields)},
+            _plain_attributes(cls, fields, shape.frozen),
+        )
+
+    def _plain_attributes(cls, fields, frozen):
+        """Whether setting the fields one by one (``object.__setattr__`` on a frozen record,
+        ``setattr`` else) comes to writing them into the instance's ``__dict__``: it has one,
+        no class of its MRO holds a descriptor by a field's name, nor its own ``__setattr__``
+        or ``__getattribute__``."""
+        mro = cls.__mro__[:-1]
+        if any("__slots__" in c.__dict__ for c in mro):
+            return False
+        if cls.__getattribute__ is not object.__getattribute__:
+            return False
+        if not frozen and cls.__setattr__ is not object.__setattr__:
+            return False
+        return not any(
+            hasattr(type(c.__dict__[name]), "__set__")
+            for c in mro
+            for name in fields
+            if name in c.__dict__
+        )
 
     class _Pattern:
         """A compiled pattern made on first use; then its methods are this object's own."""
@@ -208,8 +256,74 @@ else:
         "pattern", "flags", "groups", "groupindex", "scanner",
     )  # fmt: skip
 
-    def pattern(source, flags=0):
-        """``re.compile(source, flags)``, done when first used."""
+    class _Guarded(_Pattern):
+        """A pattern told at once, uncompiled, that a text holds no match: every match holds
+        one of the literal texts ``needs``; every match from a text's start (``match`` and
+        ``fullmatch`` given the text alone) opens with spaces and then one of the characters
+        ``opens``. ``match``, ``search``, ``fullmatch`` and ``sub`` answer a text ruled out
+        so as the compiled pattern would (no match); anything else compiles it."""
+
+        def __init__(self, source, flags, needs, opens):
+            super().__init__(source, flags)
+            self._needs, self._opens = needs, opens
+
+        def _ruled_out(self, string, args=()):
+            if self._needs and not any(need in string for need in self._needs):
+                return True
+            if self._opens and not args:
+                first = string.lstrip(" ")[:1]
+                return not first or first not in self._opens
+            return False
+
+        def match(self, string, *args):
+            if self._ruled_out(string, args):
+                return None
+            return self.__getattr__("match")(string, *args)
+
+        def fullmatch(self, string, *args):
+            if self._ruled_out(string, args):
+                return None
+            return self.__getattr__("fullmatch")(string, *args)
+
+        def search(self, string, *args):
+            if self._needs and not any(need in string for need in self._needs):
+                return None
+            return self.__getattr__("search")(string, *args)
+
+        def sub(self, repl, string, count=0):
+            if self._needs and not any(need in string for need in self._needs):
+                return string
+            return self.__getattr__("sub")(repl, string, count)
+
+    def contextmanager(func):
+        """``contextlib.contextmanager``, its module loaded at the first call: a verify
+        enters no context made so, and ``contextlib`` (its classes built on ``abc``) is a
+        share of its start."""
+        made = None
+
+        def call(*args, **kwds):
+            nonlocal made
+            if made is None:
+                import contextlib
+
+                made = contextlib.contextmanager(func)
+            return made(*args, **kwds)
+
+        for name in ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__"):
+            setattr(call, name, getattr(func, name))
+        call.__wrapped__ = func
+        return call
+
+    def pattern(source, flags=0, *, needs=(), opens=""):
+        """``re.compile(source, flags)``, done when first used. ``needs``: literal texts one
+        of which every match holds; ``opens``: the characters one of which every match from
+        a text's start has first after spaces (a pattern opening ``^ {0,3}[-*+]``). A text
+        they rule out is answered at once, uncompiled. Neither goes with a flag that changes
+        what matches a literal (``re.IGNORECASE``, ``re.MULTILINE``, ``re.VERBOSE``)."""
+        if needs or opens:
+            if flags & (2 | 8 | 64):  # re.IGNORECASE, re.MULTILINE, re.VERBOSE
+                raise ValueError("a pattern with these flags takes no needs nor opens")
+            return _Guarded(source, flags, tuple(needs), opens)
         return _Pattern(source, flags)
 
 
@@ -233,4 +347,4 @@ def sha256_hex(data: bytes) -> str:
     return openssl_sha256(data).hexdigest()
 
 
-__all__ = ["FrozenInstanceError", "field", "pattern", "record", "sha256_hex"]
+__all__ = ["FrozenInstanceError", "contextmanager", "field", "pattern", "record", "sha256_hex"]

@@ -9,7 +9,6 @@ of its own. The lock files are never deleted (see :mod:`.store`); the folder sta
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 
@@ -31,10 +30,12 @@ def prepare_lock_path(ledger: Path) -> Path:
     folder = lock.parent
     folder.mkdir(exist_ok=True)
     # Never written through: an existing file (or a link) is kept as it is.
-    with contextlib.suppress(FileExistsError):
+    try:
         fd = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            os.write(fd, _GITIGNORE.encode("ascii"))
-        finally:
-            os.close(fd)
+    except FileExistsError:
+        return lock
+    try:
+        os.write(fd, _GITIGNORE.encode("ascii"))
+    finally:
+        os.close(fd)
     return lock

@@ -21,7 +21,6 @@ Reading (``load_ledger``) takes no lock: thanks to step 3 a reader always sees a
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import gc
 import json
@@ -33,8 +32,7 @@ from ..errors import LedgerError, LedgerShapeError, UnsafeLedgerEntry
 from ..files import Guard, remove_orphans, write_bytes
 from .files import make_folder, read_file
 from .layout import LayoutText, TextLedger, fast_ledger
-from .light import pattern  # compiled on first use: start-up time
-from .lock_file import lock_path, prepare_lock_path
+from .light import contextmanager, pattern  # compiled on first use: start-up time
 from .model import Ledger, Source
 
 DEFAULT_NAME = "ledger.json"
@@ -86,6 +84,7 @@ def ledger_guard(ledger: Path, others: Iterable[tuple[Path, str]] = ()) -> Guard
     --replace-in`` rewrites) must never be, also through a symlink or a hard link: the ledger,
     its lock file and lock folder, its evidence folder, and ``others``."""
     from .evidence_store import evidence_dir
+    from .lock_file import lock_path  # here: a verify takes no lock
 
     guard = Guard([(ledger, "the ledger"), *others])
     lock = lock_path(ledger)
@@ -174,7 +173,9 @@ def _parse_ledger(path: Path, raw: bytes) -> Ledger:
             hint=_RECOVER,
         )
     try:
-        text = raw.decode("utf-8-sig")
+        # What ``raw.decode("utf-8-sig")`` gives, offsets and all (counted after the mark),
+        # without loading that codec's module.
+        text = (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LedgerError(
             f"ledger {path} is not UTF-8 text (bad byte at offset {exc.start})", hint=_RECOVER
@@ -233,7 +234,7 @@ def _lone_surrogate(node: object, where: str) -> str | None:
     return None
 
 
-@contextlib.contextmanager
+@contextmanager
 def transaction(path: Path) -> Iterator[Ledger]:
     """Hold the ledger's lock, yield it for changes, and write it back atomically if a change
     marked it dirty. An exception inside the block writes nothing."""
@@ -466,8 +467,10 @@ def _real_target(path: Path) -> Path:
     return target
 
 
-@contextlib.contextmanager
+@contextmanager
 def _locked(target: Path) -> Iterator[None]:
+    from .lock_file import prepare_lock_path
+
     try:
         lock_path = str(prepare_lock_path(target))
     except OSError as exc:
@@ -499,7 +502,7 @@ def _locked(target: Path) -> Iterator[None]:
         os.close(fd)  # closing the descriptor releases the flock
 
 
-@contextlib.contextmanager
+@contextmanager
 def _filelock(lock_path: str) -> Iterator[None]:
     from filelock import FileLock
 

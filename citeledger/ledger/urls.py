@@ -311,6 +311,8 @@ def url_key(url: str) -> str:
 
 def is_legacy(url: str) -> bool:
     """Whether a stored URL is a sources.py entry without a scheme (``example.com/page``)."""
+    if url.startswith(("https://", "http://")):  # a scheme (what _SCHEME tells, uncompiled)
+        return False
     return not _SCHEME.match(url) and bool(_LEGACY.fullmatch(url.strip()))
 
 
@@ -337,7 +339,7 @@ def same_url(written: str, stored: str) -> bool:
     """Whether a URL read from the document is the ledger's: the same identity
     (:func:`url_key`), also once pandoc's percent-encoding of brackets and the like is undone
     on both sides."""
-    if url_key(written) == url_key(stored):
+    if written == stored or url_key(written) == url_key(stored):
         return True
     a = _PANDOC_ESCAPED.sub(lambda m: unquote(m.group(0)), written)
     b = _PANDOC_ESCAPED.sub(lambda m: unquote(m.group(0)), stored)

@@ -27,7 +27,6 @@ library: ``citeledger add`` imports it at start-up (through ``commands._common``
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping
 
 from ..errors import BadInput
@@ -109,8 +108,8 @@ class Option:
             try:
                 number = float(str(value).strip())
             except ValueError:
-                number = math.nan
-            if not (math.isfinite(number) and 0.0 <= number <= 1.0):
+                number = float("nan")
+            if not 0.0 <= number <= 1.0:  # nan and the infinities fail it too
                 raise BadInput(
                     f"{where}: {value!r} is not a number from 0 to 1",
                     hint="give a fraction such as 0.6",

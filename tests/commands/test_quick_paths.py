@@ -130,7 +130,7 @@ VERIFY_FORMS = [
 def _forced_typer(monkeypatch: pytest.MonkeyPatch) -> None:
     import citeledger.cli
 
-    monkeypatch.setattr(citeledger.cli, "run_quick", lambda args: None)
+    monkeypatch.setattr(citeledger.cli, "run_quick", lambda args, **_: None)
 
 
 def _no_typer(monkeypatch: pytest.MonkeyPatch) -> None:

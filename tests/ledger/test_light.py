@@ -225,3 +225,77 @@ def test_a_record_refuses_to_inherit_fields_it_would_not_write() -> None:
         @record
         class More(Plain):
             extra: int = 0
+
+
+def test_a_bound_record_holds_its_fields_in_the_dataclass_order() -> None:
+    fresh, frozen, _ = _shapes()
+    assert list(vars(fresh(tags=["t"], name="a"))) == list(vars(PlainDC(tags=["t"], name="a")))
+    assert list(vars(frozen(b="y", a=2))) == ["a", "b"]
+
+
+def test_a_record_with_its_own_setattr_or_a_property_is_set_through_them() -> None:
+    """The binder writes the fields straight into ``__dict__`` only where setting them one by
+    one comes to the same: a class's own ``__setattr__``, or a property named as a field
+    (given by a base class), still sees every field set."""
+    seen: list[str] = []
+
+    @record
+    class Watched:
+        a: int
+        b: int = 2
+
+        def __setattr__(self, name: str, value: object) -> None:
+            seen.append(name)
+            object.__setattr__(self, name, value)
+
+    class Base:
+        @property
+        def a(self) -> int:
+            return int(self.__dict__["_a"])
+
+        @a.setter
+        def a(self, value: int) -> None:
+            self.__dict__["_a"] = value * 10
+
+    @record
+    class Derived(Base):
+        a: int  # type: ignore[assignment]
+
+    made = Watched(1)
+    assert seen == ["a", "b"] and (made.a, made.b) == (1, 2)
+    assert Derived(3).a == 30
+
+
+_GUARDED = [
+    (r"^ {0,3}:{3,}", {"needs": (":::",)}),
+    (r"^\s*(`{3,}|~{3,})", {"needs": ("```", "~~~")}),
+    (r"[ \t]*\{[^{}]*\}[ \t]*$", {"needs": ("{",)}),
+    (r"^ {0,3}(=+|-+)[ \t]*$", {"opens": "=-"}),
+    (r"^ {0,3}\[\^[^\]\s]+\]:", {"needs": ("[^",)}),
+]
+_TEXTS = [
+    "", " ", "plain words", "  :::", ":::: {.cell}", "    :::", "```python", "  ~~~~", "a ```",
+    "## Title {#id}", "{}", "---", "  ===  ", "\t---", "- item", "    --", "[^1]: note", "x [^a]:",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("source", "guard"), _GUARDED)
+def test_a_guarded_pattern_answers_as_re_does_and_compiles_only_when_it_may_match(
+    source: str, guard: dict[str, object]
+) -> None:
+    plain = re.compile(source)
+    for text in _TEXTS:
+        lazy = light.pattern(source, **guard)  # type: ignore[arg-type]
+        for method in ("match", "fullmatch", "search"):
+            got, want = getattr(lazy, method)(text), getattr(plain, method)(text)
+            assert (got and got.group(0)) == (want and want.group(0)), (method, text)
+        assert lazy.sub("<>", text) == plain.sub("<>", text), text
+        if plain.search(text) is not None:
+            assert "match" in vars(lazy), text  # a text that may match compiled it
+    ruled_out = light.pattern(source, **guard)  # type: ignore[arg-type]
+    assert ruled_out.match("plain words") is None and "match" not in vars(ruled_out)
+
+
+def test_a_guard_refuses_the_flags_it_cannot_honour() -> None:
+    with pytest.raises(ValueError, match="flags"):
+        light.pattern("ab", re.IGNORECASE, needs=("ab",))

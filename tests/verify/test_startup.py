@@ -201,3 +201,150 @@ def test_a_run_ended_before_its_read_leaves_no_pandoc_behind(
         for pid, _cmd in marked_processes(marker):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+# What a one-page verify of a plain markdown draft must not load at all (issue 33): each is a
+# share of its start that such a draft never uses. ``contextlib`` (its classes built on abc):
+# the contexts a verify enters are classes; ``math``: the option table checks a fraction by
+# comparison; the ``utf-8-sig`` codec's module: the ledger's byte-order mark is cut off by hand;
+# the include vetting (a read naming no include), the atomic write and the ledger's lock (a
+# verify writes nothing and takes no lock).
+NOT_LOADED = (
+    "contextlib",
+    "math",
+    "encodings.utf_8_sig",
+    "citeledger.includes",
+    "citeledger.atomic",
+    "citeledger.ledger.lock_file",
+)
+# Patterns a plain one-page draft can never match (no fence, div, footnote, reference
+# definition, heading attributes, paginated title): a guard tells them apart uncompiled.
+UNCOMPILED = (
+    ("citeledger.document.sources_lines", "_FENCE"),
+    ("citeledger.document.sources_lines", "_DIV_FENCE"),
+    ("citeledger.document.sources_lines", "_HEADING_ATTRIBUTES"),
+    ("citeledger.document.sources_lines", "_DEFINITION"),
+    ("citeledger.document.sources_lines", "FOOTNOTE_DEF"),
+    ("citeledger.document.locate", "_REF_DEF"),
+    ("citeledger.document.sources_titles", "PAGINATION"),
+    ("citeledger.ledger.urls", "_SCHEME"),
+    ("citeledger.ledger.urls", "_CANONICAL"),
+)
+
+ONE_PAGE = (
+    "\n\n".join(
+        f"Sea ice covers a share of the polar oceans, read from satellite records.[{n}] The"
+        f" record shows a decline in every month of the year.[{n}]"
+        for n in (1, 2)
+    )
+    + "\n\n## Sources\n\n"
+    + "\n".join(f"[{n}] https://example.org/sea-ice/{n} — Sea ice {n}" for n in (1, 2))
+    + "\n"
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["verify", "draft.md"], ["verify", "--strict", "--format", "json", "draft.md"]],
+    ids=["text", "json"],
+)
+def test_a_one_page_verify_loads_no_module_nor_pattern_it_does_not_use(
+    tmp_path: Path, args: list[str]
+) -> None:
+    import json
+    import subprocess
+    import sys
+    import sysconfig
+    import textwrap
+
+    from tests.helpers import ROOT
+
+    for n in (1, 2):
+        url = f"https://example.org/sea-ice/{n}"
+        assert run_citeledger("add", url, "--title", f"Sea ice {n}", cwd=tmp_path).returncode == 0
+    (tmp_path / "draft.md").write_text(ONE_PAGE, encoding="utf-8")
+    probe = textwrap.dedent(
+        f"""
+        import sys
+        sys.path[:0] = [{str(ROOT)!r}]
+        sys.path.append({sysconfig.get_paths()["purelib"]!r})
+        import gc
+        from citeledger import pandoc_start
+        spawn, paused = pandoc_start.spawn, []
+
+        def spying(cmd, env):
+            paused.append(not gc.isenabled())
+            return spawn(cmd, env)
+
+        pandoc_start.spawn = spying
+        from citeledger.cli import main
+        try:
+            code = main({args!r})
+        finally:
+            assert paused == [True] and gc.isenabled(), (paused, gc.isenabled())
+            loaded = [m for m in {NOT_LOADED!r} if m in sys.modules]
+            compiled = [
+                name for module, name in {UNCOMPILED!r}
+                if "match" in vars(getattr(sys.modules[module], name))
+            ]
+            print("seen", repr((code, loaded, compiled)))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=citeledger_env(unset=OWN_VARS),
+    )
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.splitlines()[-1]
+    code, loaded, compiled = ast.literal_eval(last.removeprefix("seen "))
+    assert code in (None, 0), done.stdout + done.stderr  # main() returns what it ran with
+    if "json" in args:
+        assert json.loads(done.stdout[: done.stdout.rindex("seen ")])["ok"] is True
+    assert loaded == [], loaded
+    assert compiled == [], compiled
+
+
+def test_a_long_draft_is_verified_with_the_collector_on(tmp_path: Path) -> None:
+    """The collector is paused for drafts of a page or so, whose run is short
+    (``ONE_PAGE_BYTES``); a longer draft's run keeps it, as every other command does."""
+    import subprocess
+    import sys
+    import textwrap
+
+    from citeledger.commands._quick_verify import ONE_PAGE_BYTES
+    from tests.helpers import ROOT
+
+    assert run_citeledger("add", "https://example.org/a", cwd=tmp_path).returncode == 0
+    filler = "Plain words without a claim to cite.\n\n" * (ONE_PAGE_BYTES // 30)
+    (tmp_path / "draft.md").write_text(filler + DRAFT, encoding="utf-8")
+    probe = textwrap.dedent(
+        f"""
+        import gc, sys
+        sys.path[:0] = [{str(ROOT)!r}]
+        from citeledger import pandoc_start
+        spawn, paused = pandoc_start.spawn, []
+
+        def spying(cmd, env):
+            paused.append(not gc.isenabled())
+            return spawn(cmd, env)
+
+        pandoc_start.spawn = spying
+        from citeledger.cli import main
+        main(["verify", "draft.md"])
+        print("paused", paused, gc.isenabled())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=citeledger_env(unset=OWN_VARS),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "paused [False] True", done.stdout
