@@ -407,7 +407,7 @@ def main() -> None:
         "--only",
         default="",
         help="comma-separated steps (filter, convert, verify, ledger, "
-        "agent, quote, growth-ledger, growth-report, growth-convert, growth-wiki)",
+        "agent, quote, growth-ledger, growth-report, growth-convert, growth-verify, growth-wiki)",
     )
     args = ap.parse_args()
     if args.replot:
@@ -460,16 +460,24 @@ def main() -> None:
                     work, BIN, report_kb, big, keep, measures=frozenset({"convert"})
                 ),
             ),
+            # The verify rows of growth-report alone, at every size with the runs of the small
+            # rows (growth-report runs each report once): one run of a 10 MB verify is a noisy
+            # figure for a growth ratio.
+            (
+                "growth-verify",
+                lambda: bench_growth.report_rows(
+                    work, BIN, report_kb, runs, keep, measures=frozenset({"verify"})
+                ),
+            ),
             ("growth-wiki", lambda: bench_growth.wiki_rows(work, wiki_pages, big)),
             ("filter", lambda: filter_rows(work, drafts, sizes_kb, runs)),
             ("convert", lambda: convert_rows(work, drafts[-1], runs)),
             ("support", lambda: bench_support.run_rows(work, runs, side_by_side, Row)),
         ]
         wanted = {w for w in args.only.split(",") if w}
-        # growth-convert repeats rows of growth-report: run only when asked for by name.
-        todo = [
-            (n, step) for n, step in steps if n in wanted or (not wanted and n != "growth-convert")
-        ]
+        # growth-convert and growth-verify repeat rows of growth-report: run only when named.
+        by_name = ("growth-convert", "growth-verify")
+        todo = [(n, step) for n, step in steps if n in wanted or (not wanted and n not in by_name)]
         for k, (name, step) in enumerate(todo):
             left_now[:] = [n for n, _ in todo[k:]]
             print(f"measuring {name} ... (load {_load()})", file=sys.stderr, flush=True)
