@@ -191,24 +191,18 @@ def _read_node(node: Any, warn: Callable[[str], None]) -> Found | None:
         (str(node), "", None, "") if isinstance(node, _Citation) else _source_of(node)
     )
     raw, title, page, field = found
-    if raw is None:
-        return None
-    try:
-        url = normalize_url(raw)
-    except CiteledgerError as exc:
-        warn(f"skipped {exc.message}")
-        return None
-    kind = noise_kind(url)
-    for _ in range(4):  # the page a redirect names: a source, if it is no noise itself
-        destination = redirect_destination(url) if kind == "redirect" else None
-        if destination is None:
-            break
+    for _ in range(5):  # a redirect that names its page: that page, if it is no noise itself
+        if raw is None:
+            return None
         try:
-            url = normalize_url(destination)
+            url = normalize_url(raw)
         except CiteledgerError as exc:
             warn(f"skipped {exc.message}")
             return None
         kind = noise_kind(url)
+        raw = redirect_destination(url) if kind == "redirect" else None
+        if raw is None:
+            break
     return Found(url, title, page, field, kind)
 
 
