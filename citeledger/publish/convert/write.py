@@ -296,6 +296,15 @@ def _write(
         embed_images(doc, draft)
     if formats.joins_words(fmt) and not filters_at_write(req.pandoc_args):
         join_words(doc.get("blocks", []))
+    if fmt == "pptx" and not is_stdout(output):
+        deck = _deck_in_parts(doc, pandoc_args(fmt, req, draft), req, draft)
+        if deck is not None:
+            with staged(out) as tmp, _named_as(tmp, out):
+                fill(tmp, deck, out)
+                run_renderer(tmp, ledger, options, say=req.say, shown=out)
+                if build.gate is not None:
+                    build.gate()
+            return
     payload = json.dumps(doc, ensure_ascii=False, check_circular=False, separators=(",", ":"))
     if is_stdout(output):
         data = run_pandoc(pandoc_args(fmt, req, draft), stdin=payload, what=str(draft))
@@ -320,6 +329,17 @@ def _write(
             run_renderer(tmp, ledger, options, say=req.say, shown=out)
         if build.gate is not None:
             build.gate()
+
+
+def _deck_in_parts(
+    doc: PandocDoc, args: list[str], req: ConvertRequest, draft: Path
+) -> bytes | None:
+    """A long deck written by pandoc in parts at once and joined (``deck_parts.py``), or None
+    when it is to be written whole."""
+    from .deck_parts import write_in_parts
+    from .pool import default_jobs
+
+    return write_in_parts(doc, args, str(draft), req.jobs or default_jobs())
 
 
 _EMBED_LIMIT = 20 * 1024 * 1024
