@@ -100,20 +100,21 @@ def _only_body(others: list[Any]) -> Any:
     return shape
 
 
-def _flowing_text(slide: Any) -> Any:
+def _flowing_text(slide: Any) -> tuple[Any, bool]:
     """The text that may go on to another slide: the body placeholder, or the one text
     placeholder beside a table or picture (pandoc's "Content with Caption"); None for two
-    columns of text."""
+    columns of text. With it, whether it is the body placeholder (the continuation slides
+    then take the slide's own layout)."""
     body = _body(slide)
     if body is not None:
-        return body
+        return body, True
     title = slide.shapes.title
     texts = [
         s
         for s in slide.placeholders
         if s != title and s.has_text_frame and s.text_frame.text.strip()
     ]
-    return texts[0] if len(texts) == 1 else None
+    return (texts[0] if len(texts) == 1 else None), False
 
 
 def _is_heading(p: Any) -> bool:
@@ -219,7 +220,7 @@ def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> l
     """``slide`` (at ``index`` in the deck) and its continuation slides (titled ``title`` and
     "(cont.)"), or ``slide`` alone when its text fits at 90% of its size (it is shrunk then, as
     PowerPoint's autofit would)."""
-    shape, wrapper = _flowing_text(slide), None
+    (shape, own_layout), wrapper = _flowing_text(slide), None
     if shape is None:
         shape, wrapper = _flowing_equation_text(slide)
     if shape is None:
@@ -230,7 +231,10 @@ def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> l
         return [slide]
     originals = _paragraphs(shape)  # held, so each element keeps its id() while we split
     numbers = dict(zip(map(id, originals), _numbers(originals), strict=True))
-    layout = slide.slide_layout if shape is _body(slide) else _content_layout(prs, slide)
+    # The body placeholder goes on on the slide's own layout. (This compared the shape with a
+    # second lookup of the body by ``is``, never true since python-pptx makes a new object at
+    # every lookup: every continuation slide took "Title and Content".)
+    layout = slide.slide_layout if own_layout else _content_layout(prs, slide)
     pieces = [slide]
     made = None  # the title's text on this slide's first continuation slide, for the others
     while True:
