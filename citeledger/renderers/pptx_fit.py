@@ -48,31 +48,51 @@ def fit_slides(prs: Any, slides: list[Any]) -> None:
     place = {id(s.part): k for k, s in enumerate(prs.slides)}
     added = 0
     last_title = ""
+    fitted: set[Any] = set()  # the split's text elements its measure found fit: not again
     for slide in slides:
-        title = slide.shapes.title.text_frame.text if slide.shapes.title is not None else ""
+        head = slide.shapes.title  # looked up once: each lookup walks the slide's shapes
+        title = head.text_frame.text if head is not None else ""
         last_title = title.strip() or last_title
         index = place[id(slide.part)] + added
-        pieces = _split(prs, adder, slide, index, title or last_title)
+        pieces = _split(prs, adder, slide, index, title or last_title, fitted)
         added += len(pieces) - 1
         for piece in pieces:
-            for shape in [*piece.shapes, *_alternate_content(piece)]:
-                if shape.has_text_frame and _has_text(shape):
-                    shrink_to_fit(shape)
+            for shape in _text_shapes(piece, fitted):
+                shrink_to_fit(shape)
+        fitted.clear()
 
 
-def _alternate_content(slide: Any) -> list[Any]:
-    """The text shapes inside ``mc:AlternateContent`` (pandoc writes a text box holding an
-    equation so, both as its Choice and as its Fallback), which python-pptx does not list:
-    they are shrunk, never split (their equations would need the wrapper on a new slide too)."""
+def _text_shapes(slide: Any, fitted: set[Any]) -> list[Any]:
+    """The shapes of ``slide`` whose text is set smaller if too tall: each ``p:sp`` (the one
+    kind of shape python-pptx gives a text frame) that holds text, among the slide's shapes and
+    inside ``mc:AlternateContent`` (pandoc writes a text box holding an equation so, both as
+    its Choice and as its Fallback, and python-pptx does not list them: they are shrunk, never
+    split, as their equations would need the wrapper on a new slide too), less the elements
+    of ``fitted``. A proxy is made only for a shape returned: python-pptx makes a new one at
+    every lookup, and a fitted report's deck has ten thousand shapes."""
     from pptx.shapes.shapetree import SlideShapeFactory
 
-    mc = "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"
-    tree = slide.shapes._spTree
-    return [
-        SlideShapeFactory(sp, slide.shapes)
-        for wrapper in tree.iter(mc)
-        for sp in wrapper.iter(qn("p:sp"))
+    shapes = slide.shapes
+    tree = shapes._spTree
+    elements = [
+        *tree.iter_shape_elms(),
+        *(sp for wrapper in tree.iter(_MC_ALTERNATE) for sp in wrapper.iter(_P_SP)),
     ]
+    out = []
+    for el in elements:
+        if el.tag != _P_SP or el in fitted:
+            continue
+        body = el.find(_TX_BODY)
+        if body is None:
+            # python-pptx's text frame adds the missing (empty) text body: as it always did.
+            _has_text(SlideShapeFactory(el, shapes))
+        elif _body_has_text(body):
+            out.append(SlideShapeFactory(el, shapes))
+    return out
+
+
+_MC_ALTERNATE = "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"
+_P_SP = qn("p:sp")
 
 
 def _body(slide: Any) -> Any:
@@ -130,24 +150,28 @@ def _paragraphs(shape: Any) -> list[Any]:
     return list(shape.text_frame._txBody.findall(qn("a:p")))
 
 
-def _fitting(shape: Any, *, cut: bool = True) -> int:
+def _fitting(shape: Any, measured: Any = None, *, cut: bool = True) -> tuple[int, bool]:
     """How many of ``shape``'s paragraphs stay on its slide (at least one, never a heading
-    last); with ``cut``, a first paragraph taller than the slide is cut between its lines
-    first."""
-    styles, box = tx.measure(shape)
+    last), and whether :func:`shrink_to_fit` would leave those as they are (their heights,
+    added as it adds them, clearly within the room); with ``cut``, a first paragraph taller
+    than the slide is cut between its lines first. ``measured``: ``shape``'s
+    :func:`~._pptx_text.measure`, when the caller has it."""
+    styles, box = measured or tx.measure(shape)
     room = box.height / EMU_PER_PT * FILL
     paragraphs = _paragraphs(shape)
     if cut:
         _cut_lines(paragraphs[0], styles, box, room)
         paragraphs = _paragraphs(shape)
     used = 0.0
+    sums = [used]  # the heights of the first k paragraphs, added in order
     for k, p in enumerate(paragraphs):
         used += tx.paragraph_height_pt(p, styles, box, first=k == 0)
         if used > room and k > 0:
             while k > 1 and _is_heading(paragraphs[k - 1]):
                 k -= 1  # a heading goes with what it heads
-            return k
-    return len(paragraphs)
+            return k, sums[k] * _CLEARLY <= room
+        sums.append(used)
+    return len(paragraphs), used * _CLEARLY <= room
 
 
 def _cut_lines(p: Any, styles: Any, box: Any, room: float) -> None:
@@ -216,10 +240,13 @@ def _breaks_as_elements(p: Any) -> None:
                 at = piece
 
 
-def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> list[Any]:
+def _split(
+    prs: Any, adder: SlideAdder, slide: Any, index: int, title: str, fitted: set[Any]
+) -> list[Any]:
     """``slide`` (at ``index`` in the deck) and its continuation slides (titled ``title`` and
     "(cont.)"), or ``slide`` alone when its text fits at 90% of its size (it is shrunk then, as
-    PowerPoint's autofit would)."""
+    PowerPoint's autofit would). The text elements whose measure here found them fitting their
+    slide are added to ``fitted``: shrinking them would measure them again to change nothing."""
     (shape, own_layout), wrapper = _flowing_text(slide), None
     if shape is None:
         shape, wrapper = _flowing_equation_text(slide)
@@ -237,10 +264,14 @@ def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> l
     layout = slide.slide_layout if own_layout else _content_layout(prs, slide)
     pieces = [slide]
     made = None  # the title's text on this slide's first continuation slide, for the others
+    measured: Any = (styles, box)  # for the first piece; each other is measured anew
     while True:
-        keep = _fitting(shape, cut=wrapper is None)
+        keep, fits = _fitting(shape, measured, cut=wrapper is None)
+        measured = None
         rest = _paragraphs(shape)[keep:]
         if not rest:
+            if fits:
+                fitted.add(shape._element)
             return pieces
         new = adder.add(layout, index + len(pieces))
         head, target = _title_and_body(new)
@@ -248,6 +279,8 @@ def _split(prs: Any, adder: SlideAdder, slide: Any, index: int, title: str) -> l
         if target is None:
             return pieces  # a layout without a body: the rest stays, shrunk
         _continue_numbering(rest, [numbers.get(id(p)) for p in rest])
+        if fits:
+            fitted.add(shape._element)
         if wrapper is None:
             _move_paragraphs(pieces[-1], new, rest, target)
             shape = target
@@ -338,7 +371,12 @@ _CONTENT_LAYOUT: dict[int, tuple[Any, Any]] = {}
 def _has_text(shape: Any) -> bool:
     """``shape.text_frame.text.strip()`` of python-pptx, without making its text: whether a
     run or field of one of its paragraphs holds more than white space."""
-    for p in shape.text_frame._txBody.iterchildren(_A_P):
+    return _body_has_text(shape.text_frame._txBody)
+
+
+def _body_has_text(body: Any) -> bool:
+    """:func:`_has_text` of the shape whose text body (``p:txBody``) is ``body``."""
+    for p in body.iterchildren(_A_P):
         for child in p.iterchildren(_A_R, _A_FLD):
             t = child.find(_A_T)
             if t is not None and t.text and t.text.strip():
@@ -412,7 +450,8 @@ def _taller(paragraphs: list[Any], styles: Any, box: Any, scale: float, room: fl
     return sum(heights) > room
 
 
-# Past the room by this factor, a sum of up to a million heights is past it however added.
+# Past the room by this factor, a sum of up to a million heights is past it however added;
+# within it by this factor, within it however added.
 _CLEARLY = 1 + 1e-9
 
 

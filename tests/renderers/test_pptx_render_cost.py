@@ -162,6 +162,49 @@ def test_whether_a_shape_holds_text_is_what_its_text_says(
         assert body.findall(qn_p)
         for shape in shapes:
             assert pptx_fit._has_text(shape) == bool(shape.text_frame.text.strip())
-    monkeypatch.setattr(pptx_fit, "_has_text", lambda shape: bool(shape.text_frame.text.strip()))
+    monkeypatch.setattr(pptx_fit, "_text_shapes", every_text_shape)
     monkeypatch.setattr(pptx_fit, "_CONTENT_LAYOUT", {})
     assert parts(build(tmp_path / "theirs", 4)) == parts(ours)
+
+
+def every_text_shape(slide: Any, _fitted: Any) -> list[Any]:
+    """What the fitting shrank before: every shape python-pptx lists, and every one inside
+    ``mc:AlternateContent``, that has a text frame with text, none left out."""
+    from pptx.shapes.shapetree import SlideShapeFactory
+
+    tree = slide.shapes._spTree
+    wrapped = [
+        SlideShapeFactory(sp, slide.shapes)
+        for wrapper in tree.iter(pptx_fit._MC_ALTERNATE)
+        for sp in wrapper.iter(pptx_fit._P_SP)
+    ]
+    return [
+        shape
+        for shape in [*slide.shapes, *wrapped]
+        if shape.has_text_frame and shape.text_frame.text.strip()
+    ]
+
+
+def test_a_continued_body_the_split_found_fitting_is_not_measured_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The split measured each piece of a long slide's body to cut it: setting it smaller
+    would measure it all again to find it fits. Only the titles are asked."""
+    from pptx import Presentation
+
+    asked: list[int] = []
+    original = pptx_fit.shrink_to_fit
+
+    def counted(shape: Any) -> None:
+        asked.append(shape.placeholder_format.idx if shape.is_placeholder else -1)
+        original(shape)
+
+    monkeypatch.setattr(pptx_fit, "shrink_to_fit", counted)
+    ours = build(tmp_path / "ours", 6)
+    slides = [s for s in Presentation(str(ours)).slides if "Long slide" in s.shapes.title.text]
+    assert len(slides) > 12  # every long slide was split
+    assert asked == [0] * len(asked)  # before: each piece's body (idx 1) too
+    assert len(asked) >= len(slides)
+    # Shrinking every shape with text, none left out: the same deck.
+    monkeypatch.setattr(pptx_fit, "_text_shapes", every_text_shape)
+    assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
