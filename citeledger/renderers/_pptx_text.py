@@ -46,6 +46,9 @@ _SP_PR, _XFRM = qn("p:spPr"), qn("a:xfrm")
 _TX_BODY, _LST_STYLE, _BODY_PR = qn("p:txBody"), qn("a:lstStyle"), qn("a:bodyPr")
 _R, _FLD, _BR, _T, _R_PR = qn("a:r"), qn("a:fld"), qn("a:br"), qn("a:t"), qn("a:rPr")
 _FACES = (qn("a:latin"), qn("a:ea"), qn("a:cs"))
+_P, _P_PR, _END_PARA_R_PR, _DEF_R_PR = qn("a:p"), qn("a:pPr"), qn("a:endParaRPr"), qn("a:defRPr")
+_LN_SPC, _SPC_BEF = qn("a:lnSpc"), qn("a:spcBef")
+_SPC_PCT, _SPC_PTS = qn("a:spcPct"), qn("a:spcPts")
 ASCII_EM = {chr(32 + k): int(w) / 1000 for k, w in enumerate(_ASCII.split())}
 DEFAULT_PT = 18.0
 LEVELS = range(1, 10)
@@ -67,18 +70,18 @@ def _apply(style: LevelStyle, p_pr: Any) -> None:
         return
     if p_pr.get("marL") is not None:
         style.margin = int(p_pr.get("marL"))
-    d = p_pr.find(qn("a:defRPr"))
+    d = p_pr.find(_DEF_R_PR)
     if d is not None and d.get("sz") is not None:
         style.size_pt = int(d.get("sz")) / 100
-    ln = p_pr.find(qn("a:lnSpc"))
+    ln = p_pr.find(_LN_SPC)
     if ln is not None:
-        pct = ln.find(qn("a:spcPct"))
+        pct = ln.find(_SPC_PCT)
         if pct is not None:
             style.spacing = int(pct.get("val")) / 100000
-    before = p_pr.find(qn("a:spcBef"))
+    before = p_pr.find(_SPC_BEF)
     if before is not None:
-        pts = before.find(qn("a:spcPts"))
-        pct = before.find(qn("a:spcPct"))
+        pts = before.find(_SPC_PTS)
+        pct = before.find(_SPC_PCT)
         if pts is not None:
             style.before_pt, style.before_pct = int(pts.get("val")) / 100, 0.0
         elif pct is not None:
@@ -284,7 +287,7 @@ def run_size(run: Any, default: float) -> float:
 
 
 def paragraph_style(p: Any, styles: dict[int, LevelStyle]) -> LevelStyle:
-    p_pr = p.find(qn("a:pPr"))
+    p_pr = p.find(_P_PR)
     level = int(p_pr.get("lvl", "0")) + 1 if p_pr is not None else 1
     base = styles.get(level, styles[1])
     style = LevelStyle(base.size_pt, base.margin, base.spacing, base.before_pt, base.before_pct)
@@ -388,7 +391,7 @@ def _measure_paragraph(
             for t in child.iter(M_T):
                 lines[-1] += _char_tokens(t.text or "", size, False, False)
     if not sizes[-1]:
-        end = p.find(qn("a:endParaRPr"))
+        end = p.find(_END_PARA_R_PR)
         last = int(end.get("sz")) / 100 if end is not None and end.get("sz") else style.size_pt
         sizes[-1] = last * scale
     biggest = max(sizes)
@@ -413,10 +416,33 @@ _ASCII_TOKENS = re.compile(r"\s+|\S+")
 def _tokens(text: str, size: float, mono: bool, bold: bool) -> list[Token]:
     if not text.isascii():  # no wide character, nor a space str.isspace and \s disagree on
         return _char_tokens(text, size, mono, bold)
-    return [_token(word, size, mono, bold) for word in _ASCII_TOKENS.findall(text)]
+    words = _words(text)
+    known = _KNOWN.get((size, mono, bold))
+    if known is None or len(known) > _KNOWN_KEPT:
+        if len(_KNOWN) > 64:
+            _KNOWN.clear()
+        known = _KNOWN[size, mono, bold] = {}
+    out: list[Any] = list(map(known.get, words))
+    if None in out:
+        for k, word in enumerate(words):
+            if out[k] is None:
+                out[k] = known[word] = _token(word, size, mono, bold)
+    return out
 
 
-@functools.lru_cache(maxsize=65536)
+# A run's text split into words and spaces, and each word's token at each size and face: the
+# same text is measured at several sizes (is a slide too tall at 90%, where to cut it, each
+# step of setting it smaller) and splitting it was a third of a measure; a word's token was
+# looked up through a cache of four arguments, another third. Both bounded, dropped when full.
+_KNOWN: dict[tuple[float, bool, bool], dict[str, Token]] = {}
+_KNOWN_KEPT = 65536
+
+
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_ASCII_TOKENS.findall(text))
+
+
 def _token(word: str, size: float, mono: bool, bold: bool) -> Token:
     widths = tuple(size * glyph_em(ch, mono=mono, bold=bold) for ch in word)
     total = 0.0
@@ -488,7 +514,8 @@ def frame_height_pt(shape: Any, measured: Any = None) -> float:
     """The estimated height of all of ``shape``'s text (``measured``: its :func:`measure`,
     when the caller has it)."""
     styles, box = measured or measure(shape)
-    paragraphs = shape.text_frame._txBody.findall(qn("a:p"))
+    body = shape._element.find(_TX_BODY)  # python-pptx's text frame's, without its lookups
+    paragraphs = (body if body is not None else shape.text_frame._txBody).findall(_P)
     return sum(paragraph_height_pt(p, styles, box, first=k == 0) for k, p in enumerate(paragraphs))
 
 

@@ -22,7 +22,6 @@ text, a jump to another slide) get their relationship on the new slide.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from pptx.oxml import parse_xml
@@ -138,16 +137,14 @@ def _flowing_text(slide: Any) -> tuple[Any, bool]:
 
 
 def _is_heading(p: Any) -> bool:
-    runs = p.findall(qn("a:r"))
-    text = "".join(t.text or "" for r in runs for t in r.findall(qn("a:t")))
-    bold = all(
-        r.find(qn("a:rPr")) is not None and r.find(qn("a:rPr")).get("b") == "1" for r in runs
-    )
+    runs = p.findall(_A_R)
+    text = "".join(t.text or "" for r in runs for t in r.findall(_A_T))
+    bold = all(r.find(_A_R_PR) is not None and r.find(_A_R_PR).get("b") == "1" for r in runs)
     return bool(runs) and bold and len(text) <= 120
 
 
 def _paragraphs(shape: Any) -> list[Any]:
-    return list(shape.text_frame._txBody.findall(qn("a:p")))
+    return list(_text_body(shape).findall(_A_P))
 
 
 def _fitting(shape: Any, measured: Any = None, *, cut: bool = True) -> tuple[int, bool]:
@@ -180,18 +177,18 @@ def _cut_lines(p: Any, styles: Any, box: Any, room: float) -> None:
     if tx.paragraph_height_pt(p, styles, box, first=True) <= room:
         return
     _breaks_as_elements(p)
-    breaks = [k for k, child in enumerate(p) if child.tag == qn("a:br")]
+    breaks = [k for k, child in enumerate(p) if child.tag == _A_BR]
     for at in reversed(breaks):
-        head = copy.deepcopy(p)
+        head = _copied(p)
         for child in list(head)[at:]:
             head.remove(child)
-        if not "".join(t.text or "" for t in head.iter(qn("a:t"))).strip():
+        if not "".join(t.text or "" for t in head.iter(_A_T)).strip():
             return  # only blank lines would stay: shrink instead
         # The first line alone is cut off even when it is too tall itself (it is shrunk).
         if at == breaks[0] or tx.paragraph_height_pt(head, styles, box, first=True) <= room:
-            tail = copy.deepcopy(p)
+            tail = _copied(p)
             for k, child in enumerate(list(tail)):
-                if k <= at and child.tag != qn("a:pPr"):
+                if k <= at and child.tag != _A_P_PR:
                     tail.remove(child)
             _drop_leading_blank_lines(tail)
             for child in list(p)[at:]:
@@ -203,11 +200,11 @@ def _cut_lines(p: Any, styles: Any, box: Any, room: float) -> None:
 def _drop_leading_blank_lines(p: Any) -> None:
     """A continued code block starts with its next line of text, not with blank lines."""
     for child in list(p):
-        if child.tag == qn("a:pPr"):
+        if child.tag == _A_P_PR:
             continue
-        t = child.find(qn("a:t"))
-        blank = child.tag == qn("a:br") or (
-            child.tag == qn("a:r") and not (t is not None and (t.text or "").strip())
+        t = child.find(_A_T)
+        blank = child.tag == _A_BR or (
+            child.tag == _A_R and not (t is not None and (t.text or "").strip())
         )
         if not blank:
             return
@@ -218,8 +215,8 @@ def _breaks_as_elements(p: Any) -> None:
     """Each newline inside a run's text (pandoc writes a code block without highlighting as
     one run) made a line break element, as PowerPoint writes one: each line its own run with
     the same properties, so the paragraph can be cut between them."""
-    for run in p.findall(qn("a:r")):
-        t = run.find(qn("a:t"))
+    for run in p.findall(_A_R):
+        t = run.find(_A_T)
         text = t.text if t is not None and t.text else ""
         if "\n" not in text and "\v" not in text:
             continue
@@ -228,13 +225,13 @@ def _breaks_as_elements(p: Any) -> None:
         for k, line in enumerate(lines):
             if k:
                 br = parse_xml(f"<a:br {nsdecls('a')}/>")
-                r_pr = run.find(qn("a:rPr"))
+                r_pr = run.find(_A_R_PR)
                 if r_pr is not None:
-                    br.append(copy.deepcopy(r_pr))
+                    br.append(_copied(r_pr))
                 at.addnext(br)
                 at = br
-            piece = run if k == 0 else copy.deepcopy(run)
-            piece.find(qn("a:t")).text = line
+            piece = run if k == 0 else _copied(run)
+            piece.find(_A_T).text = line
             if k:
                 at.addnext(piece)
                 at = piece
@@ -320,7 +317,7 @@ def _move_wrapped(
     its body placeholder ``body``; the copy, and its text shape."""
     from pptx.shapes.shapetree import SlideShapeFactory
 
-    copied = copy.deepcopy(wrapper)
+    copied = _copied(wrapper)
     for sp in copied.iter(qn("p:sp")):
         ph = sp.find(f"{qn('p:nvSpPr')}/{qn('p:nvPr')}/{qn('p:ph')}")
         if ph is not None:
@@ -374,6 +371,19 @@ def _has_text(shape: Any) -> bool:
     return _body_has_text(shape.text_frame._txBody)
 
 
+def _text_body(shape: Any) -> Any:
+    """``shape.text_frame._txBody`` of python-pptx (which adds an empty one to a shape without
+    one): its ``p:txBody`` found directly, without the text frame's lookups."""
+    body = shape._element.find(_TX_BODY)
+    return body if body is not None else shape.text_frame._txBody
+
+
+def _copied(el: Any) -> Any:
+    """``copy.deepcopy(el)`` of an lxml element: lxml's ``__deepcopy__`` is its ``__copy__``
+    (the element and all it holds), called here without the copy module's memo."""
+    return el.__copy__()
+
+
 def _body_has_text(body: Any) -> bool:
     """:func:`_has_text` of the shape whose text body (``p:txBody``) is ``body``."""
     for p in body.iterchildren(_A_P):
@@ -385,16 +395,18 @@ def _body_has_text(body: Any) -> bool:
 
 
 _A_P, _A_R, _A_FLD, _A_T = qn("a:p"), qn("a:r"), qn("a:fld"), qn("a:t")
+_A_R_PR, _A_BR, _A_P_PR, _A_END_PARA_R_PR = qn("a:rPr"), qn("a:br"), qn("a:pPr"), qn("a:endParaRPr")
+_A_BU_AUTO_NUM = qn("a:buAutoNum")
 
 
 def _level(p: Any) -> int:
-    p_pr = p.find(qn("a:pPr"))
+    p_pr = p.find(_A_P_PR)
     return int(p_pr.get("lvl", "0")) if p_pr is not None else 0
 
 
 def _auto_number(p: Any) -> Any:
-    p_pr = p.find(qn("a:pPr"))
-    return p_pr.find(qn("a:buAutoNum")) if p_pr is not None else None
+    p_pr = p.find(_A_P_PR)
+    return p_pr.find(_A_BU_AUTO_NUM) if p_pr is not None else None
 
 
 def _numbers(paragraphs: list[Any]) -> list[int | None]:
@@ -467,20 +479,20 @@ def _set_title(shape: Any, title: str, made: Any = None) -> Any:
         return made
     old = shape._element.find(_TX_BODY)
     if made is not None and old is not None:
-        old.addprevious(copy.deepcopy(made))
+        old.addprevious(_copied(made))
         old.getparent().remove(old)
         return made
     base = title[: -len(CONT)] if title.endswith(CONT) else title
     shape.text_frame.text = base + CONT
-    return copy.deepcopy(shape._element.find(_TX_BODY))
+    return _copied(shape._element.find(_TX_BODY))
 
 
 _TX_BODY = qn("p:txBody")
 
 
 def _move_paragraphs(source: Any, target: Any, paragraphs: list[Any], shape: Any) -> None:
-    body = shape.text_frame._txBody
-    for old in body.findall(qn("a:p")):
+    body = _text_body(shape)
+    for old in body.findall(_A_P):
         body.remove(old)
     for p in paragraphs:
         for el in p.iter():
@@ -507,16 +519,16 @@ def shrink_to_fit(shape: Any) -> None:
     if tx.frame_height_pt(shape, measured) <= room:
         return
     original: list[tuple[Any, float]] = []
-    for p in shape.text_frame._txBody.findall(qn("a:p")):
+    for p in _text_body(shape).findall(_A_P):
         size = tx.paragraph_style(p, styles).size_pt
-        for run in [*p.findall(qn("a:r")), *p.findall(qn("a:fld")), *p.findall(qn("a:br"))]:
+        for run in [*p.findall(_A_R), *p.findall(_A_FLD), *p.findall(_A_BR)]:
             original.append((run, tx.run_size(run, size)))
-        end = p.find(qn("a:endParaRPr"))
+        end = p.find(_A_END_PARA_R_PR)
         if end is not None:
             original.append((end, float(end.get("sz", 0)) / 100 or size))
     for scale in SCALES:
         for el, size in original:
-            r_pr = el if el.tag == qn("a:endParaRPr") else _r_pr(el)
+            r_pr = el if el.tag == _A_END_PARA_R_PR else _r_pr(el)
             r_pr.set("sz", str(max(100, round(size * scale * 100))))
         if tx.frame_height_pt(shape, measured) <= room:
             return
@@ -524,7 +536,7 @@ def shrink_to_fit(shape: Any) -> None:
 
 def _r_pr(run: Any) -> Any:
     """The ``a:rPr`` of a run, field or line break, made if missing (it comes first)."""
-    r_pr = run.find(qn("a:rPr"))
+    r_pr = run.find(_A_R_PR)
     if r_pr is None:
         r_pr = parse_xml(f"<a:rPr {nsdecls('a')}/>")
         run.insert(0, r_pr)
