@@ -159,6 +159,7 @@ def _unlink(part: Any, targets: set[int]) -> None:
         part.drop_rel(rel_id)
 
 
+_EXT_LST = qn("p:extLst")
 _MAX_SLIDE_ID = 2147483647  # python-pptx's and PowerPoint's highest slide id
 
 
@@ -229,8 +230,13 @@ class SlideAdder:
             slide.shapes.clone_layout_placeholders(layout)
             self.made[id(layout.part)] = (layout.part, [el.__copy__() for el in tree[before:]])
             return
+        ext = tree.find(_EXT_LST)  # python-pptx's insert_element_before(el, "p:extLst")
         for el in made[1]:
-            tree.insert_element_before(el.__copy__(), "p:extLst")  # lxml's deep copy
+            copied = el.__copy__()  # lxml's deep copy
+            if ext is not None:
+                ext.addprevious(copied)
+            else:
+                tree.append(copied)
 
     def _id(self) -> int:
         """The id python-pptx would give the next slide: the highest plus one, found once and

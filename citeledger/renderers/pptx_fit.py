@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lxml import etree
 from pptx.oxml import parse_xml
 from pptx.oxml.ns import nsdecls, qn
 
@@ -96,27 +97,28 @@ _P_SP = qn("p:sp")
 
 def _body(slide: Any) -> Any:
     """The slide's one body placeholder when that is all it holds besides its title."""
-    title = slide.shapes.title  # looked up once: each lookup walks the slide's shapes
-    return _only_body([s for s in slide.shapes if s != title])
+    return _title_and_body(slide)[1]
 
 
 def _title_and_body(slide: Any) -> tuple[Any, Any]:
     """``slide.shapes.title`` and :func:`_body` of ``slide``, from one pass over its shapes
     (python-pptx makes a new object for a shape at every lookup: a report's deck of three
     thousand slides spent a tenth of its fitting making them)."""
-    shapes = list(slide.shapes)
-    title = next((s for s in shapes if s._element.ph is not None and s._element.ph_idx == 0), None)
-    return title, _only_body([s for s in shapes if s != title])
+    from pptx.shapes.shapetree import SlideShapeFactory
 
-
-def _only_body(others: list[Any]) -> Any:
-    """The one shape of ``others`` (a slide's shapes but its title) when it is the body."""
+    shapes = slide.shapes
+    elements = [(el, el.ph) for el in shapes._spTree.iter_shape_elms()]
+    head = next((el for el, ph in elements if ph is not None and ph.idx == 0), None)
+    others = [(el, ph) for el, ph in elements if el is not head]
+    title = SlideShapeFactory(head, shapes) if head is not None else None
+    # The body: the one other shape, a placeholder (its element has a p:ph) of index 1 with a
+    # text frame (only a p:sp has one); a proxy is made for it alone.
     if len(others) != 1:
-        return None
-    shape = others[0]
-    if not (shape.is_placeholder and shape.placeholder_format.idx == 1 and shape.has_text_frame):
-        return None
-    return shape
+        return title, None
+    el, ph = others[0]
+    if ph is None or ph.idx != 1 or el.tag != _P_SP:
+        return title, None
+    return title, SlideShapeFactory(el, shapes)
 
 
 def _flowing_text(slide: Any) -> tuple[Any, bool]:
@@ -338,7 +340,7 @@ def _move_wrapped(
     shape = SlideShapeFactory(sp, new.shapes)
     tx_body = sp.find(qn("p:txBody"))
     for p in paragraphs:
-        for el in p.iter():
+        for el in _LINKING(p):
             for attr in _R_ATTRS:
                 if el.get(attr):
                     el.set(attr, _relink(source.part, new.part, el.get(attr)))
@@ -495,11 +497,19 @@ def _move_paragraphs(source: Any, target: Any, paragraphs: list[Any], shape: Any
     for old in body.findall(_A_P):
         body.remove(old)
     for p in paragraphs:
-        for el in p.iter():
+        for el in _LINKING(p):
             for attr in _R_ATTRS:
                 if el.get(attr):
                     el.set(attr, _relink(source.part, target.part, el.get(attr)))
         body.append(p)  # moves it
+
+
+# The elements of a paragraph (itself among them) with a relationship attribute, in document
+# order: found by one compiled expression instead of asking every element for each attribute.
+_LINKING = etree.XPath(
+    "descendant-or-self::*[@r:id or @r:embed or @r:link]",
+    namespaces={"r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"},
+)
 
 
 def _relink(src: Any, dst: Any, r_id: str) -> str:
