@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import posixpath
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -83,15 +84,12 @@ def _rels_xml(self: Any) -> bytes:
         (int(r_id[3:]) if r_id.startswith("rId") and r_id[3:].isdigit() else 0, r_id)
         for r_id in rels
     )
-    root = etree.Element(_RELS_TAG, nsmap={None: _RELS_NS})
+    items: list[tuple[str, str, str, bool]] = []
     for _n, r_id in order:
         rel = rels[r_id]
-        el = etree.SubElement(root, _REL_TAG)
-        el.set("Id", rel._rId)
-        el.set("Type", rel._reltype)
         if rel._target_mode == _EXTERNAL:
-            el.set("Target", rel._target)  # an external relationship's target is its address
-            el.set("TargetMode", "External")
+            # An external relationship's target is its address.
+            items.append((rel._rId, rel._reltype, rel._target, True))
             continue
         key = (str(rel._target.partname), rel._base_uri)
         ref = _relative.get(key)
@@ -101,8 +99,45 @@ def _rels_xml(self: Any) -> bytes:
             if len(_relative) > 65536:
                 _relative.clear()
             _relative[key] = ref
-        el.set("Target", ref)
+        items.append((rel._rId, rel._reltype, ref, False))
+    if all(_PLAIN.fullmatch(f"{r_id}{kind}{target}") for r_id, kind, target, _x in items):
+        return _plain_rels_xml(items)
+    return _lxml_rels_xml(items)
+
+
+def _lxml_rels_xml(items: list[tuple[str, str, str, bool]]) -> bytes:
+    """The relationships ``(id, type, target, external)`` as lxml writes them."""
+    root = etree.Element(_RELS_TAG, nsmap={None: _RELS_NS})
+    for r_id, kind, target, external in items:
+        el = etree.SubElement(root, _REL_TAG)
+        el.set("Id", r_id)
+        el.set("Type", kind)
+        el.set("Target", target)
+        if external:
+            el.set("TargetMode", "External")
     return bytes(etree.tostring(root, encoding="UTF-8", standalone=True))
+
+
+def _plain_rels_xml(items: list[tuple[str, str, str, bool]]) -> bytes:
+    """:func:`_lxml_rels_xml` of relationships whose every value is printable ASCII other
+    than the four characters an attribute's value escapes (``" & < >``), which lxml writes
+    as they are: the same bytes, without building a tree to write them (a report's deck has
+    three thousand slides, each part with its relationships)."""
+    if not items:
+        return _RELS_HEAD + b"/>"
+    out = [_RELS_HEAD, b">"]
+    for r_id, kind, target, external in items:
+        mode = ' TargetMode="External"' if external else ""
+        out.append(f'<Relationship Id="{r_id}" Type="{kind}" Target="{target}"{mode}/>'.encode())
+    out.append(b"</Relationships>")
+    return b"".join(out)
+
+
+_PLAIN = re.compile(r"[ !#-%'-;=?-~]*")  # printable ASCII but the four escaped: " & < >
+_RELS_HEAD = (
+    b"<?xml version='1.0' encoding='UTF-8' standalone='yes'?>\n"
+    + f'<Relationships xmlns="{_RELS_NS}"'.encode()
+)
 
 
 @contextlib.contextmanager

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pptx.opc.oxml import CT_Relationships
+from pptx.opc.oxml import CT_Relationships, serialize_part_xml
 
 from citeledger.renderers import _pptx_oxml, pptx_fit
 from citeledger.renderers import _pptx_text as tx
@@ -216,3 +216,26 @@ def test_a_continued_body_the_split_found_fitting_is_not_measured_again(
     # Shrinking every shape with text, none left out: the same deck.
     monkeypatch.setattr(pptx_fit, "_text_shapes", every_text_shape)
     assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
+
+
+def test_relationships_written_without_a_tree_are_the_bytes_lxml_writes() -> None:
+    """Plain values (printable ASCII but ``" & < >``) are written as they are; any other
+    part goes through lxml, which escapes them."""
+    internal = ("rId1", "http://schemas/slideLayout", "../slideLayouts/slideLayout2.xml", False)
+    plain = (
+        "rId2",
+        "http://schemas/hyperlink",
+        "https://x.org/a b'c!#$%()*+,-./:;=?@[]^_`{|}~",
+        True,
+    )
+    escaped = ("rId3", "http://schemas/hyperlink", 'https://x.org/?a=1&b="2"<3>', True)
+    wide = ("rId4", "http://schemas/hyperlink", "https://x.org/caf\u00e9\t", True)
+    for items in ([], [internal], [internal, plain]):
+        assert all(_pptx_oxml._PLAIN.fullmatch("".join(item[:3])) for item in items)
+        assert _pptx_oxml._plain_rels_xml(items) == _pptx_oxml._lxml_rels_xml(items)
+    for odd in (escaped, wide):
+        assert not _pptx_oxml._PLAIN.fullmatch("".join(odd[:3]))
+    rels = CT_Relationships.new()
+    for r_id, kind, target, external in (internal, plain, escaped, wide):
+        rels.add_rel(r_id, kind, target, external)
+    assert _pptx_oxml._lxml_rels_xml([internal, plain, escaped, wide]) == serialize_part_xml(rels)
