@@ -156,10 +156,10 @@ def _master_style(shape: Any) -> Any:
 # a report's deck's few kinds of placeholder tens of thousands of times (two fifths of its
 # time went to looking the same styles up again), so each kind is worked out once. Bounded,
 # checked against the layout part it was made for; the values are never changed by a caller.
-_BY_KIND: dict[tuple[int, bytes], tuple[Any, Any]] = {}
+_BY_KIND: dict[tuple[int, tuple[Any, ...]], tuple[Any, Any]] = {}
 
 
-def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
+def _kind(shape: Any) -> tuple[tuple[int, tuple[Any, ...]], Any] | None:
     """What a placeholder's styles and box are made of besides its layout, and the layout
     part; None for any other shape (worked out each time)."""
     if not shape.is_placeholder:
@@ -175,8 +175,18 @@ def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
         body.find(_LST_STYLE) if body is not None else None,
         body.find(_BODY_PR) if body is not None else None,
     ]
-    spelled = b"|".join(etree.tostring(x) if x is not None else b"-" for x in own)
-    return (id(layout.part), spelled), layout.part
+    return (id(layout.part), tuple(map(_spelled_part, own))), layout.part
+
+
+def _spelled_part(x: Any) -> Any:
+    """``x`` (an element or None) as a part of :func:`_kind`'s key: an element without
+    children or text by its tag and attributes (an empty list style, a placeholder's
+    ``p:ph``: most of them, spelled without writing them out), any other by its XML."""
+    if x is None:
+        return None
+    if not len(x) and x.text is None:
+        return (x.tag, *x.attrib.items())
+    return etree.tostring(x, with_tail=False)
 
 
 # Each slide part's layout: python-pptx finds it by looking through the slide's relationships
