@@ -16,6 +16,7 @@ Cyrillic letter 0.55 em; a monospace (code) glyph 0.6 em; a wide (CJK) one 1 em.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -45,6 +46,9 @@ _SP_PR, _XFRM = qn("p:spPr"), qn("a:xfrm")
 _TX_BODY, _LST_STYLE, _BODY_PR = qn("p:txBody"), qn("a:lstStyle"), qn("a:bodyPr")
 _R, _FLD, _BR, _T, _R_PR = qn("a:r"), qn("a:fld"), qn("a:br"), qn("a:t"), qn("a:rPr")
 _FACES = (qn("a:latin"), qn("a:ea"), qn("a:cs"))
+_P, _P_PR, _END_PARA_R_PR, _DEF_R_PR = qn("a:p"), qn("a:pPr"), qn("a:endParaRPr"), qn("a:defRPr")
+_LN_SPC, _SPC_BEF = qn("a:lnSpc"), qn("a:spcBef")
+_SPC_PCT, _SPC_PTS = qn("a:spcPct"), qn("a:spcPts")
 ASCII_EM = {chr(32 + k): int(w) / 1000 for k, w in enumerate(_ASCII.split())}
 DEFAULT_PT = 18.0
 LEVELS = range(1, 10)
@@ -66,18 +70,18 @@ def _apply(style: LevelStyle, p_pr: Any) -> None:
         return
     if p_pr.get("marL") is not None:
         style.margin = int(p_pr.get("marL"))
-    d = p_pr.find(qn("a:defRPr"))
+    d = p_pr.find(_DEF_R_PR)
     if d is not None and d.get("sz") is not None:
         style.size_pt = int(d.get("sz")) / 100
-    ln = p_pr.find(qn("a:lnSpc"))
+    ln = p_pr.find(_LN_SPC)
     if ln is not None:
-        pct = ln.find(qn("a:spcPct"))
+        pct = ln.find(_SPC_PCT)
         if pct is not None:
             style.spacing = int(pct.get("val")) / 100000
-    before = p_pr.find(qn("a:spcBef"))
+    before = p_pr.find(_SPC_BEF)
     if before is not None:
-        pts = before.find(qn("a:spcPts"))
-        pct = before.find(qn("a:spcPct"))
+        pts = before.find(_SPC_PTS)
+        pct = before.find(_SPC_PCT)
         if pts is not None:
             style.before_pt, style.before_pct = int(pts.get("val")) / 100, 0.0
         elif pct is not None:
@@ -152,10 +156,10 @@ def _master_style(shape: Any) -> Any:
 # a report's deck's few kinds of placeholder tens of thousands of times (two fifths of its
 # time went to looking the same styles up again), so each kind is worked out once. Bounded,
 # checked against the layout part it was made for; the values are never changed by a caller.
-_BY_KIND: dict[tuple[int, bytes], tuple[Any, Any]] = {}
+_BY_KIND: dict[tuple[int, tuple[Any, ...]], tuple[Any, Any]] = {}
 
 
-def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
+def _kind(shape: Any) -> tuple[tuple[int, tuple[Any, ...]], Any] | None:
     """What a placeholder's styles and box are made of besides its layout, and the layout
     part; None for any other shape (worked out each time)."""
     if not shape.is_placeholder:
@@ -171,8 +175,18 @@ def _kind(shape: Any) -> tuple[tuple[int, bytes], Any] | None:
         body.find(_LST_STYLE) if body is not None else None,
         body.find(_BODY_PR) if body is not None else None,
     ]
-    spelled = b"|".join(etree.tostring(x) if x is not None else b"-" for x in own)
-    return (id(layout.part), spelled), layout.part
+    return (id(layout.part), tuple(map(_spelled_part, own))), layout.part
+
+
+def _spelled_part(x: Any) -> Any:
+    """``x`` (an element or None) as a part of :func:`_kind`'s key: an element without
+    children or text by its tag and attributes (an empty list style, a placeholder's
+    ``p:ph``: most of them, spelled without writing them out), any other by its XML."""
+    if x is None:
+        return None
+    if not len(x) and x.text is None:
+        return (x.tag, *x.attrib.items())
+    return etree.tostring(x, with_tail=False)
 
 
 # Each slide part's layout: python-pptx finds it by looking through the slide's relationships
@@ -283,7 +297,7 @@ def run_size(run: Any, default: float) -> float:
 
 
 def paragraph_style(p: Any, styles: dict[int, LevelStyle]) -> LevelStyle:
-    p_pr = p.find(qn("a:pPr"))
+    p_pr = p.find(_P_PR)
     level = int(p_pr.get("lvl", "0")) + 1 if p_pr is not None else 1
     base = styles.get(level, styles[1])
     style = LevelStyle(base.size_pt, base.margin, base.spacing, base.before_pt, base.before_pct)
@@ -387,7 +401,7 @@ def _measure_paragraph(
             for t in child.iter(M_T):
                 lines[-1] += _char_tokens(t.text or "", size, False, False)
     if not sizes[-1]:
-        end = p.find(qn("a:endParaRPr"))
+        end = p.find(_END_PARA_R_PR)
         last = int(end.get("sz")) / 100 if end is not None and end.get("sz") else style.size_pt
         sizes[-1] = last * scale
     biggest = max(sizes)
@@ -412,10 +426,33 @@ _ASCII_TOKENS = re.compile(r"\s+|\S+")
 def _tokens(text: str, size: float, mono: bool, bold: bool) -> list[Token]:
     if not text.isascii():  # no wide character, nor a space str.isspace and \s disagree on
         return _char_tokens(text, size, mono, bold)
-    return [_token(word, size, mono, bold) for word in _ASCII_TOKENS.findall(text)]
+    words = _words(text)
+    known = _KNOWN.get((size, mono, bold))
+    if known is None or len(known) > _KNOWN_KEPT:
+        if len(_KNOWN) > 64:
+            _KNOWN.clear()
+        known = _KNOWN[size, mono, bold] = {}
+    out: list[Any] = list(map(known.get, words))
+    if None in out:
+        for k, word in enumerate(words):
+            if out[k] is None:
+                out[k] = known[word] = _token(word, size, mono, bold)
+    return out
 
 
-@functools.lru_cache(maxsize=65536)
+# A run's text split into words and spaces, and each word's token at each size and face: the
+# same text is measured at several sizes (is a slide too tall at 90%, where to cut it, each
+# step of setting it smaller) and splitting it was a third of a measure; a word's token was
+# looked up through a cache of four arguments, another third. Both bounded, dropped when full.
+_KNOWN: dict[tuple[float, bool, bool], dict[str, Token]] = {}
+_KNOWN_KEPT = 65536
+
+
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_ASCII_TOKENS.findall(text))
+
+
 def _token(word: str, size: float, mono: bool, bold: bool) -> Token:
     widths = tuple(size * glyph_em(ch, mono=mono, bold=bold) for ch in word)
     total = 0.0
@@ -440,22 +477,10 @@ def wrapped(tokens: list[Token], capacity: float) -> int:
         return max(1, sum(len(widths) for _kind, _total, widths in tokens))
     lines, used, word = 1, 0.0, 0.0
     pending_space = 0.0
-
-    def place(width: float) -> None:
-        nonlocal lines, used, pending_space
-        space = pending_space if used else 0.0
-        if used and used + space + width > capacity:
-            lines += 1
-            used, space = 0.0, 0.0
-        used += space
-        while used + width > capacity:
-            width -= capacity - used
-            lines += 1
-            used = 0.0
-        used += width
-        pending_space = 0.0
-
-    for kind, total, widths in tokens:
+    # A space after the last token places the word it ends, as any space does. Each piece
+    # placed (a word, then a wide character) is placed in the loop's own body: a call for
+    # each word cost a tenth of the measure.
+    for kind, total, widths in itertools.chain(tokens, _END):
         if kind == WORD:
             if word:  # a word going on from the run before: its widths added one by one
                 for width in widths:
@@ -463,26 +488,44 @@ def wrapped(tokens: list[Token], capacity: float) -> int:
             else:
                 word = total
             continue
-        if word:
-            place(word)
-            word = 0.0
         if kind == WIDE:
-            place(total)
-        elif pending_space:  # spaces going on from the run before
+            pieces: tuple[float, ...] = (word, total) if word else (total,)
+        else:
+            pieces = (word,) if word else ()
+        for width in pieces:
+            # The space before it unless it opens a line; a new line when it does not fit;
+            # a piece longer than a line broken across lines.
+            space = pending_space if used else 0.0
+            if used and used + space + width > capacity:
+                lines += 1
+                used, space = 0.0, 0.0
+            used += space
+            while used + width > capacity:
+                width -= capacity - used
+                lines += 1
+                used = 0.0
+            used += width
+            pending_space = 0.0
+        word = 0.0
+        if kind == WIDE:
+            continue
+        if pending_space:  # spaces going on from the run before
             for width in widths:
                 pending_space += width
         else:
             pending_space = total
-    if word:
-        place(word)
     return lines
+
+
+_END: tuple[Token] = ((SPACE, 0.0, ()),)
 
 
 def frame_height_pt(shape: Any, measured: Any = None) -> float:
     """The estimated height of all of ``shape``'s text (``measured``: its :func:`measure`,
     when the caller has it)."""
     styles, box = measured or measure(shape)
-    paragraphs = shape.text_frame._txBody.findall(qn("a:p"))
+    body = shape._element.find(_TX_BODY)  # python-pptx's text frame's, without its lookups
+    paragraphs = (body if body is not None else shape.text_frame._txBody).findall(_P)
     return sum(paragraph_height_pt(p, styles, box, first=k == 0) for k, p in enumerate(paragraphs))
 
 

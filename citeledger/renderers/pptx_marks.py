@@ -15,7 +15,6 @@ Text in tables is linked too; text in speaker notes is not (notes are not on a s
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -71,18 +70,20 @@ def _link_run(
     parent = run.getparent()
     at = parent.index(run)
     parent.remove(run)
+    # Each piece is a copy of the run, its properties made if missing and its old link
+    # dropped: done once on the run (now out of the tree), then copied.
+    r_pr = run.get_or_add_rPr()
+    for old in r_pr.findall(_HLINK):
+        r_pr.remove(old)
     linked = 0
     for piece in pieces:
-        new = copy.deepcopy(run)
+        new = run.__copy__()  # copy.deepcopy's own copy (lxml's deep copy), without its memo
         new.find(_T).text = piece.text if isinstance(piece, Marker) else piece
-        r_pr = new.get_or_add_rPr()
-        for old in r_pr.findall(_HLINK):
-            r_pr.remove(old)
         number = _target(piece, targets)
         if number is not None:
             # python-pptx's add_hlinkClick parses the element's tag anew: made once, copied.
             r_id = _relate(slide.part, targets[number].part, rels)
-            click = _add_click(r_pr, r_id)
+            click = _add_click(new.find(_R_PR), r_id)
             click.set("action", JUMP)
             if tooltips.get(number):
                 click.set("tooltip", tooltips[number])
@@ -117,7 +118,7 @@ _R_ID = qn("r:id")
 def _add_click(r_pr: Any, r_id: str) -> Any:
     """``r_pr.add_hlinkClick(r_id)`` of python-pptx, the same element in the same place
     (before the run's hover link, right-to-left mark and extensions), from one made once."""
-    click = copy.deepcopy(_CLICK)
+    click = _CLICK.__copy__()
     after = next((el for el in r_pr.iterchildren(*_AFTER_CLICK)), None)
     if after is None:
         r_pr.append(click)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pptx.opc.oxml import CT_Relationships
+from pptx.opc.oxml import CT_Relationships, serialize_part_xml
 
 from citeledger.renderers import _pptx_oxml, pptx_fit
 from citeledger.renderers import _pptx_text as tx
@@ -87,7 +87,15 @@ def test_continuation_titles_copied_from_the_first_are_the_ones_python_pptx_writ
         return own_set_title(shape, title)
 
     def looked_up(slide: Any) -> tuple[Any, Any]:
-        return slide.shapes.title, pptx_fit._body(slide)
+        """python-pptx's title, and the one other shape when it is a body placeholder with
+        a text frame, each asked of python-pptx's own shapes."""
+        title = slide.shapes.title
+        others = [s for s in slide.shapes if s != title]
+        if len(others) != 1:
+            return title, None
+        shape = others[0]
+        body = shape.is_placeholder and shape.placeholder_format.idx == 1 and shape.has_text_frame
+        return title, shape if body else None
 
     monkeypatch.setattr(pptx_fit, "_set_title", each_written)
     monkeypatch.setattr(pptx_fit, "_title_and_body", looked_up)
@@ -162,6 +170,72 @@ def test_whether_a_shape_holds_text_is_what_its_text_says(
         assert body.findall(qn_p)
         for shape in shapes:
             assert pptx_fit._has_text(shape) == bool(shape.text_frame.text.strip())
-    monkeypatch.setattr(pptx_fit, "_has_text", lambda shape: bool(shape.text_frame.text.strip()))
+    monkeypatch.setattr(pptx_fit, "_text_shapes", every_text_shape)
     monkeypatch.setattr(pptx_fit, "_CONTENT_LAYOUT", {})
     assert parts(build(tmp_path / "theirs", 4)) == parts(ours)
+
+
+def every_text_shape(slide: Any, _fitted: Any) -> list[Any]:
+    """What the fitting shrank before: every shape python-pptx lists, and every one inside
+    ``mc:AlternateContent``, that has a text frame with text, none left out."""
+    from pptx.shapes.shapetree import SlideShapeFactory
+
+    tree = slide.shapes._spTree
+    wrapped = [
+        SlideShapeFactory(sp, slide.shapes)
+        for wrapper in tree.iter(pptx_fit._MC_ALTERNATE)
+        for sp in wrapper.iter(pptx_fit._P_SP)
+    ]
+    return [
+        shape
+        for shape in [*slide.shapes, *wrapped]
+        if shape.has_text_frame and shape.text_frame.text.strip()
+    ]
+
+
+def test_a_continued_body_the_split_found_fitting_is_not_measured_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The split measured each piece of a long slide's body to cut it: setting it smaller
+    would measure it all again to find it fits. Only the titles are asked."""
+    from pptx import Presentation
+
+    asked: list[int] = []
+    original = pptx_fit.shrink_to_fit
+
+    def counted(shape: Any) -> None:
+        asked.append(shape.placeholder_format.idx if shape.is_placeholder else -1)
+        original(shape)
+
+    monkeypatch.setattr(pptx_fit, "shrink_to_fit", counted)
+    ours = build(tmp_path / "ours", 6)
+    slides = [s for s in Presentation(str(ours)).slides if "Long slide" in s.shapes.title.text]
+    assert len(slides) > 12  # every long slide was split
+    assert asked == [0] * len(asked)  # before: each piece's body (idx 1) too
+    assert len(asked) >= len(slides)
+    # Shrinking every shape with text, none left out: the same deck.
+    monkeypatch.setattr(pptx_fit, "_text_shapes", every_text_shape)
+    assert parts(build(tmp_path / "theirs", 6)) == parts(ours)
+
+
+def test_relationships_written_without_a_tree_are_the_bytes_lxml_writes() -> None:
+    """Plain values (printable ASCII but ``" & < >``) are written as they are; any other
+    part goes through lxml, which escapes them."""
+    internal = ("rId1", "http://schemas/slideLayout", "../slideLayouts/slideLayout2.xml", False)
+    plain = (
+        "rId2",
+        "http://schemas/hyperlink",
+        "https://x.org/a b'c!#$%()*+,-./:;=?@[]^_`{|}~",
+        True,
+    )
+    escaped = ("rId3", "http://schemas/hyperlink", 'https://x.org/?a=1&b="2"<3>', True)
+    wide = ("rId4", "http://schemas/hyperlink", "https://x.org/caf\u00e9\t", True)
+    for items in ([], [internal], [internal, plain]):
+        assert all(_pptx_oxml._PLAIN.fullmatch("".join(item[:3])) for item in items)
+        assert _pptx_oxml._plain_rels_xml(items) == _pptx_oxml._lxml_rels_xml(items)
+    for odd in (escaped, wide):
+        assert not _pptx_oxml._PLAIN.fullmatch("".join(odd[:3]))
+    rels = CT_Relationships.new()
+    for r_id, kind, target, external in (internal, plain, escaped, wide):
+        rels.add_rel(r_id, kind, target, external)
+    assert _pptx_oxml._lxml_rels_xml([internal, plain, escaped, wide]) == serialize_part_xml(rels)
