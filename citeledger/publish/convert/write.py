@@ -175,6 +175,12 @@ def _prepare(doc: PandocDoc, fmt: str, output: Output, draft: Path, build: Build
             changed = sanitize_raw_html(doc) > 0
     images = "Image" in build.kinds
     reads_files = images or bool(build.kinds & {"RawInline", "RawBlock"})
+    if build.kinds & {"RawInline", "RawBlock"}:
+        from ..display_math import drops_raw_tex, show_display_math
+
+        # A raw TeX equation the writer would drop, written as math instead.
+        if drops_raw_tex(fmt):
+            changed = show_display_math(doc) > 0 or changed
     # Every binary output (a package, a PDF) holds its images: pandoc would fetch remote ones.
     if formats.is_binary(output.writer) or formats.is_binary(family):
         from ...renderers.typst import placeholder_name
