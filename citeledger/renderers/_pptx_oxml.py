@@ -195,6 +195,15 @@ def _unlink(part: Any, targets: set[int]) -> None:
 
 
 _EXT_LST = qn("p:extLst")
+
+
+def _slide_number(partname: str) -> int:
+    """N of ``/ppt/slides/slideN.xml``; 0 for a slide part named otherwise."""
+    stem = partname.rsplit("/", 1)[-1]
+    digits = stem.removeprefix("slide").removesuffix(".xml")
+    return int(digits) if stem.startswith("slide") and digits.isdigit() else 0
+
+
 _MAX_SLIDE_ID = 2147483647  # python-pptx's and PowerPoint's highest slide id
 
 
@@ -208,7 +217,9 @@ class SlideAdder:
     slides, split into 2,400 more, spent a minute and a half there. A new part has no
     relationship yet, and the ids python-pptx gives while only adding are the last one plus
     one, so this adds the relationship directly, counts the ids on, and moves the slide's list
-    entry it just made.
+    entry it just made. python-pptx names the new part after the count of slides, which is a
+    live slide's name once a slide before the last was deleted; this names it after the
+    highest number in use, the same name whenever the deleted slides were the last.
     One adder serves a run of additions with no slide deleted in between (a deletion can lower
     the highest id) and no entry of the slide list added or moved by anything else: it counts
     the entries and holds them in order, since lxml counts an element's children by walking
@@ -223,6 +234,14 @@ class SlideAdder:
         # The slide list's entries in order, held while this adder adds (see above).
         self.entries: list[Element] = list(self.id_list.iterchildren(qn("p:sldId")))
         self.made: dict[int, tuple[Any, list[Element]]] = {}  # a layout's placeholders, cloned
+        # New slides are named on from the highest slide part in use: a slide deleted before
+        # the last (a Sources slide another slide follows) leaves fewer entries than the
+        # numbers the deck's parts hold, and a name counted from the entries would be a live
+        # slide's (two parts of one name: a broken package, one slide lost).
+        related = prs.part.related_part
+        self.number = max(
+            (_slide_number(str(related(el.rId).partname)) for el in self.entries), default=0
+        )
 
     def add(self, layout: Any, index: int) -> Any:
         """A new slide of ``layout`` at position ``index`` of the deck."""
@@ -231,7 +250,8 @@ class SlideAdder:
         from pptx.parts.slide import SlidePart
 
         part = self.prs.part
-        partname = PackURI(f"/ppt/slides/slide{len(self.entries) + 1}.xml")
+        self.number += 1
+        partname = PackURI(f"/ppt/slides/slide{self.number}.xml")
         slide_part = SlidePart.new(partname, part.package, layout.part)  # type: ignore[no-untyped-call]
         r_id = part.rels._add_relationship(RT.SLIDE, slide_part)
         slide = slide_part.slide
