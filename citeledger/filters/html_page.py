@@ -79,7 +79,7 @@ def bind_marks(
     blocks: list[Block], marks: AbstractSet[int], holders: Iterable[Inlines] | None = None
 ) -> None:
     """Each run of citation marks (``id()`` in ``marks``) with the inline before it, and the
-    space between, in one nowrap span, in every inline list of ``blocks`` (footnotes' aside).
+    space between, in one nowrap span, in every inline list of ``blocks`` but footnotes'.
     ``holders``: those of the lists that may hold a mark, when the caller knows them (each list
     once); the rest of the document is then not walked."""
     for inlines in inline_lists(blocks) if holders is None else holders:
