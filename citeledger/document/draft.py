@@ -56,6 +56,10 @@ class Draft:
     _located: dict[tuple[str, ...], Locator] = field(default_factory=dict)
     # The trust model's walk of the tree as read (``options/survey.py``), for :meth:`vet`.
     surveyed: Survey | None = None
+    # The walk :meth:`vet` made (or was given), kept once the tree is vetted: every raw element,
+    # link, image and attribute with key-value pairs the tree may still hold, and every
+    # element type (vetting takes elements away, adds none). None before :meth:`vet`.
+    vetted: Survey | None = None
 
     def locator(self, titles: Sequence[str]) -> Locator | None:
         """Where the draft's markers are in its text, its Sources block found under
@@ -74,7 +78,7 @@ class Draft:
         that builds nothing (``builds`` false: verify) keeps the raw code, which it never runs
         or writes, so a reviewer can check a draft with equations without trusting it."""
         trusted = flags.effective().trust_draft
-        vet(
+        self.vetted = vet(
             self.tree,
             trusted=trusted,
             name=self.name,
@@ -154,6 +158,7 @@ def _joined(surveys: list[Survey]) -> Survey:
         whole.raws += part.raws
         whole.links += part.links
         whole.kinds |= part.kinds
+        whole.attrs += part.attrs
     return whole
 
 

@@ -122,7 +122,9 @@ class Scan:
     (see the module docstring), ``known`` the rule that decided it, for a scan made again.
     ``others``: the citation lists before ``listing`` (a document holds one; the verifier
     reports these), whose entries read as citations; ``resolve`` the ledger's ids of URLs the
-    lists were read with."""
+    lists were read with. ``kinds``: every element type the scanned tree may hold (a
+    superset), when the caller knows them without a walk (a build's reading of the draft):
+    the walks a placement makes for types the tree lacks are saved."""
 
     hits: list[Hit] = field(default_factory=list)
     sources: SourcesBlock | None = None
@@ -132,6 +134,7 @@ class Scan:
     known: LinkKnown | None = None
     others: list[SourcesBlock] = field(default_factory=list)
     resolve: UrlIds | None = None
+    kinds: frozenset[str] | None = None
 
     def markers(self) -> Iterator[tuple[Hit, Marker]]:
         for hit in self.hits:

@@ -99,6 +99,11 @@ class DocxPlacement(base.BasePlacement):
         # Endnotes gather at the end, where one note per source is what a reader looks up.
         self._short = opts.repeat_notes == "short" and opts.notes == "footnotes"
         self._repeats = 0
+        # Each source's note's rank among the notes placed, in the order placed (the document's
+        # order): Word's number of it when the draft has no note of its own.
+        self._ranks: dict[int, int] = {}
+        self._placed = 0
+        self._titles: dict[int, str] = {}  # each repeated source's title, made once
         self._refs: list[tuple[Inline, int, bool]] = []  # (RawInline, source id, as_mark)
         self._list = opts.notes == "list" or (
             bool(opts.sources_title.strip())
@@ -128,6 +133,8 @@ class DocxPlacement(base.BasePlacement):
             return [str_("["), *_entry(source), str_("]")]
         if sid not in self._noted:
             self._noted.add(sid)
+            self._placed += 1
+            self._ranks[sid] = self._placed
             note = {
                 "t": "Note",
                 "c": [para(unbroken_date(_entry(source), source))],
@@ -135,8 +142,12 @@ class DocxPlacement(base.BasePlacement):
             return [raw(bookmark_start(sid)), note, raw(bookmark_end(sid))]
         if self._short:
             self._repeats += 1
+            self._placed += 1
             k = self._repeats
-            note = {"t": "Note", "c": [para(short_entry_inlines(source))]}
+            title = self._titles.get(sid)
+            if title is None:
+                title = self._titles[sid] = source.lead_sentence
+            note = {"t": "Note", "c": [para(short_entry_inlines(source, title))]}
             return [raw(repeat_bookmark_start(sid, k)), note, raw(repeat_bookmark_end(k))]
         return [self._noteref(sid, as_mark=True)]
 
@@ -186,7 +197,12 @@ class DocxPlacement(base.BasePlacement):
 
     def _note_numbers(self) -> dict[int, int]:
         """Word's sequential number of each source's note: its rank among all notes of the
-        document (the draft's own included), in document order."""
+        document (the draft's own included), in document order; without a walk when the draft
+        holds no note of its own (its scan knows): the notes are then those placed, each placed
+        where its marker was found, in the document's order."""
+        kinds = self.state.scan.kinds
+        if kinds is not None and "Note" not in kinds:
+            return dict(self._ranks)
         counter = _NoteCounter({bookmark_start(sid): sid for sid in self._noted})
         counter.blocks(self.state.doc["blocks"])
         return counter.numbers
@@ -215,10 +231,11 @@ def _entry(source: Source) -> Inlines:
     return entry_inlines(source, breaks="zwsp")
 
 
-def short_entry_inlines(source: Source) -> Inlines:
+def short_entry_inlines(source: Source, title: str | None = None) -> Inlines:
     """A repeated source's shortened note: its title (the URL when it has none), linked to the
-    source, so the note still names what it cites and a reader can follow it."""
-    title = source.lead_sentence
+    source, so the note still names what it cites and a reader can follow it. ``title``: the
+    source's :attr:`~citeledger.ledger.model.Source.lead_sentence`, when the caller has it."""
+    title = source.lead_sentence if title is None else title
     text = text_to_inlines(title) if title else [str_(source.url)]
     if not title or title.rstrip()[-1:] in ".?!…":
         return [link(text, source.href)]

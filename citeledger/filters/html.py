@@ -94,6 +94,7 @@ class HtmlPlacement(base.BasePlacement):
         self.cards = self.links and cards.has_cards(state.format)
         self.superscript = state.options.marker_style == "superscript"
         self.described: dict[int, str] = {}  # each source's link title, made once
+        self.named: dict[tuple[int, int], str] = {}  # each mark's accessible name, made once
         # HTML a person reads (a browser's or an e-reader's): marks named for assistive
         # technology, bound to the word before them, and the page's accessibility passes.
         row = formats.find(self.entries.fmt)
@@ -120,7 +121,10 @@ class HtmlPlacement(base.BasePlacement):
             card = cards.card_id(source.id, self.card_prefix)
             mark["c"][0][2].append(["aria-describedby", card])
         if self.page:
-            mark["c"][0][2].append(["aria-label", cards.accessible_name(source, number)])
+            name = self.named.get((source.id, number))
+            if name is None:
+                name = self.named[source.id, number] = cards.accessible_name(source, number)
+            mark["c"][0][2].append(["aria-label", name])
         out = self.raised([mark])
         self.marks.add(id(out[0]))
         return out
@@ -211,8 +215,17 @@ class HtmlPlacement(base.BasePlacement):
         placed: marks bound to the word before them, figures' alt text without markers,
         tables in their own scrolling box, the page's language and its main landmark."""
         doc = self.state.doc
-        html_page.bind_marks(doc["blocks"], lambda el: id(el) in self.marks)
-        images, links, tables = html_page.figure_alts(doc["blocks"], set(self.state.seen))
+        # A mark stands where its marker was found: in the inline list that held it, which the
+        # walk of every inline list meets unless a footnote holds it (marks in footnotes are
+        # left as they are). Each list once, in the order found.
+        holders = {id(h.container): h.container for h in self.state.scan.hits if not h.in_note}
+        html_page.bind_marks(doc["blocks"], self.marks, holders.values())
+        kinds = self.state.scan.kinds
+        if kinds is not None and not kinds & {"Image", "Link", "Table"}:
+            # Only the marks' links, each named by its mark: nothing for the walk to find.
+            images, links, tables = 0, 0, False
+        else:
+            images, links, tables = html_page.figure_alts(doc["blocks"], set(self.state.seen))
         if images or links:
             counts = [cards.plural(images, "image"), cards.plural(links, "link")]
             missing = " and ".join(m for m in counts if not m.startswith("0 "))

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
 from .. import formats
 from ..options import meta_value
 from ..tree import (
     Block,
-    Inline,
     Inlines,
     Json,
     attr,
@@ -75,22 +75,30 @@ def reads_as_page(fmt: str) -> bool:
     return row is not None and row.writes and row.kind in ("html", "ebook")
 
 
-def bind_marks(blocks: list[Block], is_mark: Callable[[Inline], bool]) -> None:
-    """Each run of citation marks (``is_mark``) with the inline before it, and the space
-    between, in one nowrap span, in every inline list of ``blocks``."""
-    for inlines in inline_lists(blocks):
-        _bind(inlines, is_mark)
+def bind_marks(
+    blocks: list[Block], marks: AbstractSet[int], holders: Iterable[Inlines] | None = None
+) -> None:
+    """Each run of citation marks (``id()`` in ``marks``) with the inline before it, and the
+    space between, in one nowrap span, in every inline list of ``blocks`` but footnotes'.
+    ``holders``: those of the lists that may hold a mark, when the caller knows them (each list
+    once); the rest of the document is then not walked."""
+    for inlines in inline_lists(blocks) if holders is None else holders:
+        ids = list(map(id, inlines))
+        if not marks.isdisjoint(ids):  # most lists of a page hold no mark, or a few
+            _bind(inlines, [k for k, i in enumerate(ids) if i in marks])
 
 
-def _bind(inlines: Inlines, is_mark: Callable[[Inline], bool]) -> None:
-    i = len(inlines) - 1
-    while i >= 0:
-        if not is_mark(inlines[i]):
-            i -= 1
-            continue
+def _bind(inlines: Inlines, at: list[int]) -> None:
+    """Bind the marks at the indexes ``at`` (in order) of ``inlines``, from the last: what is
+    done to the list is done at or after the mark, so the indexes before it stay true."""
+    j = len(at) - 1
+    while j >= 0:
+        i = at[j]
         end = i + 1
-        while i - 1 >= 0 and is_mark(inlines[i - 1]):
+        while j > 0 and at[j - 1] == i - 1:
+            j -= 1
             i -= 1
+        j -= 1
         start = i
         classes = [NOWRAP]
         glue: Inlines = []
@@ -125,7 +133,6 @@ def _bind(inlines: Inlines, is_mark: Callable[[Inline], bool]) -> None:
                 start += 1
                 end += 1
         inlines[start:end] = [span(glue + inlines[start:end], classes=classes)]
-        i = start - 1
 
 
 _LAST_WORD = re.compile(r"\S*\s*$")

@@ -7,7 +7,9 @@ target may run code. Asked in four walks, a 1.7 MB report's tree (about a millio
 walked four times on every build, half of the wiki build's own time before the pages were cut.
 :func:`survey` walks it once, without recursion, and answers all four; the rare element that
 needs work (a raw element, an own id, a link outside the allowlist) is then dealt with by the
-trust model's own functions, in document order.
+trust model's own functions, in document order. The same walk keeps the attributes that hold
+key-value pairs and the element types: from them a build learns, without another walk, which
+walks of its outputs would find nothing (the HTML sanitiser's, the images', the notes').
 
 The walk goes level by level: every element of one level (its nesting depth) is found before
 any of the next, so the depth is the level's number and no node carries its own.
@@ -35,12 +37,14 @@ OWN_ID = pattern(r"(?:src-\d+|cite-\d+-\d+|[\w-]*card-\d+|citeledgerCards)")
 class Survey:
     """What one walk found: the attributes holding one of citeledger's own ids (the lists
     themselves, to rename in place), the raw elements and the links and images (the
-    elements), each in no particular order, and every element type the tree holds."""
+    elements), the lists shaped as an attribute with key-value pairs, each in no particular
+    order, and every element type the tree holds."""
 
     own_ids: list[list[Any]] = field(default_factory=list)
     raws: list[dict[str, Any]] = field(default_factory=list)
     links: list[dict[str, Any]] = field(default_factory=list)
     kinds: set[str] = field(default_factory=set)
+    attrs: list[list[Any]] = field(default_factory=list)
 
 
 def nesting_error(name: str) -> BadInput:
@@ -57,6 +61,7 @@ def survey(doc: Json, name: str) -> Survey:
     below that depth."""
     found = Survey()
     own, raws, links, kinds = found.own_ids, found.raws, found.links, found.kinds
+    attrs = found.attrs
     level: list[Any] = [doc]  # containers whose elements are at ``depth``
     depth = 0
     while level:
@@ -68,8 +73,11 @@ def survey(doc: Json, name: str) -> Survey:
             items: Iterable[Any]
             if node.__class__ is list:
                 first = node[0] if node else None
-                if first.__class__ is str and first and len(node) == 3 and _own_id(node):
-                    own.append(node)
+                if first.__class__ is str and len(node) == 3:
+                    if first and _own_id(node):
+                        own.append(node)
+                    if node[2].__class__ is list and node[2]:
+                        attrs.append(node)
                 items = node
             elif node.__class__ is dict:
                 items = node.values()

@@ -577,18 +577,20 @@ def vet(
     ledger_inside: Path | None = None,
     refuse_raw: bool = True,
     surveyed: Survey | None = None,
-) -> None:
+) -> Survey:
     """Make ``doc`` (a draft as read, before ``-M`` entries and the user's citeproc) what the
     trust model lets it be; every verb that reads a draft and the filter call this once.
     ``refuse_raw`` false: a reading that builds nothing (verify) keeps the raw code.
     ``surveyed``: :func:`check_nesting`'s walk of this same tree, unchanged since (the
-    reading of a draft makes it); else the tree is walked here, once for every question."""
+    reading of a draft makes it); else the tree is walked here, once for every question.
+    Returns the walk: what the tree held before it was vetted (vetting only takes away)."""
     found = surveyed if surveyed is not None else survey(doc, name)
     rename_own_ids(found)
     if trusted:
-        return
+        return found
     if refuse_raw and any(_refused(el) for el in found.raws):
         check_raw(doc, name, text)  # names the first refused one, in document order
     if any(_link_changes(el) for el in found.links):
         _unlink_live([doc.get("blocks", []), list(doc.get("meta", {}).values())])
     vet_front_matter(doc.setdefault("meta", {}), name, folder, say, ledger_inside)
+    return found

@@ -4,7 +4,6 @@ number Word gives each note. The docx renderer reads and marks notes only throug
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -122,7 +121,7 @@ def set_custom_mark(ref: CitationRef, mark: str) -> None:
     ref.reference.set(_W_CUSTOM, "1")
     anchor = ref.reference
     for char in mark:
-        t = copy.deepcopy(_T)
+        t = _made(_T)
         t.text = char
         anchor.addnext(t)
         anchor = t
@@ -211,7 +210,7 @@ def set_note_mark(note: Element, kind: str, mark: str, fonts: MarkFont) -> None:
     for auto in list(note.iter(_AUTO_MARK.get(kind) or qn(f"w:{kind}Ref"))):
         font = fonts.of(auto.getparent())
         for char in mark:
-            sym = copy.deepcopy(_SYM)  # python-docx makes each anew: a parse of its tag
+            sym = _made(_SYM)  # python-docx makes each anew: a parse of its tag
             sym.set(_W_FONT, font)
             sym.set(_W_CHAR, f"{ord(char):04X}")
             auto.addprevious(sym)
@@ -219,5 +218,14 @@ def set_note_mark(note: Element, kind: str, mark: str, fonts: MarkFont) -> None:
 
 
 _SYM = OxmlElement("w:sym")
+
 _W_FONT, _W_CHAR = qn("w:font"), qn("w:char")
 _AUTO_MARK = {kind: qn(f"w:{kind}Ref") for kind in ("footnote", "endnote")}
+
+
+def _made(template: Element) -> Element:
+    """A copy of ``template``: lxml's own deep copy, without ``copy.deepcopy``'s bookkeeping
+    around it (its memo), which cost more than the copy itself, once per character of every
+    mark of a long report (76,000 on 13,600 citations)."""
+    made: Element = template.__deepcopy__(None)
+    return made

@@ -20,7 +20,7 @@ from ..document.grammar import OWN_TARGET
 from ..document.locate import Locator, drop_escaped
 from ..document.markers import Scan, admit_defined, ledger_ids, ledger_links
 from ..document.markers import scan as scan_doc
-from ..document.note_citations import note_citations, place_note_citations
+from ..document.note_citations import NoteCitations, note_citations, place_note_citations
 from ..document.sentences import sentences
 from ..document.sources_block import DraftEntry, entries
 from ..document.sources_titles import titles_for
@@ -68,6 +68,7 @@ def verify(
     judge: Judge | None = None,
     progress: Progress | None = None,
     page_of_set: bool = False,
+    kinds: frozenset[str] | None = None,
 ) -> Report:
     """Check ``doc`` (pandoc JSON as a dict, or a panflute Doc) against ``ledger``.
 
@@ -88,6 +89,8 @@ def verify(
     ``page_of_set``: ``doc`` is one page of several sharing the ledger (a Quarto website's):
     the ledger's sources it does not cite are no finding of this page; :func:`.pages.uncited`
     asks once for the whole set.
+    ``kinds``: every element type ``doc`` may hold, when the caller knows (a build's reading
+    of the draft walked it): the walks for footnotes and raw code are saved when it holds none.
     """
     # The tree is a large acyclic structure of fresh objects: a collection pass finds nothing
     # to free and, on a long report, costs a third of the verifier's own time.
@@ -104,6 +107,7 @@ def verify(
             judge=judge,
             progress=progress,
             page_of_set=page_of_set,
+            kinds=kinds,
         )
 
 
@@ -146,6 +150,7 @@ def verify_for_build(
     located: Locator | None = None,
     findings_only: bool = False,
     page_of_set: bool = False,
+    kinds: frozenset[str] | None = None,
 ) -> Report:
     """Verify the draft a build is about to write and say the report's lines (only its
     findings with ``findings_only``: inside a pandoc run, the summary is noise).
@@ -165,6 +170,7 @@ def verify_for_build(
         build=True,
         located=located,
         page_of_set=page_of_set,
+        kinds=kinds,
     )
     for line in report.lines():
         if not findings_only or line.startswith(FINDING_PREFIXES):
@@ -209,6 +215,7 @@ def _verify(
     judge: Judge | None = None,
     progress: Progress | None = None,
     page_of_set: bool = False,
+    kinds: frozenset[str] | None = None,
 ) -> Report:
     if not isinstance(doc, dict):
         doc = doc.to_json()
@@ -228,7 +235,10 @@ def _verify(
     edited = _own_links(found, ledger)
     listing = found.listing
     skip = listing.top_range() if listing else range(0)
-    notes = note_citations(doc, ledger, skip=skip, text=source_text)
+    if kinds is not None and "Note" not in kinds:
+        notes = NoteCitations(skip=skip)  # what the walk finds in a tree without footnotes
+    else:
+        notes = note_citations(doc, ledger, skip=skip, text=source_text)
     prose = sentences(doc, found, note_ids=notes.ids)
     listed = entries(doc["blocks"], listing) if listing else []
     positions = None
@@ -256,6 +266,7 @@ def _verify(
         judge=judge,
         progress=progress,
         page_of_set=page_of_set,
+        raws=kinds is None or bool(kinds & {"RawInline", "RawBlock"}),
     )
     cited, stats = checker.run()
     report = Report(checker.findings, stats, cited, strict=options.strict, source_name=source_name)

@@ -122,12 +122,14 @@ class Checker(AgentChecks):
     # One page of a set sharing the ledger (a Quarto website's or book's): a ledger source this
     # page does not cite is the set's question, asked once for all pages (:mod:`.pages`).
     page_of_set: bool = False
+    # Whether the blocks may hold a raw element (false: the caller knows they hold none).
+    raws: bool = True
 
     def raw_code(self) -> None:
         """An untrusted draft's raw code, which every build refuses (``options/trust.py``):
         verify runs none of it and keeps reading, and says so as a finding, so the gate fails
         where the build would."""
-        if self.options.effective().trust_draft:
+        if self.options.effective().trust_draft or not self.raws:
             return
         from ..errors import BadInput
         from ..options.trust import check_raw

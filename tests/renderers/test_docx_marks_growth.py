@@ -87,7 +87,7 @@ def test_each_marks_elements_are_copies_of_python_docxs_own(
     postprocess(ours, ledger=ledger, options=Options())
     assert made == 0
     # python-docx's own element each time, where the renderer copies its template.
-    monkeypatch.setattr(_oxml_notes, "copy", _Fresh(original))
+    monkeypatch.setattr(_oxml_notes, "_made", _Fresh(original).deepcopy)
     theirs, ledger = _noted(tmp_path / "theirs", 30)
     postprocess(theirs, ledger=ledger, options=Options())
     with zipfile.ZipFile(ours) as a, zipfile.ZipFile(theirs) as b:
@@ -97,7 +97,7 @@ def test_each_marks_elements_are_copies_of_python_docxs_own(
 
 
 class _Fresh:
-    """``copy`` whose ``deepcopy`` of a template element makes a new one with python-docx."""
+    """A ``deepcopy`` of a template element that makes a new one with python-docx."""
 
     def __init__(self, make: Any) -> None:
         self.make = make
