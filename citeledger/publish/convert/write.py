@@ -65,7 +65,9 @@ class Build:
     fetcher: Fetcher
     text: str  # for a LaTeX PDF only (else empty): its scripts choose the fonts
     confinement: Confinement | None = None
-    trusted_html: bool = False  # from a flag or the project file, never the draft
+    # Raw HTML written as it is: a flag or the project file said so (never the draft), or the
+    # draft holds nothing the sanitiser would change (convert's ``_build``).
+    trusted_html: bool = False
     missing_said: set[str] = field(default_factory=set)  # local images a warning named
     # The element types the draft holds (front matter included), found once: a draft with no
     # image and no raw markup needs none of the per-output walks over images and raw files.
