@@ -48,7 +48,7 @@ TocOpt = Annotated[bool, typer.Option("--toc", help="A table of contents (pandoc
 NumberSectionsOpt = Annotated[
     bool, typer.Option("--number-sections", "-N", help="Numbered headings (pandoc's -N).")
 ]
-_JOBS_HELP = "Outputs written at the same time (default: one per core)."
+_JOBS_HELP = "Outputs written at the same time (default: one more than the cores; 1 on one core)."
 JobsOpt = Annotated[int | None, flag("--jobs", "N", _JOBS_HELP, "-j")]
 _PANDOCARG_HELP = (
     "Any other pandoc option for the writing step (--pandoc-arg=--wrap=none); repeatable."

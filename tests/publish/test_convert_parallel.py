@@ -180,3 +180,25 @@ def test_a_writer_that_cannot_be_started_is_built_in_the_build_itself(
     written = build(ConvertRequest(draft=draft, outputs=[Path(n) for n in names], to="gfm", jobs=2))
     assert written == [Path(n) for n in names]
     assert all((draft.parent / n).stat().st_size > 0 for n in names)
+
+
+@pytest.mark.parametrize(("cores", "writers"), [(1, 1), (2, 3), (8, 9)])
+def test_one_writer_more_than_the_cores_unless_told(
+    monkeypatch: pytest.MonkeyPatch, cores: int, writers: int
+) -> None:
+    """Outputs differ in work: with one writer per core the last output started ran alone at
+    the end, the other cores idle; one writer more shares the cores, and -j still decides."""
+    from citeledger.publish.convert import pool
+    from citeledger.publish.convert.request import ConvertRequest
+
+    monkeypatch.setattr(pool, "default_jobs", lambda: cores)
+    assert pool.default_writers() == writers
+    outputs = [Path(f"r{k}.html") for k in range(12)]
+
+    class Job:
+        def __init__(self, jobs: int | None) -> None:
+            self.outputs = outputs
+            self.req = ConvertRequest(draft=Path("d.md"), outputs=outputs, jobs=jobs)
+
+    assert pool._jobs(Job(None)) == writers  # type: ignore[arg-type]
+    assert pool._jobs(Job(2)) == 2  # type: ignore[arg-type]
