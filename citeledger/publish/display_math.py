@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 
+from .. import formats
 from ..errors import CiteledgerError
 from ..options.tex_math import TEX_WRITERS, is_math_block
 from ..pandoc import run_pandoc
@@ -31,7 +32,7 @@ _KEEPS = ("markdown", "commonmark_x", "rst", "org")
 
 def drops_raw_tex(fmt: str) -> bool:
     """Whether pandoc's writer ``fmt`` (extensions allowed) leaves raw TeX out."""
-    base = fmt.split("+")[0].split("-")[0]
+    base = formats.family(fmt)
     return base not in TEX_WRITERS and not base.startswith(_KEEPS)
 
 

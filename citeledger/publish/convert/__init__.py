@@ -37,8 +37,16 @@ from ...pandoc import require_sandbox
 from ...tree import PandocDoc, no_gc
 from ..confine import Confinement, embeds_resources, named_resource_folders
 from ..images import Fetcher, host_list
-from .pool import Early, default_jobs, partial_failure, start_early, warm_imports, write_all
-from .request import ConvertRequest, Output, check_stdout, is_latex_pdf, is_stdout, writer_for
+from .pool import Early, partial_failure, start_early, warm_imports, write_all
+from .request import (
+    ConvertRequest,
+    Output,
+    check_stdout,
+    default_jobs,
+    is_latex_pdf,
+    is_stdout,
+    writer_for,
+)
 from .tools import check_tools, sandboxed
 from .write import Build, Job, draft_text, element_kinds
 

@@ -29,7 +29,7 @@ from ...errors import CiteledgerError
 from ...files import remove_stale_staged
 from ..confine import missing_images, missing_warning
 from ..images import refused_warning, remote_images
-from .request import Output, is_stdout
+from .request import Output, default_jobs, is_stdout
 from .write import Job, build_output, with_front_matter
 
 
@@ -53,16 +53,6 @@ def warm_imports(outputs: Sequence[Output]) -> threading.Thread:
     thread = threading.Thread(target=load, name="citeledger-imports", daemon=True)
     thread.start()
     return thread
-
-
-def default_jobs() -> int:
-    """The cores this process may run on (a container's or ``taskset``'s limit included)."""
-    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
-    if counted is not None:
-        return int(counted() or 1)
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
 
 
 # The heaviest writers start first: the build takes as long as its longest output.

@@ -8,6 +8,7 @@ they leave unset.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,3 +83,13 @@ def check_stdout(output: Output, outputs: list[Output]) -> None:
 def is_latex_pdf(output: Output, req: ConvertRequest) -> bool:
     """A PDF through LaTeX, the one output whose fonts follow the draft's scripts."""
     return output.writer == "pdf" and req.pdf_engine != "typst"
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (a container's or ``taskset``'s limit included)."""
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if counted is not None:
+        return int(counted() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1

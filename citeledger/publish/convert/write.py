@@ -345,7 +345,7 @@ def _deck_in_parts(
     """A long deck written by pandoc in parts at once and joined (``deck_parts.py``), or None
     when it is to be written whole."""
     from .deck_parts import write_in_parts
-    from .pool import default_jobs
+    from .request import default_jobs
 
     return write_in_parts(doc, args, str(draft), req.jobs or default_jobs())
 
