@@ -180,15 +180,7 @@ class _Joined:
                 self._retarget(rel, old, new, files, new_names)
             self.files[_rels_path(new)] = _xml(rels)
             self.added.append(_rels_path(new))
-        rel_id = f"rId{self.next_rel}"
-        self.next_rel += 1
-        etree.SubElement(
-            self.pres_rels,
-            f"{{{_PKG_RELS}}}Relationship",
-            Id=rel_id,
-            Type=_SLIDE,
-            Target=_relative(_PRESENTATION, new),
-        )
+        rel_id = self._relate(_SLIDE, new)
         entry = etree.SubElement(self.slide_list, f"{{{_P}}}sldId")
         entry.set("id", str(self.next_slide_id))
         entry.set(f"{{{_R}}}id", rel_id)
@@ -285,15 +277,7 @@ class _Joined:
                         self.added.append(name)
                 self._override(target, _THEME_CT)
         self._override(master, _NOTES_MASTER_CT)
-        rel_id = f"rId{self.next_rel}"
-        self.next_rel += 1
-        etree.SubElement(
-            self.pres_rels,
-            f"{{{_PKG_RELS}}}Relationship",
-            Id=rel_id,
-            Type=_NOTES_MASTER,
-            Target=_relative(_PRESENTATION, master),
-        )
+        rel_id = self._relate(_NOTES_MASTER, master)
         listed = etree.Element(f"{{{_P}}}notesMasterIdLst")
         etree.SubElement(listed, f"{{{_P}}}notesMasterId").set(f"{{{_R}}}id", rel_id)
         after = next((el for el in self.presentation if _tag(el) in _AFTER_NOTES_MASTERS), None)
@@ -301,6 +285,19 @@ class _Joined:
             raise CannotJoin("the presentation has no slide list")
         after.addprevious(listed)
         self.notes_master = master
+
+    def _relate(self, kind: str, part: str) -> str:
+        """A new relationship of the presentation to ``part``; its id."""
+        rel_id = f"rId{self.next_rel}"
+        self.next_rel += 1
+        etree.SubElement(
+            self.pres_rels,
+            f"{{{_PKG_RELS}}}Relationship",
+            Id=rel_id,
+            Type=kind,
+            Target=_relative(_PRESENTATION, part),
+        )
+        return rel_id
 
     def _override(self, part: str, content_type: str) -> None:
         etree.SubElement(
