@@ -131,7 +131,7 @@ def report_rows(
     the rows to measure (each row measures the same whichever others are measured)."""
     pandoc = pandoc_path()
     folder = work / "reports"
-    folder.mkdir()
+    folder.mkdir(exist_ok=True)  # a run of two report steps makes the same reports again
     flt = str(bin_dir / "pandoc-citeledger")
     cl = [str(bin_dir / "citeledger"), "--ledger", "ledger.json"]
     env = {**os.environ, "CITELEDGER_LEDGER": str(folder / "ledger.json")}
